@@ -1,0 +1,291 @@
+// deques/chase_lev.hpp: the dynamic circular work-stealing deque of Chase and Lev (SPAA 2005),
+// with exactly the C11 memory orders and fences of Lê, Pop, Cohen, Zappa Nardelli, "Correct and
+// Efficient Work-Stealing for Weak Memory Models", PPoPP 2013, Figure 1.
+//
+// Thread role: push and pop by the owner only; steal by any thread; size_hint by any thread.
+// Indices: signed 64-bit `top` and `bottom` (the paper's size_t makes `bottom - 1` wrap when
+// take() runs on a deque that never held an item; signed indices cannot).
+// Growth: when push finds the ring full it doubles the capacity (copying [top, bottom)) and
+// publishes the new array with a release store. Resize is not part of Fig. 1; the release
+// store / acquire load pair on `array` follows the fix that CDSChecker (Norris, Demsky, OOPSLA
+// 2013) found necessary in the published code: with a relaxed store a thief can read the new
+// array's slots without happens-before to the copy (shared/oracle/litmus-rc11.md, resize MP).
+// Reclamation: a replaced array is *retired*, not freed: the owner keeps it in a list and
+// frees all retired arrays in the destructor, when no operation can be running. A thief that
+// loaded the old array pointer may still read its slots, so freeing earlier would be a
+// use-after-free. Because capacity doubles, retired arrays hold fewer slots than the live one:
+// the memory overhead is below 2x.
+// Values: see deques/slot.hpp (inline for small trivially copyable T, boxed otherwise).
+// Complexity: push amortised O(1) (O(n) on a resize), pop and steal O(1), lock-free.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cassert>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "deques/memory.hpp"
+#include "deques/slot.hpp"
+
+namespace stealcheck {
+
+/// The memory-order sites of chase_lev. Line numbers refer to Lê et al. 2013, Fig. 1.
+struct chase_lev_sites {
+  static constexpr std::string_view variant = "chase_lev";
+  static constexpr bool known_bad = false;
+  static constexpr std::string_view known_bad_reason = "";
+  using mo = std::memory_order;
+  // push (Fig. 1 push)
+  static constexpr site push_load_bottom{"chase_lev::push.load_bottom", mo::relaxed,
+                                         site_kind::load,
+                                         "owner reads its own last store of bottom"};
+  static constexpr site push_load_top{
+      "chase_lev::push.load_top", mo::acquire, site_kind::load,
+      "pairs with the CAS on top in steal/pop: a thief's read of a slot happens before the owner "
+      "overwrites that slot after wrap-around; relaxed lets the overwrite race the read"};
+  static constexpr site push_load_array{"chase_lev::push.load_array", mo::relaxed, site_kind::load,
+                                        "only the owner stores array"};
+  static constexpr site push_store_slot{"chase_lev::push.store_slot", mo::relaxed, site_kind::store,
+                                        "published by push.fence below"};
+  static constexpr site push_fence{
+      "chase_lev::push.fence", mo::release, site_kind::fence,
+      "pairs with steal's acquire load of bottom: publishes the slot written before it (MP); "
+      "without it a thief can read a stale slot"};
+  static constexpr site push_store_bottom{"chase_lev::push.store_bottom", mo::relaxed,
+                                          site_kind::store, "ordered after the slot by push.fence"};
+  // pop (Fig. 1 take)
+  static constexpr site pop_load_bottom{"chase_lev::pop.load_bottom", mo::relaxed, site_kind::load,
+                                        "owner reads its own last store of bottom"};
+  static constexpr site pop_load_array{"chase_lev::pop.load_array", mo::relaxed, site_kind::load,
+                                       "only the owner stores array"};
+  static constexpr site pop_store_bottom{"chase_lev::pop.store_bottom", mo::relaxed,
+                                         site_kind::store,
+                                         "ordered before the load of top by pop.fence"};
+  static constexpr site pop_fence{
+      "chase_lev::pop.fence", mo::seq_cst, site_kind::fence,
+      "with steal.fence orders pop's store of bottom before its load of top (SB+scfs): without "
+      "it owner and thief can both take the last item"};
+  static constexpr site pop_load_top{"chase_lev::pop.load_top", mo::relaxed, site_kind::load,
+                                     "ordered after the store of bottom by pop.fence"};
+  static constexpr site pop_load_slot{"chase_lev::pop.load_slot", mo::relaxed, site_kind::load,
+                                      "owner reads its own store"};
+  static constexpr site pop_cas{"chase_lev::pop.cas", mo::seq_cst, site_kind::rmw,
+                                "last-item race with steal's CAS on top: exactly one wins (RMW "
+                                "atomicity); seq_cst as in Fig. 1"};
+  static constexpr site pop_cas_failure{"chase_lev::pop.cas_failure", mo::relaxed,
+                                        site_kind::cas_failure,
+                                        "a lost race reads nothing it uses"};
+  static constexpr site pop_restore_bottom{"chase_lev::pop.restore_bottom", mo::relaxed,
+                                           site_kind::store, "thieves read it only to bound top"};
+  // steal (Fig. 1 steal)
+  static constexpr site steal_load_top{
+      "chase_lev::steal.load_top", mo::acquire, site_kind::load,
+      "pairs with the CAS of the previous taker of top, as in Fig. 1"};
+  static constexpr site steal_fence{
+      "chase_lev::steal.fence", mo::seq_cst, site_kind::fence,
+      "pairs with pop.fence (SB+scfs on top/bottom): without it a thief and the owner both take "
+      "the last item"};
+  static constexpr site steal_load_bottom{
+      "chase_lev::steal.load_bottom", mo::acquire, site_kind::load,
+      "pairs with push.fence: the slot read below sees the pushed value"};
+  static constexpr site steal_load_array{
+      "chase_lev::steal.load_array", mo::acquire, site_kind::load,
+      "consume in Fig. 1 (compilers treat it as acquire); pairs with resize.store_array"};
+  static constexpr site steal_load_slot{"chase_lev::steal.load_slot", mo::relaxed, site_kind::load,
+                                        "ordered by steal.load_bottom/steal.load_array"};
+  static constexpr site steal_cas{
+      "chase_lev::steal.cas", mo::seq_cst, site_kind::rmw,
+      "claims index top against other thieves and the owner's last-item CAS; seq_cst as in Fig. 1"};
+  static constexpr site steal_cas_failure{"chase_lev::steal.cas_failure", mo::relaxed,
+                                          site_kind::cas_failure, "abort uses nothing it read"};
+  // resize (not in Fig. 1; see the file comment)
+  static constexpr site resize_load_slot{"chase_lev::resize.load_slot", mo::relaxed,
+                                         site_kind::load, "owner reads its own stores"};
+  static constexpr site resize_store_slot{"chase_lev::resize.store_slot", mo::relaxed,
+                                          site_kind::store, "published by resize.store_array"};
+  static constexpr site resize_store_array{
+      "chase_lev::resize.store_array", mo::release, site_kind::store,
+      "pairs with steal.load_array: the copied slots are visible through the new array; relaxed "
+      "is the bug CDSChecker found"};
+  // size_hint
+  static constexpr site size_load{"chase_lev::size_hint.load", mo::relaxed, site_kind::load,
+                                  "a snapshot; synchronizes nothing"};
+
+  /// Every site of the variant `S` (S = this struct or one derived from it that shadows a
+  /// site, as the known-bad variants do), in source order.
+  template <class S>
+  static constexpr std::array<const site*, 26> list() {
+    return {&S::push_load_bottom,
+            &S::push_load_top,
+            &S::push_load_array,
+            &S::push_store_slot,
+            &S::push_fence,
+            &S::push_store_bottom,
+            &S::pop_load_bottom,
+            &S::pop_load_array,
+            &S::pop_store_bottom,
+            &S::pop_fence,
+            &S::pop_load_top,
+            &S::pop_load_slot,
+            &S::pop_cas,
+            &S::pop_cas_failure,
+            &S::pop_restore_bottom,
+            &S::steal_load_top,
+            &S::steal_fence,
+            &S::steal_load_bottom,
+            &S::steal_load_array,
+            &S::steal_load_slot,
+            &S::steal_cas,
+            &S::steal_cas_failure,
+            &S::resize_load_slot,
+            &S::resize_store_slot,
+            &S::resize_store_array,
+            &S::size_load};
+  }
+};
+
+/// Chase-Lev deque (see the file comment). `Sites` selects the memory orders; the known-bad
+/// variants of deques/known_bad.hpp are this same source with one site weakened.
+template <class T, class Mem = native_memory, class Sites = chase_lev_sites>
+class chase_lev {
+  using codec = detail::slot_codec<T, Mem>;
+  using stored = typename codec::stored;
+
+  struct ring {
+    explicit ring(std::int64_t cap)
+        : capacity(cap),
+          slots(Mem::template create_array<typename Mem::template atomic<stored>>(
+              static_cast<std::size_t>(cap))) {}
+    ~ring() { Mem::destroy_array(slots, static_cast<std::size_t>(capacity)); }
+    ring(const ring&) = delete;
+    ring& operator=(const ring&) = delete;
+    typename Mem::template atomic<stored>& at(std::int64_t i) const noexcept {
+      return slots[static_cast<std::size_t>(i & (capacity - 1))];
+    }
+    std::int64_t capacity;  // a power of two
+    typename Mem::template atomic<stored>* slots;
+  };
+
+ public:
+  using value_type = T;
+  using memory = Mem;
+  using sites = Sites;
+  static constexpr std::string_view variant_name = Sites::variant;
+
+  /// Requires: initial_capacity >= 1 (rounded up to a power of two). A capacity of 1 or 2 lets
+  /// model-checked clients force a resize with a few pushes.
+  explicit chase_lev(std::int64_t initial_capacity = 64)
+      : top_(0), bottom_(0), array_(Mem::template create<ring>(round_up(initial_capacity))) {}
+
+  chase_lev(const chase_lev&) = delete;
+  chase_lev& operator=(const chase_lev&) = delete;
+
+  /// Requires: no operation is running. Destroys the values still in the deque.
+  ~chase_lev() {
+    ring* a = array_.load(std::memory_order_relaxed);  // quiescent: no concurrent access
+    const std::int64_t t = top_.load(std::memory_order_relaxed);
+    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
+    for (std::int64_t i = t; i < b; ++i)
+      codec::discard(a->at(i).load(std::memory_order_relaxed));
+    Mem::destroy(a);
+    for (ring* r : retired_)
+      Mem::destroy(r);
+  }
+
+  /// Thread role: owner. Always succeeds (grows when full). Fig. 1 push.
+  /// Ensures: v is the new bottom value; visible to a thief whose steal reads the new bottom.
+  void push(T v) {
+    const std::int64_t b = bottom_.load(Mem::order(Sites::push_load_bottom));  // own store
+    const std::int64_t t = top_.load(Mem::order(Sites::push_load_top));        // acquire: see site
+    ring* a = array_.load(Mem::order(Sites::push_load_array));                 // own store
+    if (b - t > a->capacity - 1) a = grow(a, t, b);
+    a->at(b).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
+    // release fence (push.fence) pairs with steal's acquire load of bottom: publishes the slot.
+    Mem::fence_then_store(bottom_, b + 1, Mem::order(Sites::push_fence),
+                          Mem::order(Sites::push_store_bottom));
+  }
+
+  /// Thread role: owner. Takes the bottom value; nullopt when empty or when a thief won the
+  /// race for the last value. Fig. 1 take.
+  std::optional<T> pop() {
+    const std::int64_t b = bottom_.load(Mem::order(Sites::pop_load_bottom)) - 1;
+    ring* a = array_.load(Mem::order(Sites::pop_load_array));
+    bottom_.store(b, Mem::order(Sites::pop_store_bottom));
+    // seq_cst fence (pop.fence) pairs with steal.fence: store of bottom before load of top.
+    Mem::fence(Mem::order(Sites::pop_fence));
+    std::int64_t t = top_.load(Mem::order(Sites::pop_load_top));
+    if (t > b) {  // empty
+      bottom_.store(b + 1, Mem::order(Sites::pop_restore_bottom));
+      return std::nullopt;
+    }
+    const stored x = a->at(b).load(Mem::order(Sites::pop_load_slot));
+    if (t < b) return codec::decode(x);  // more than one item: no thief can reach index b
+    // The last item: race the thieves for it with a CAS on top (seq_cst, as in Fig. 1).
+    const bool won = top_.compare_exchange_strong(t, t + 1, Mem::order(Sites::pop_cas),
+                                                  Mem::order(Sites::pop_cas_failure));
+    bottom_.store(b + 1, Mem::order(Sites::pop_restore_bottom));
+    if (!won) return std::nullopt;
+    return codec::decode(x);
+  }
+
+  /// Thread role: any. Takes the top value: item | empty | abort (lost the CAS to another
+  /// thief or to the owner's last-item pop). Fig. 1 steal.
+  steal_result<T> steal() {
+    std::int64_t t = top_.load(Mem::order(Sites::steal_load_top));
+    // seq_cst fence (steal.fence) pairs with pop.fence: load of top before load of bottom.
+    Mem::fence(Mem::order(Sites::steal_fence));
+    const std::int64_t b = bottom_.load(Mem::order(Sites::steal_load_bottom));  // pairs push.fence
+    if (t >= b) return steal_result<T>::empty();
+    ring* a = array_.load(Mem::order(Sites::steal_load_array));  // pairs resize.store_array
+    const stored x = a->at(t).load(Mem::order(Sites::steal_load_slot));
+    if (!top_.compare_exchange_strong(t, t + 1, Mem::order(Sites::steal_cas),
+                                      Mem::order(Sites::steal_cas_failure))) {
+      return steal_result<T>::abort();
+    }
+    return steal_result<T>::item(codec::decode(x));
+  }
+
+  /// Thread role: any. bottom - top from two relaxed loads (>= 0); exact only when quiescent.
+  std::int64_t size_hint() const {
+    const std::int64_t b = bottom_.load(Mem::order(Sites::size_load));
+    const std::int64_t t = top_.load(Mem::order(Sites::size_load));
+    return b > t ? b - t : 0;
+  }
+
+  /// Thread role: owner. The current ring capacity (for tests of growth).
+  std::int64_t capacity() const {
+    return array_.load(Mem::order(Sites::push_load_array))->capacity;
+  }
+
+ private:
+  static std::int64_t round_up(std::int64_t n) {
+    assert(n >= 1 && "chase_lev: initial capacity must be >= 1");
+    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n < 1 ? 1 : n)));
+  }
+
+  // Owner only. Copies [t, b) into a ring twice the size and publishes it; the old ring is
+  // retired (freed in the destructor), since thieves may still be reading it.
+  ring* grow(ring* old, std::int64_t t, std::int64_t b) {
+    ring* fresh = Mem::template create<ring>(old->capacity * 2);
+    for (std::int64_t i = t; i < b; ++i) {
+      fresh->at(i).store(old->at(i).load(Mem::order(Sites::resize_load_slot)),
+                         Mem::order(Sites::resize_store_slot));
+    }
+    retired_.push_back(old);
+    // release (resize.store_array) pairs with steal's acquire load of array: copies visible.
+    array_.store(fresh, Mem::order(Sites::resize_store_array));
+    return fresh;
+  }
+
+  alignas(64) typename Mem::template atomic<std::int64_t> top_;
+  alignas(64) typename Mem::template atomic<std::int64_t> bottom_;
+  typename Mem::template atomic<ring*> array_;
+  std::vector<ring*> retired_;  // owner-only; freed in the destructor
+};
+
+}  // namespace stealcheck

@@ -1,0 +1,83 @@
+// deques/locked.hpp: a mutex-protected deque, the reference implementation.
+//
+// Thread role: push and pop by the owner, steal by any thread (the contract of deque.hpp;
+// the lock would allow more, the checkers hold it to the contract).
+// Semantics: every operation takes the one mutex, so the deque is trivially linearizable at
+// its critical section; steal() never returns abort (it waits for the lock instead).
+// Values: any movable T, stored in a std::deque under the lock (Mem::nonatomic, so the model
+// checker checks that every access really is under the lock).
+// Complexity: O(1) amortised per operation plus the lock; blocking, not lock-free.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+#include "deques/deque.hpp"
+#include "deques/memory.hpp"
+
+namespace stealcheck {
+
+/// locked has no memory-order sites: all ordering comes from the mutex.
+struct locked_sites {
+  static constexpr std::string_view variant = "locked";
+  static constexpr bool known_bad = false;
+  static constexpr std::string_view known_bad_reason = "";
+  template <class S>
+  static constexpr std::array<const site*, 0> list() {
+    return {};
+  }
+};
+
+template <class T, class Mem = native_memory, class Sites = locked_sites>
+class locked_deque {
+ public:
+  using value_type = T;
+  using memory = Mem;
+  using sites = Sites;
+  static constexpr std::string_view variant_name = Sites::variant;
+
+  /// The capacity argument exists for interface symmetry with the ring deques; ignored.
+  explicit locked_deque(std::int64_t /*initial_capacity*/ = 64) {}
+
+  /// Thread role: owner. Always succeeds.
+  void push(T v) {
+    std::scoped_lock lock(mutex_);
+    items_.write().push_back(std::move(v));
+  }
+
+  /// Thread role: owner. The bottom value, or nullopt if empty.
+  std::optional<T> pop() {
+    std::scoped_lock lock(mutex_);
+    auto& items = items_.write();
+    if (items.empty()) return std::nullopt;
+    T v = std::move(items.back());
+    items.pop_back();
+    return v;
+  }
+
+  /// Thread role: any. The top value, or empty; never abort.
+  steal_result<T> steal() {
+    std::scoped_lock lock(mutex_);
+    auto& items = items_.write();
+    if (items.empty()) return steal_result<T>::empty();
+    T v = std::move(items.front());
+    items.pop_front();
+    return steal_result<T>::item(std::move(v));
+  }
+
+  /// Thread role: any. Exact at the moment of the call.
+  std::int64_t size_hint() const {
+    std::scoped_lock lock(mutex_);
+    return static_cast<std::int64_t>(items_.read().size());
+  }
+
+ private:
+  mutable typename Mem::mutex mutex_;
+  typename Mem::template nonatomic<std::deque<T>> items_;
+};
+
+}  // namespace stealcheck

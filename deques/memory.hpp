@@ -1,0 +1,169 @@
+// deques/memory.hpp: the memory-backend seam and memory-order sites.
+//
+// Every deque in stealcheck is written once, as a template on a memory backend `Mem`, so the
+// very same source runs natively (this file's `native_memory`) and under the model checker
+// (`stealcheck::model::memory`, models/memory.hpp). A backend provides:
+//
+//   Mem::atomic<U>            std::atomic<U>'s interface (load, store, exchange,
+//                             compare_exchange_strong/_weak, fetch_add/sub/and/or/xor); every
+//                             operation takes its memory order explicitly.
+//   Mem::fence(order)         std::atomic_thread_fence; a `relaxed` fence is no fence.
+//   Mem::fence_then_store(a, v, fence_order, store_order)
+//                             the publication idiom "fence; store" in one call (see below).
+//   Mem::nonatomic<U>         plain shared data: read() / write() return a reference; under the
+//                             model checker each call is an access checked for C11 data races.
+//   Mem::mutex                BasicLockable + try_lock.
+//   Mem::create<U>(args...) / Mem::destroy(p)          one object.
+//   Mem::create_array<U>(n) / Mem::destroy_array(p, n) n value-initialised objects.
+//                             Under the model checker these are tracked (use-after-free,
+//                             double free and leaks are bug reports).
+//   Mem::order(site)          the memory order of a named site (below).
+//
+// Memory-order sites (DESIGN.md section 2). Every memory-order argument in a deque names a
+// `site`, declared once per variant in a `*_sites` struct. Natively `Mem::order(s)` is a
+// constant expression; under the model checker it can be overridden at run time, which is how
+// mutation analysis and known-bad variants are produced without editing the deque source.
+//
+// ThreadSanitizer and fences. TSan does not model std::atomic_thread_fence: a release fence
+// followed by a relaxed store, read by an acquire load, is reported as a race although C11
+// orders it. Following crossbeam-deque, in TSan builds (and only there) `fence_then_store`
+// turns "release fence; relaxed store" into one release store. That is sound for what TSan
+// checks: a release store orders the thread's earlier accesses before the store exactly as the
+// fence does for that store (the fence additionally orders them before *later* stores, which no
+// deque here relies on: each site says so). seq_cst fences are still executed (they are real
+// barriers on x86), but TSan cannot see what they order; the stress tests say what a TSan run
+// does and does not prove. g++ warns about every fence under -fsanitize=thread (-Wtsan); the
+// tsan preset silences that one warning because the substitution above is deliberate.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string_view>
+#include <utility>
+
+namespace stealcheck {
+
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool under_tsan = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool under_tsan = true;
+#else
+inline constexpr bool under_tsan = false;
+#endif
+#else
+inline constexpr bool under_tsan = false;
+#endif
+
+/// Where in the source an access is. Like std::source_location, but built on the
+/// __builtin_FILE/__builtin_LINE intrinsics, which clang 14 with libstdc++ 12 also accepts
+/// (std::source_location does not compile there; see shared/TOOLCHAIN.md).
+struct source_loc {
+  const char* file = "";
+  unsigned line = 0;
+  static constexpr source_loc current(const char* f = __builtin_FILE(),
+                                      unsigned l = __builtin_LINE()) noexcept {
+    return source_loc{f, l};
+  }
+};
+
+/// What kind of operation a site gives its order to. It bounds the orders an override may use
+/// (a load cannot be release, a failure order cannot be release/acq_rel).
+enum class site_kind : std::uint8_t { load, store, rmw, cas_failure, fence };
+
+/// A named memory-order site (DESIGN.md section 2).
+/// `name` is "variant::operation.what" (e.g. "chase_lev::pop.fence"); `why` is the one-line
+/// justification also written at the use: what it synchronizes with and why weaker breaks.
+struct site {
+  std::string_view name;
+  std::memory_order order;
+  site_kind kind;
+  std::string_view why;
+};
+
+constexpr std::string_view order_name(std::memory_order o) noexcept {
+  switch (o) {
+    case std::memory_order_relaxed:
+      return "relaxed";
+    case std::memory_order_consume:
+      return "consume";
+    case std::memory_order_acquire:
+      return "acquire";
+    case std::memory_order_release:
+      return "release";
+    case std::memory_order_acq_rel:
+      return "acq_rel";
+    case std::memory_order_seq_cst:
+      return "seq_cst";
+  }
+  return "?";
+}
+
+/// The native backend: std::atomic, std::atomic_thread_fence, plain variables, std::mutex,
+/// new/delete. Zero overhead: every call inlines to what hand-written code would be.
+struct native_memory {
+  static constexpr std::string_view name = "native";
+
+  template <class U>
+  using atomic = std::atomic<U>;
+
+  using mutex = std::mutex;
+
+  /// Plain (non-atomic) shared data. Natively just the value.
+  template <class U>
+  class nonatomic {
+   public:
+    template <class... A>
+    explicit nonatomic(A&&... args) : value_(std::forward<A>(args)...) {}
+    const U& read() const noexcept { return value_; }
+    U& write() noexcept { return value_; }
+
+   private:
+    U value_;
+  };
+
+  static constexpr std::memory_order order(const site& s) noexcept { return s.order; }
+
+  static void fence(std::memory_order o) noexcept {
+    if (o == std::memory_order_relaxed) return;  // a relaxed fence is no fence
+    std::atomic_thread_fence(o);  // under TSan still executed (a real barrier), but unmodelled
+  }
+
+  /// "fence(fence_order); a.store(v, store_order)" -- the publication idiom of push.
+  /// Under TSan a release fence becomes a release store (see the file comment).
+  template <class A, class V>
+  static void fence_then_store(A& a, V v, std::memory_order fence_order,
+                               std::memory_order store_order) noexcept {
+    if constexpr (under_tsan) {
+      if (fence_order == std::memory_order_release || fence_order == std::memory_order_acq_rel) {
+        a.store(v, std::memory_order_release);
+        return;
+      }
+    }
+    fence(fence_order);
+    a.store(v, store_order);
+  }
+
+  template <class U, class... A>
+  static U* create(A&&... args) {
+    return new U(std::forward<A>(args)...);
+  }
+  template <class U>
+  static void destroy(U* p) noexcept {
+    delete p;
+  }
+  template <class U>
+  static U* create_array(std::size_t n) {
+    return new U[n]();
+  }
+  template <class U>
+  static void destroy_array(U* p, std::size_t /*n*/) noexcept {
+    delete[] p;
+  }
+};
+
+}  // namespace stealcheck

@@ -1,0 +1,81 @@
+// deques/spec.hpp: the sequential specification of a work-stealing deque, in one place.
+//
+// Both checkers use it: the linearizability checker (stress/, real-time order) and the model
+// checker's client checks (models/, happens-before order). Each operation is applied to the
+// abstract state together with the result an implementation *observed*; the call returns
+// whether that result is legal in the current state, and if so moves to the next state.
+//
+// Legal results (DESIGN.md section 3):
+//   push(v)             always legal; v goes to the bottom. (Bounded variants that report
+//                       "full" record no push at all.)
+//   pop() -> v          legal iff the deque is non-empty and v is the bottom value.
+//   pop() -> nullopt    legal iff the deque is empty.
+//   steal() -> item v   legal iff the deque is non-empty and v is the top value.
+//   steal() -> empty    legal iff the deque is empty.
+//   steal() -> abort    always legal, changes nothing (a lost race; Lê et al. 2013, Fig. 1).
+//   steal_batch([v1..vk]) legal iff 1 <= k <= ceil(n/2) for the current size n and v1..vk are
+//                       the k top values in order (steal_half.hpp documents the bound).
+//
+// Complexity: every operation is O(1) but steal_batch, O(k). Values are compared with ==.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <span>
+
+#include "deques/deque.hpp"
+
+namespace stealcheck::spec {
+
+/// The abstract state: the deque's contents from top (front) to bottom (back).
+template <class V>
+class sequential_deque {
+ public:
+  void push(V v) { items_.push_back(std::move(v)); }
+
+  [[nodiscard]] bool pop(const std::optional<V>& observed) {
+    if (!observed) return items_.empty();
+    if (items_.empty() || !(items_.back() == *observed)) return false;
+    items_.pop_back();
+    return true;
+  }
+
+  [[nodiscard]] bool steal(steal_status status, const std::optional<V>& observed) {
+    switch (status) {
+      case steal_status::abort:
+        return true;
+      case steal_status::empty:
+        return items_.empty();
+      case steal_status::item:
+        if (!observed || items_.empty() || !(items_.front() == *observed)) return false;
+        items_.pop_front();
+        return true;
+    }
+    return false;
+  }
+
+  [[nodiscard]] bool steal_batch(std::span<const V> taken) {
+    const std::size_t k = taken.size();
+    if (k == 0 || k > max_batch(items_.size())) return false;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!(items_[i] == taken[i])) return false;
+    }
+    items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(k));
+    return true;
+  }
+
+  /// The most a batch steal may take from a deque of n items: ceil(n/2).
+  static constexpr std::size_t max_batch(std::size_t n) noexcept { return n - n / 2; }
+
+  const std::deque<V>& items() const noexcept { return items_; }
+  std::size_t size() const noexcept { return items_.size(); }
+  bool empty() const noexcept { return items_.empty(); }
+  friend bool operator==(const sequential_deque&, const sequential_deque&) = default;
+
+ private:
+  std::deque<V> items_;
+};
+
+}  // namespace stealcheck::spec

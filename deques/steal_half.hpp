@@ -1,0 +1,282 @@
+// deques/steal_half.hpp: a bounded work-stealing ring whose thieves take about half of the
+// victim's items in one steal (Hendler, Shavit, "Non-blocking Steal-Half Work Queues", PODC
+// 2002; Go's runqsteal and Tokio's steal_into take half the same way). Owner pop stays LIFO.
+//
+// Thread role: push, pop by the owner; steal by any thread; victim.steal_into(mine) by the
+// owner of `mine` (any thread may be a thief as long as it owns the destination).
+//
+// Layout. `bottom` (32-bit index, written by the owner only) and one 64-bit word `top` =
+// (pop epoch << 32) | top index. Indices wrap modulo 2^32; ring positions are index & mask.
+//
+// Why an epoch. A thief computes its batch k = ceil(n/2) from n = bottom - top as it read
+// them, then claims [top, top+k) with one CAS on `top`. Chase-Lev's rule "the owner needs a CAS
+// only for the last item" is not enough here: the thief may have read a `bottom` from before
+// several owner pops, so its claim can reach indices the owner pops meanwhile. So every pop
+// that may race a thief is an RMW on `top`: after publishing bottom-1, pop adds 1 to the epoch
+// (fetch_add, release). Any thief that read `top` before that RMW fails its CAS (RMW
+// atomicity: the CAS's expected word is no longer the latest), and any thief that reads `top`
+// after it also sees the decremented bottom (the RMW is release and every later write to `top`
+// is an RMW, so it is in the RMW's release sequence), hence claims at most
+// ceil((b-t)/2) <= b-t items below the owner's index. pop reads its own `top` from the RMW,
+// so it sees every claim that came first. The cost is one locked instruction per non-empty
+// pop, the price Chase-Lev pays for its seq_cst fence on x86; no fence is needed anywhere.
+// ABA: a thief stalled between its load of `top` and its CAS across exactly 2^32 pops with
+// the same top index could succeed wrongly; stealcheck accepts that bound (as Go and Tokio
+// accept their 32-bit indices).
+//
+// Batch bound (the spec's steal_batch, deques/spec.hpp): 1 <= k <= ceil(n/2) where n is the
+// size at the claiming CAS, additionally capped by the free room in the destination (so a
+// nearly full destination receives fewer). The first item of the batch is returned, the rest
+// are pushed into the destination in top-to-bottom order and published with one release
+// store of its bottom.
+//
+// Overflow policy: the ring never grows. push on a full ring returns false and leaves the
+// value with the caller (moved from only on success); a scheduler then runs the task inline
+// (Go instead spills half the ring to a global queue; stealcheck has no global queue).
+//
+// Values: see deques/slot.hpp. Complexity: push, pop, steal O(1); steal_into O(k). Lock-free.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cassert>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "deques/deque.hpp"
+#include "deques/memory.hpp"
+#include "deques/slot.hpp"
+
+namespace stealcheck {
+
+struct steal_half_sites {
+  static constexpr std::string_view variant = "steal_half";
+  static constexpr bool known_bad = false;
+  static constexpr std::string_view known_bad_reason = "";
+  using mo = std::memory_order;
+  static constexpr site push_load_top{
+      "steal_half::push.load_top", mo::acquire, site_kind::load,
+      "pairs with the release CAS of the thief that took a slot: its read of the slot happens "
+      "before the owner reuses it; relaxed lets the reuse race the read"};
+  static constexpr site push_store_slot{"steal_half::push.store_slot", mo::relaxed,
+                                        site_kind::store, "published by push.store_bottom"};
+  static constexpr site push_store_bottom{
+      "steal_half::push.store_bottom", mo::release, site_kind::store,
+      "pairs with steal.load_bottom: publishes the slot (MP); relaxed lets a thief read a stale "
+      "slot"};
+  static constexpr site pop_fast_load_top{
+      "steal_half::pop.fast_load_top", mo::relaxed, site_kind::load,
+      "only decides 'empty': a stale top is smaller, so empty-by-stale-top is really empty"};
+  static constexpr site pop_store_bottom{"steal_half::pop.store_bottom", mo::relaxed,
+                                         site_kind::store, "published by pop.bump_epoch (release)"};
+  static constexpr site pop_bump_epoch{
+      "steal_half::pop.bump_epoch", mo::release, site_kind::rmw,
+      "release: a thief reading top from it or a later RMW sees the decremented bottom; the RMW "
+      "itself fails every claim computed before it"};
+  static constexpr site pop_load_slot{"steal_half::pop.load_slot", mo::relaxed, site_kind::load,
+                                      "owner reads its own store"};
+  static constexpr site pop_restore_bottom{"steal_half::pop.restore_bottom", mo::relaxed,
+                                           site_kind::store,
+                                           "bottom only ever bounds claims from above"};
+  static constexpr site steal_load_top{
+      "steal_half::steal.load_top", mo::acquire, site_kind::load,
+      "pairs with pop.bump_epoch via the RMW chain on top: the bottom read next is at most the "
+      "bottom the last pop published; relaxed lets a claim reach a popped index"};
+  static constexpr site steal_load_bottom{
+      "steal_half::steal.load_bottom", mo::acquire, site_kind::load,
+      "pairs with push.store_bottom: slots below bottom hold the pushed values"};
+  static constexpr site steal_load_slot{"steal_half::steal.load_slot", mo::relaxed, site_kind::load,
+                                        "ordered by steal.load_bottom"};
+  static constexpr site steal_cas{
+      "steal_half::steal.cas", mo::release, site_kind::rmw,
+      "claims [top, top+k) unless top changed; release pairs with push.load_top (slot reads "
+      "before reuse)"};
+  static constexpr site steal_cas_failure{"steal_half::steal.cas_failure", mo::relaxed,
+                                          site_kind::cas_failure, "abort uses nothing it read"};
+  static constexpr site into_load_dest_top{
+      "steal_half::steal_into.load_dest_top", mo::acquire, site_kind::load,
+      "as push.load_top, for the destination ring the thief owns"};
+  static constexpr site into_store_dest_slot{"steal_half::steal_into.store_dest_slot", mo::relaxed,
+                                             site_kind::store,
+                                             "published by steal_into.store_dest_bottom"};
+  static constexpr site into_store_dest_bottom{
+      "steal_half::steal_into.store_dest_bottom", mo::release, site_kind::store,
+      "as push.store_bottom: publishes the batch to the destination's thieves"};
+  static constexpr site size_load{"steal_half::size_hint.load", mo::relaxed, site_kind::load,
+                                  "a snapshot; synchronizes nothing"};
+
+  template <class S>
+  static constexpr std::array<const site*, 17> list() {
+    return {&S::push_load_top,          &S::push_store_slot,    &S::push_store_bottom,
+            &S::pop_fast_load_top,      &S::pop_store_bottom,   &S::pop_bump_epoch,
+            &S::pop_load_slot,          &S::pop_restore_bottom, &S::steal_load_top,
+            &S::steal_load_bottom,      &S::steal_load_slot,    &S::steal_cas,
+            &S::steal_cas_failure,      &S::into_load_dest_top, &S::into_store_dest_slot,
+            &S::into_store_dest_bottom, &S::size_load};
+  }
+};
+
+template <class T, class Mem = native_memory, class Sites = steal_half_sites>
+class steal_half {
+  using codec = detail::slot_codec<T, Mem>;
+  using stored = typename codec::stored;
+  using slot = typename Mem::template atomic<stored>;
+  static constexpr std::uint64_t epoch_one = std::uint64_t{1} << 32;
+
+ public:
+  using value_type = T;
+  using memory = Mem;
+  using sites = Sites;
+  static constexpr std::string_view variant_name = Sites::variant;
+
+  /// Requires: 1 <= capacity <= 2^30 (rounded up to a power of two). The ring never grows.
+  explicit steal_half(std::int64_t capacity = 256)
+      : mask_(round_up(capacity) - 1),
+        top_(0),
+        bottom_(0),
+        slots_(Mem::template create_array<slot>(mask_ + 1)) {}
+
+  steal_half(const steal_half&) = delete;
+  steal_half& operator=(const steal_half&) = delete;
+
+  /// Requires: no operation is running. Destroys the values still in the ring.
+  ~steal_half() {
+    // Quiescent: no concurrent access, so relaxed loads read the final values.
+    const std::uint32_t t = index(top_.load(std::memory_order_relaxed));
+    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);
+    for (std::uint32_t i = t; i != b; ++i) {
+      codec::discard(at(i).load(std::memory_order_relaxed));
+    }
+    Mem::destroy_array(slots_, mask_ + 1);
+  }
+
+  /// Thread role: owner. Returns false (and leaves v untouched) when the ring is full; callers
+  /// must check it (generic code over the concept treats a void push as always succeeding).
+  bool push(T&& v) {
+    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);  // own store (owner only)
+    const std::uint32_t t = index(top_.load(Mem::order(Sites::push_load_top)));  // see site
+    if (distance(t, b) >= static_cast<std::int64_t>(mask_ + 1)) return false;
+    at(b).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
+    // release (push.store_bottom) pairs with steal.load_bottom: publishes the slot.
+    bottom_.store(b + 1, Mem::order(Sites::push_store_bottom));
+    return true;
+  }
+  bool push(const T& v) {
+    T copy(v);
+    return push(std::move(copy));
+  }
+
+  /// Thread role: owner. The bottom value, or nullopt when empty (including when thieves
+  /// claimed the remaining items first).
+  std::optional<T> pop() {
+    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);  // own store (owner only)
+    // relaxed (pop.fast_load_top): a stale top is smaller, so "empty" here is really empty.
+    if (distance(index(top_.load(Mem::order(Sites::pop_fast_load_top))), b) <= 0) {
+      return std::nullopt;
+    }
+    const std::uint32_t b1 = b - 1;
+    bottom_.store(b1, Mem::order(Sites::pop_store_bottom));
+    // release RMW (pop.bump_epoch): fails every claim computed before it; publishes bottom.
+    const std::uint32_t t = index(top_.fetch_add(epoch_one, Mem::order(Sites::pop_bump_epoch)));
+    if (distance(t, b1) < 0) {  // thieves claimed everything up to b
+      bottom_.store(b, Mem::order(Sites::pop_restore_bottom));
+      return std::nullopt;
+    }
+    return codec::decode(at(b1).load(Mem::order(Sites::pop_load_slot)));
+  }
+
+  /// Thread role: any. The top value: item | empty | abort (a pop or another steal changed
+  /// top between this steal's load of top and its CAS).
+  steal_result<T> steal() {
+    return claim([](std::int64_t) { return std::int64_t{1}; }, [](std::int64_t, stored) {},
+                 [](std::int64_t) {});
+  }
+
+  /// Thread role: the owner of `mine`. Requires: &mine != this.
+  /// Takes k = min(ceil(n/2), room in mine + 1) items from the top of this ring: returns the
+  /// first and pushes the other k-1 into `mine` (published with one release store).
+  steal_result<T> steal_into(steal_half& mine) {
+    assert(&mine != this && "steal_half::steal_into: cannot steal into the victim itself");
+    const std::uint32_t db = mine.bottom_.load(std::memory_order_relaxed);  // own (mine's owner)
+    // acquire (steal_into.load_dest_top): as push.load_top, for the destination.
+    const std::uint32_t dt = index(mine.top_.load(Mem::order(Sites::into_load_dest_top)));
+    const std::int64_t room = static_cast<std::int64_t>(mine.mask_ + 1) - distance(dt, db);
+    return claim(
+        [room](std::int64_t n) {
+          const std::int64_t half = n - n / 2;
+          return half < room + 1 ? half : room + 1;
+        },
+        [&mine, db](std::int64_t j, stored x) {
+          mine.at(db + static_cast<std::uint32_t>(j - 1))
+              .store(x, Mem::order(Sites::into_store_dest_slot));
+        },
+        [&mine, db](std::int64_t k) {
+          // release (steal_into.store_dest_bottom): publishes the batch to mine's thieves.
+          mine.bottom_.store(db + static_cast<std::uint32_t>(k - 1),
+                             Mem::order(Sites::into_store_dest_bottom));
+        });
+  }
+
+  /// Thread role: any. bottom - top from two relaxed loads (>= 0); exact only when quiescent.
+  std::int64_t size_hint() const {
+    const std::uint32_t b = bottom_.load(Mem::order(Sites::size_load));
+    const std::uint32_t t = index(top_.load(Mem::order(Sites::size_load)));
+    const std::int64_t n = distance(t, b);
+    return n > 0 ? n : 0;
+  }
+
+  std::int64_t capacity() const noexcept { return static_cast<std::int64_t>(mask_ + 1); }
+
+ private:
+  // The shared steal path: read top then bottom, size the batch with `batch(n)`, read the k
+  // slots (the first kept, the others handed to `place(j, x)`), CAS top forward by k, then
+  // `publish(k)`. Returns abort if the CAS fails (nothing placed is published).
+  template <class Batch, class Place, class Publish>
+  steal_result<T> claim(Batch batch, Place place, Publish publish) {
+    // acquire (steal.load_top) pairs with pop.bump_epoch through the RMW chain on top.
+    std::uint64_t word = top_.load(Mem::order(Sites::steal_load_top));
+    const std::uint32_t t = index(word);
+    // acquire (steal.load_bottom) pairs with push.store_bottom: slots [t, b) are published.
+    const std::uint32_t b = bottom_.load(Mem::order(Sites::steal_load_bottom));
+    const std::int64_t n = distance(t, b);
+    if (n <= 0) return steal_result<T>::empty();
+    const std::int64_t k = batch(n);
+    const stored first = at(t).load(Mem::order(Sites::steal_load_slot));
+    for (std::int64_t j = 1; j < k; ++j) {
+      place(j, at(t + static_cast<std::uint32_t>(j)).load(Mem::order(Sites::steal_load_slot)));
+    }
+    const std::uint64_t next = (word & ~std::uint64_t{0xffffffff}) |
+                               static_cast<std::uint32_t>(t + static_cast<std::uint32_t>(k));
+    // release CAS (steal.cas): claims [t, t+k); pairs with push.load_top (reuse after read).
+    if (!top_.compare_exchange_strong(word, next, Mem::order(Sites::steal_cas),
+                                      Mem::order(Sites::steal_cas_failure))) {
+      return steal_result<T>::abort();
+    }
+    publish(k);
+    return steal_result<T>::item(codec::decode(first));
+  }
+
+  static std::uint32_t index(std::uint64_t word) noexcept {
+    return static_cast<std::uint32_t>(word);
+  }
+  // b - t as a signed count (indices wrap modulo 2^32; |b - t| < 2^31 always holds).
+  static std::int64_t distance(std::uint32_t t, std::uint32_t b) noexcept {
+    return static_cast<std::int32_t>(b - t);
+  }
+  static std::uint32_t round_up(std::int64_t n) {
+    assert(n >= 1 && n <= (std::int64_t{1} << 30) && "steal_half: capacity out of range");
+    const std::int64_t c = n < 1 ? 1 : (n > (std::int64_t{1} << 30) ? std::int64_t{1} << 30 : n);
+    return std::bit_ceil(static_cast<std::uint32_t>(c));
+  }
+  slot& at(std::uint32_t i) const noexcept { return slots_[i & mask_]; }
+
+  std::uint32_t mask_;
+  alignas(64) typename Mem::template atomic<std::uint64_t> top_;
+  alignas(64) typename Mem::template atomic<std::uint32_t> bottom_;
+  slot* slots_;
+};
+
+}  // namespace stealcheck

@@ -1,0 +1,56 @@
+// The registry lists each variant once, with its sites; every registered deque satisfies the
+// contract concept, and the known-bad ones differ from chase_lev in exactly the one site.
+#include "deques/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+namespace stealcheck {
+namespace {
+
+TEST(Registry, NamesAreUniqueAndTheKnownBadAreMarked) {
+  std::set<std::string> names;
+  int bad = 0;
+  for_each_variant([&](auto tag, const variant_info& info) {
+    using D = typename decltype(tag)::template deque<std::int64_t, native_memory>;
+    static_assert(work_stealing_deque<D>);
+    EXPECT_EQ(D::variant_name, info.name);
+    EXPECT_TRUE(names.insert(std::string(info.name)).second) << info.name;
+    bad += info.known_bad ? 1 : 0;
+    for (const site* s : info.sites)
+      EXPECT_FALSE(s->why.empty()) << s->name;
+  });
+  EXPECT_EQ(names.size(), 5u);
+  EXPECT_EQ(bad, 2);
+  static_assert(batch_stealing_deque<steal_half<int>>);
+}
+
+TEST(Registry, KnownBadVariantsWeakenExactlyOneSite) {
+  auto diff = [](std::string_view bad_name) {
+    std::span<const site*const> good, bad;
+    for_each_variant([&](auto, const variant_info& info) {
+      if (info.name == "chase_lev") good = info.sites;
+      if (info.name == bad_name) bad = info.sites;
+    });
+    std::string changed;
+    EXPECT_EQ(good.size(), bad.size());
+    for (std::size_t i = 0; i < good.size() && i < bad.size(); ++i) {
+      EXPECT_EQ(good[i]->name, bad[i]->name);
+      if (good[i]->order != bad[i]->order) changed += std::string(bad[i]->name) + ";";
+    }
+    return changed;
+  };
+  EXPECT_EQ(diff("chase_lev_no_pop_fence"), "chase_lev::pop.fence;");
+  EXPECT_EQ(diff("chase_lev_no_push_fence"), "chase_lev::push.fence;");
+}
+
+TEST(Registry, UnknownVariantIsReported) {
+  EXPECT_FALSE(with_variant("no_such_deque", [](auto, const variant_info&) {}));
+  EXPECT_TRUE(with_variant("locked", [](auto, const variant_info&) {}));
+}
+
+}  // namespace
+}  // namespace stealcheck

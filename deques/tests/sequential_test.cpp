@@ -1,0 +1,214 @@
+// Sequential behaviour of every variant (one thread): LIFO pop, FIFO steal, resize keeps order,
+// empty results, destructors. Typed tests run the same cases over each correct variant; the
+// spec tests check deques/spec.hpp itself, including the results it must reject.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deques/chase_lev.hpp"
+#include "deques/locked.hpp"
+#include "deques/spec.hpp"
+#include "deques/steal_half.hpp"
+
+namespace stealcheck {
+namespace {
+
+template <class D>
+class SequentialTest : public ::testing::Test {};
+using Variants =
+    ::testing::Types<chase_lev<std::int64_t>, locked_deque<std::int64_t>, steal_half<std::int64_t>>;
+TYPED_TEST_SUITE(SequentialTest, Variants);
+
+TYPED_TEST(SequentialTest, EmptyDequeReportsEmpty) {
+  TypeParam d(4);
+  EXPECT_EQ(d.pop(), std::nullopt);
+  EXPECT_TRUE(d.steal().is_empty());
+  EXPECT_EQ(d.size_hint(), 0);
+  // pop on empty must not disturb a later push (the size_t bug of the paper's take).
+  EXPECT_TRUE((d.push(7), true));
+  EXPECT_EQ(d.size_hint(), 1);
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(7));
+  EXPECT_EQ(d.pop(), std::nullopt);
+}
+
+TYPED_TEST(SequentialTest, PopIsLifoStealIsFifo) {
+  TypeParam d(16);
+  for (std::int64_t i = 0; i < 6; ++i)
+    d.push(std::int64_t{i});
+  auto s = d.steal();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 0);
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(5));
+  EXPECT_EQ(*d.steal(), 1);
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(4));
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(3));
+  EXPECT_EQ(*d.steal(), 2);
+  EXPECT_TRUE(d.steal().is_empty());
+  EXPECT_EQ(d.pop(), std::nullopt);
+}
+
+TYPED_TEST(SequentialTest, MatchesSpecOnALongMixedSequence) {
+  TypeParam d(256);
+  spec::sequential_deque<std::int64_t> model;
+  std::uint64_t x = 12345;  // fixed LCG: deterministic, nothing to replay
+  std::int64_t next = 0;
+  for (int i = 0; i < 5000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const unsigned pick = static_cast<unsigned>(x >> 60) % 3;
+    if (pick == 0 && model.size() < 200) {
+      d.push(std::int64_t{next});
+      model.push(next++);
+    } else if (pick == 1) {
+      ASSERT_TRUE(model.pop(d.pop())) << "step " << i;
+    } else {
+      auto r = d.steal();
+      ASSERT_TRUE(model.steal(r.status(), std::move(r).take())) << "step " << i;
+    }
+  }
+}
+
+TEST(ChaseLev, ResizeKeepsOrder) {
+  chase_lev<std::int64_t> d(1);
+  EXPECT_EQ(d.capacity(), 1);
+  for (std::int64_t i = 0; i < 100; ++i)
+    d.push(std::int64_t{i});
+  EXPECT_GE(d.capacity(), 100);
+  EXPECT_EQ(*d.steal(), 0);
+  EXPECT_EQ(*d.steal(), 1);
+  for (std::int64_t i = 99; i >= 2; --i)
+    EXPECT_EQ(d.pop(), std::optional<std::int64_t>(i));
+  EXPECT_EQ(d.pop(), std::nullopt);
+}
+
+TEST(ChaseLev, ResizeAfterWrapAroundKeepsOrder) {
+  chase_lev<std::int64_t> d(4);
+  for (std::int64_t i = 0; i < 3; ++i)
+    d.push(std::int64_t{i});
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(d.steal().has_value());  // top = 3: indices wrap
+  for (std::int64_t i = 10; i < 20; ++i)
+    d.push(std::int64_t{i});  // grows twice, wrapped
+  for (std::int64_t i = 10; i < 20; ++i)
+    EXPECT_EQ(*d.steal(), i);
+}
+
+TEST(StealHalf, PushReportsFullAndKeepsTheValue) {
+  steal_half<std::string> d(2);
+  EXPECT_TRUE(d.push(std::string("a")));
+  EXPECT_TRUE(d.push(std::string("b")));
+  std::string c = "c";
+  EXPECT_FALSE(d.push(std::move(c)));
+  EXPECT_EQ(c, "c");  // not moved from on failure
+  EXPECT_EQ(*d.steal(), "a");
+  EXPECT_TRUE(d.push(std::move(c)));
+  EXPECT_EQ(d.pop(), std::optional<std::string>("c"));
+}
+
+TEST(StealHalf, StealIntoTakesHalfInOrder) {
+  steal_half<std::int64_t> victim(16);
+  steal_half<std::int64_t> mine(16);
+  for (std::int64_t i = 0; i < 7; ++i)
+    ASSERT_TRUE(victim.push(std::int64_t{i}));
+  auto r = victim.steal_into(mine);  // ceil(7/2) = 4 items: 0 returned, 1..3 into mine
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(*r, 0);
+  EXPECT_EQ(victim.size_hint(), 3);
+  EXPECT_EQ(mine.size_hint(), 3);
+  EXPECT_EQ(*mine.steal(), 1);  // mine's top is the oldest stolen item
+  EXPECT_EQ(mine.pop(), std::optional<std::int64_t>(3));
+  EXPECT_EQ(victim.pop(), std::optional<std::int64_t>(6));
+}
+
+TEST(StealHalf, StealIntoRespectsDestinationRoom) {
+  steal_half<std::int64_t> victim(16);
+  steal_half<std::int64_t> mine(4);
+  for (std::int64_t i = 0; i < 12; ++i)
+    ASSERT_TRUE(victim.push(std::int64_t{i}));
+  for (std::int64_t i = 100; i < 103; ++i)
+    ASSERT_TRUE(mine.push(std::int64_t{i}));
+  auto r = victim.steal_into(mine);  // half = 6, but mine has room for 1: takes 2
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(*r, 0);
+  EXPECT_EQ(mine.size_hint(), 4);
+  EXPECT_EQ(victim.size_hint(), 10);
+  EXPECT_EQ(mine.pop(), std::optional<std::int64_t>(1));
+}
+
+TEST(StealHalf, StealIntoOnEmptyVictim) {
+  steal_half<std::int64_t> victim(4);
+  steal_half<std::int64_t> mine(4);
+  EXPECT_TRUE(victim.steal_into(mine).is_empty());
+  EXPECT_EQ(mine.size_hint(), 0);
+}
+
+// Destructors: each value is destroyed exactly once, whether taken or left in the deque.
+struct counted {
+  explicit counted(int* live) : live_(live) { ++*live_; }
+  counted(counted&& o) noexcept : live_(o.live_) { ++*live_; }
+  counted& operator=(counted&&) = delete;
+  ~counted() { --*live_; }
+  int* live_;
+};
+
+template <class D>
+class DestructorTest : public ::testing::Test {};
+using BoxedVariants =
+    ::testing::Types<chase_lev<counted>, locked_deque<counted>, steal_half<counted>>;
+TYPED_TEST_SUITE(DestructorTest, BoxedVariants);
+
+TYPED_TEST(DestructorTest, EveryValueDestroyedOnce) {
+  int live = 0;
+  {
+    TypeParam d(2);
+    for (int i = 0; i < 2; ++i)
+      d.push(counted(&live));
+    EXPECT_EQ(live, 2);
+    { auto v = d.pop(); }
+    EXPECT_EQ(live, 1);
+    d.push(counted(&live));
+    { auto s = d.steal(); }
+    EXPECT_EQ(live, 1);
+  }
+  EXPECT_EQ(live, 0);  // the one left in the deque was destroyed with it
+}
+
+// The spec itself: legal results accepted, illegal ones rejected.
+TEST(Spec, AcceptsLegalAndRejectsIllegalResults) {
+  spec::sequential_deque<int> s;
+  EXPECT_TRUE(s.pop(std::nullopt));
+  EXPECT_TRUE(s.steal(steal_status::empty, std::nullopt));
+  s.push(1);
+  s.push(2);
+  s.push(3);
+  EXPECT_FALSE(s.pop(std::nullopt));  // empty while items present
+  EXPECT_FALSE(s.steal(steal_status::empty, std::nullopt));
+  EXPECT_FALSE(s.pop(1));                         // pop must take the bottom (3)
+  EXPECT_FALSE(s.steal(steal_status::item, 3));   // steal must take the top (1)
+  EXPECT_FALSE(s.steal(steal_status::item, 42));  // invented value
+  EXPECT_TRUE(s.steal(steal_status::abort, std::nullopt));
+  EXPECT_TRUE(s.pop(3));
+  EXPECT_TRUE(s.steal(steal_status::item, 1));
+  EXPECT_FALSE(s.steal(steal_status::item, 1));  // taken twice
+  EXPECT_TRUE(s.pop(2));
+}
+
+TEST(Spec, BatchStealBound) {
+  spec::sequential_deque<int> s;
+  for (int i = 0; i < 5; ++i)
+    s.push(i);
+  const int too_many[] = {0, 1, 2, 3};  // ceil(5/2) = 3
+  EXPECT_FALSE(s.steal_batch(too_many));
+  const int wrong_order[] = {1, 0};
+  EXPECT_FALSE(s.steal_batch(wrong_order));
+  const int ok[] = {0, 1, 2};
+  EXPECT_TRUE(s.steal_batch(ok));
+  EXPECT_EQ(s.size(), 2u);
+  EXPECT_FALSE(s.steal_batch({}));
+}
+
+}  // namespace
+}  // namespace stealcheck
