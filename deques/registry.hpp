@@ -64,6 +64,13 @@ constexpr variant_info make_info(std::string_view summary, bool bounded, bool ba
 }
 }  // namespace detail
 
+/// The registered variants' tags, for code that names one statically (tests).
+using chase_lev_tag = variant_tag<detail::chase_lev_default>;
+using locked_tag = variant_tag<detail::locked_default>;
+using steal_half_tag = variant_tag<detail::steal_half_default>;
+using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
+using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
+
 /// Calls f(variant_tag<D>{}, info) for every variant, the correct ones first, then the
 /// known-bad ones. f is usually a generic lambda:
 ///   for_each_variant([&](auto tag, const variant_info& info) {
@@ -71,16 +78,16 @@ constexpr variant_info make_info(std::string_view summary, bool bounded, bool ba
 ///   });
 template <class F>
 void for_each_variant(F&& f) {
-  f(variant_tag<detail::chase_lev_default>{},
+  f(chase_lev_tag{},
     detail::make_info<chase_lev_sites>("Chase-Lev with the C11 orders of Le et al. 2013, growable",
                                        false, false));
-  f(variant_tag<detail::locked_default>{},
+  f(locked_tag{},
     detail::make_info<locked_sites>("mutex-protected std::deque (the reference)", false, false));
-  f(variant_tag<detail::steal_half_default>{},
+  f(steal_half_tag{},
     detail::make_info<steal_half_sites>("bounded ring, thieves take half in one CAS", true, true));
-  f(variant_tag<chase_lev_no_pop_fence>{},
+  f(chase_lev_no_pop_fence_tag{},
     detail::make_info<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev", false, false));
-  f(variant_tag<chase_lev_no_push_fence>{},
+  f(chase_lev_no_push_fence_tag{},
     detail::make_info<chase_lev_sites_no_push_fence>("KNOWN-BAD chase_lev", false, false));
 }
 

@@ -18,9 +18,9 @@
 namespace stealcheck::tools {
 
 struct verify_options {
-  std::uint64_t seed = 0;    ///< for randomized checkers; printed with every failure
-  bool quick = false;        ///< smaller bounds (the test suite's smoke run)
-  bool progress = true;      ///< progress lines on stderr
+  std::uint64_t seed = 0;  ///< for randomized checkers; printed with every failure
+  bool quick = false;      ///< smaller bounds (the test suite's smoke run)
+  bool progress = true;    ///< progress lines on stderr
 };
 
 enum class cell_verdict : std::uint8_t {

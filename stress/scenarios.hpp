@@ -1,0 +1,341 @@
+// stress/scenarios.hpp: the bodies of the stress scenarios (included by stress/run.hpp).
+// Each scenario is an owner body and a thief body handed to one harness, `owner_and_thieves`.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "stress/run.hpp"
+
+namespace stealcheck::stress::detail {
+
+/// The owner pushes the next id; false (and push_full counted) if a bounded deque is full.
+template <class D>
+bool owner_push(D& d, counters& k) {
+  if (!try_push(d, std::uint64_t{k.pushed})) {
+    ++k.push_full;
+    return false;
+  }
+  ++k.pushed;
+  return true;
+}
+
+/// The owner pops once and records what it got.
+template <class D>
+void owner_pop(D& d, take_log& log, counters& k) {
+  if (auto v = d.pop()) {
+    ++k.popped;
+    log.record(id_of(*v), 0, taker_kind::pop);
+  }
+}
+
+/// Thread 0 runs owner(jitter&, log&, counters&); threads 1..thieves run
+/// thief(me, jitter&, log&, counters&, done) until the owner has finished (done == true).
+template <class Owner, class Thief>
+result owner_and_thieves(scenario which, const config& c, int thieves, Owner owner, Thief thief,
+                         std::vector<take_log>& logs) {
+  result r;
+  r.which = which;
+  logs.assign(static_cast<std::size_t>(thieves) + 1, take_log{});
+  std::vector<counters> ks(static_cast<std::size_t>(thieves) + 1);
+  std::atomic<bool> done{false};
+  const auto start = std::chrono::steady_clock::now();
+  run_together(thieves + 1, [&](int i) {
+    const auto me = static_cast<std::uint32_t>(i);
+    jitter j(c.seed, me, c.jitter);
+    if (i == 0) {
+      owner(j, logs[0], ks[0]);
+      done.store(true, std::memory_order_release);  // pairs with the thieves' acquire loads
+    } else {
+      thief(me, j, logs[me], ks[me], done);
+    }
+  });
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& k : ks)
+    k.add_to(r);
+  return r;
+}
+
+/// The thieves of most scenarios: steal until the owner is done. With `batch`, odd thieves of
+/// a batch-stealing variant use steal_into a deque of their own.
+template <class D>
+auto plain_thief(D& d, bool batch) {
+  return [&d, batch](std::uint32_t me, jitter& j, take_log& log, counters& k,
+                     const std::atomic<bool>& done) {
+    std::unique_ptr<D> mine;
+    if (batch && (me % 2) == 1) mine = std::make_unique<D>(64);
+    while (!done.load(std::memory_order_acquire)) {  // pairs with the owner's release store
+      steal_once(d, mine.get(), me, log, k);
+      j();
+    }
+  };
+}
+
+template <class D>
+result mixed(const config& c, std::int64_t capacity) {
+  D d(capacity);
+  std::vector<take_log> logs;
+  auto owner = [&](jitter& j, take_log& log, counters& k) {
+    stop_rule stop(c);
+    std::uint64_t ops = 0;
+    while (!stop.done(ops)) {
+      const std::uint64_t r = j.next();
+      if (r % 3 != 0) {
+        std::uint64_t burst = 1 + (r >> 8) % 8;
+        if ((r >> 16) % 32 == 0) burst = 64;  // a large burst forces growth
+        for (std::uint64_t b = 0; b < burst; ++b, ++ops) {
+          if (!owner_push(d, k)) break;
+        }
+      } else {
+        for (std::uint64_t b = 0; b < 1 + (r >> 8) % 4; ++b, ++ops) {
+          owner_pop(d, log, k);
+        }
+      }
+      j();
+    }
+  };
+  result r = owner_and_thieves(scenario::mixed, c, c.thieves, owner,
+                               plain_thief(d, batch_stealing_deque<D>), logs);
+  drain_and_check(d, logs, r);
+  return r;
+}
+
+template <class D>
+result spsc(const config& c) {
+  D d(64);
+  std::vector<take_log> logs;
+  std::atomic<bool> corrupt_seen{false};
+  std::string failure;
+  auto owner = [&](jitter& j, take_log&, counters& k) {
+    stop_rule stop(c);
+    for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
+      while (!try_push(d, payload(k.pushed)))
+        std::this_thread::yield();  // bounded: wait
+      ++k.pushed;
+      j();
+    }
+  };
+  auto thief = [&](std::uint32_t me, jitter& j, take_log& log, counters& k,
+                   const std::atomic<bool>& done) {
+    std::uint64_t last = 0;
+    bool first = true;
+    for (;;) {
+      const bool finished = done.load(std::memory_order_acquire);  // pairs: owner's release
+      auto s = d.steal();
+      if (!s.has_value()) {
+        if (finished && s.is_empty()) break;
+        continue;
+      }
+      ++k.stolen;
+      log.record(s->id, me, taker_kind::steal);
+      if (failure.empty() && (!s->intact() || (!first && s->id <= last))) {
+        failure =
+            !s->intact()
+                ? fmt::format("value {} read with a corrupt payload (publication)", s->id)
+                : fmt::format("value {} stolen after value {} (FIFO order broken)", s->id, last);
+        corrupt_seen.store(true, std::memory_order_relaxed);  // only read after the join
+      }
+      last = s->id;
+      first = false;
+      j();
+    }
+  };
+  result r = owner_and_thieves(scenario::spsc, c, 1, owner, thief, logs);
+  drain_and_check(d, logs, r);
+  if (corrupt_seen.load(std::memory_order_relaxed) && r.ok) {  // after the join
+    r.ok = false;
+    r.failure = failure;
+  }
+  return r;
+}
+
+template <class D>
+result stampede(const config& c) {
+  D d(64);
+  std::vector<take_log> logs;
+  auto owner = [&](jitter& j, take_log& log, counters& k) {
+    stop_rule stop(c);
+    // A round pushes 1-3 items and waits for the thieves: it counts as 10 operations.
+    for (std::uint64_t ops = 0; !stop.done(ops); ops += 10) {
+      const std::uint64_t n = 1 + j.next() % 3;  // few items, many thieves
+      for (std::uint64_t i = 0; i < n; ++i) {
+        if (try_push(d, std::make_unique<std::uint64_t>(k.pushed))) ++k.pushed;
+      }
+      for (int spins = 0; d.size_hint() > 0 && spins < 64; ++spins)
+        std::this_thread::yield();
+      owner_pop(d, log, k);
+      j();
+    }
+  };
+  const int thieves = std::max(c.thieves, 2) * 2;
+  result r = owner_and_thieves(scenario::stampede, c, thieves, owner, plain_thief(d, false), logs);
+  drain_and_check(d, logs, r);
+  return r;
+}
+
+template <class D>
+result last_item(const config& c) {
+  D d(64);
+  std::vector<take_log> logs;
+  auto owner = [&](jitter& j, take_log& log, counters& k) {
+    stop_rule stop(c);
+    for (std::uint64_t ops = 0; !stop.done(ops);) {
+      // Rounds of one item (the last-item CAS race) and of two items, where the owner pops
+      // index 1 without a CAS while thieves take indices 0 and 1: only pop's seq_cst fence
+      // stops both from taking index 1 (the oracle's "pop vs two steals").
+      const std::uint64_t n = 1 + (j.next() & 1);
+      for (std::uint64_t i = 0; i < n; ++i, ++ops) {
+        owner_push(d, k);
+      }
+      for (std::uint64_t i = 0; i < n; ++i, ++ops) {
+        owner_pop(d, log, k);
+      }
+      if ((j.next() & 15) == 0) j();  // rarely: the race needs the pops to follow fast
+    }
+  };
+  auto thief = [&](std::uint32_t me, jitter&, take_log& log, counters& k,
+                   const std::atomic<bool>& done) {
+    while (!done.load(std::memory_order_acquire)) {  // pairs with the owner's release store
+      steal_once(d, static_cast<D*>(nullptr), me, log, k);
+    }
+  };
+  result r = owner_and_thieves(scenario::last_item, c, c.thieves, owner, thief, logs);
+  drain_and_check(d, logs, r);
+  return r;
+}
+
+template <class D>
+result resize(const config& c) {
+  D d(1);
+  std::vector<take_log> logs;
+  auto owner = [&](jitter& j, take_log& log, counters& k) {
+    stop_rule stop(c);
+    std::uint64_t ops = 0;
+    for (unsigned round = 0; !stop.done(ops); ++round) {
+      const std::uint64_t burst = std::uint64_t{1} << (round % 11);  // 1 .. 1024
+      for (std::uint64_t i = 0; i < burst; ++i, ++ops) {
+        if (!owner_push(d, k)) break;
+      }
+      for (std::uint64_t i = 0; i < burst / 2; ++i, ++ops) {
+        owner_pop(d, log, k);
+      }
+      j();
+    }
+  };
+  result r = owner_and_thieves(scenario::resize, c, c.thieves, owner, plain_thief(d, false), logs);
+  drain_and_check(d, logs, r);
+  return r;
+}
+
+template <class D>
+result no_starvation(const config& c) {
+  D d(64);
+  std::vector<take_log> logs;
+  const int thieves = std::max(c.thieves, 1);
+  std::vector<std::atomic<std::uint64_t>> wins(static_cast<std::size_t>(thieves) + 1);
+  auto all_won = [&] {
+    for (std::size_t i = 1; i < wins.size(); ++i) {
+      if (wins[i].load(std::memory_order_relaxed) == 0) return false;  // a counter, no sync
+    }
+    return true;
+  };
+  auto owner = [&](jitter& j, take_log&, counters& k) {
+    stop_rule stop(c);
+    for (std::uint64_t ops = 0; !stop.done(ops) && !all_won(); ++ops) {
+      owner_push(d, k);
+      std::this_thread::yield();  // give every thief its chance
+      j();
+    }
+  };
+  auto thief = [&](std::uint32_t me, jitter& j, take_log& log, counters& k,
+                   const std::atomic<bool>& done) {
+    while (!done.load(std::memory_order_acquire)) {  // pairs with the owner's release store
+      if (steal_once(d, static_cast<D*>(nullptr), me, log, k)) {
+        wins[me].fetch_add(1, std::memory_order_relaxed);
+      }
+      j();
+    }
+  };
+  result r = owner_and_thieves(scenario::no_starvation, c, thieves, owner, thief, logs);
+  drain_and_check(d, logs, r);
+  for (std::size_t i = 1; i < wins.size() && r.ok; ++i) {
+    if (wins[i].load(std::memory_order_relaxed) == 0) {
+      r.ok = false;
+      r.failure =
+          fmt::format("thief {} never succeeded while the owner pushed {} values", i, r.pushed);
+    }
+  }
+  return r;
+}
+
+template <class D>
+result destructors(const config& c) {
+  const std::uint64_t cap = c.ops + 64;
+  std::vector<std::atomic<std::uint32_t>> destroyed(cap);
+  std::vector<take_log> logs;
+  result r;
+  {
+    D d(16);
+    auto owner = [&](jitter& j, take_log&, counters& k) {
+      stop_rule stop(config{c.thieves, std::min(c.ops, cap - 64), 0, c.seed, c.jitter});
+      for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
+        if ((j.next() & 3) != 0) {
+          if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
+        } else if (auto v = d.pop()) {
+          ++k.popped;  // destroyed right here
+        }
+        j();
+      }
+      for (int i = 0; i < 32; ++i) {  // leave values in the deque for its destructor
+        if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
+      }
+    };
+    r = owner_and_thieves(scenario::destructors, c, c.thieves, owner, plain_thief(d, false), logs);
+  }  // d destroyed: the values left in it must be destroyed now
+  for (std::uint64_t id = 0; id < r.pushed && r.ok; ++id) {
+    const std::uint32_t n = destroyed[id].load(std::memory_order_relaxed);  // after the join
+    if (n != 1) {
+      r.ok = false;
+      r.failure = n == 0 ? fmt::format("value {} never destroyed (leaked)", id)
+                         : fmt::format("value {} destroyed {} times", id, n);
+    }
+  }
+  return r;
+}
+
+}  // namespace stealcheck::stress::detail
+
+namespace stealcheck::stress {
+
+namespace detail {
+template <class Tag, class V>
+using deque_of = typename Tag::template deque<V, native_memory>;
+}
+
+template <class Tag>
+result run(scenario s, const config& c) {
+  using detail::deque_of;
+  switch (s) {
+    case scenario::mixed:
+      return detail::mixed<deque_of<Tag, std::uint64_t>>(c, 16);
+    case scenario::spsc:
+      return detail::spsc<deque_of<Tag, detail::payload>>(c);
+    case scenario::stampede:
+      return detail::stampede<deque_of<Tag, detail::boxed_id>>(c);
+    case scenario::last_item:
+      return detail::last_item<deque_of<Tag, std::uint64_t>>(c);
+    case scenario::resize:
+      return detail::resize<deque_of<Tag, std::uint64_t>>(c);
+    case scenario::no_starvation:
+      return detail::no_starvation<deque_of<Tag, std::uint64_t>>(c);
+    case scenario::destructors:
+      return detail::destructors<deque_of<Tag, detail::counted>>(c);
+  }
+  return {};
+}
+
+}  // namespace stealcheck::stress

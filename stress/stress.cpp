@@ -1,0 +1,45 @@
+#include "stress/stress.hpp"
+
+#include <thread>
+
+namespace stealcheck::stress {
+
+std::string_view scenario_name(scenario s) noexcept {
+  switch (s) {
+    case scenario::mixed:
+      return "mixed";
+    case scenario::spsc:
+      return "spsc";
+    case scenario::stampede:
+      return "stampede";
+    case scenario::last_item:
+      return "last_item";
+    case scenario::resize:
+      return "resize";
+    case scenario::no_starvation:
+      return "no_starvation";
+    case scenario::destructors:
+      return "destructors";
+  }
+  return "?";
+}
+
+std::optional<scenario> parse_scenario(std::string_view name) noexcept {
+  for (scenario s : all_scenarios) {
+    if (scenario_name(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
+void jitter::operator()() noexcept {
+  if (!on_) return;
+  const std::uint64_t r = next();
+  if ((r & 63) == 0) {
+    std::this_thread::yield();
+  } else if ((r & 7) == 0) {
+    for (std::uint64_t i = (r >> 8) & 63; i > 0; --i)
+      __builtin_ia32_pause();
+  }
+}
+
+}  // namespace stealcheck::stress

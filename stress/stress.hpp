@@ -1,0 +1,91 @@
+// stress/stress.hpp: native multi-threaded stress of a deque variant on real cores.
+//
+// One owner thread (pushes and pops) and N thieves run a scenario from crossbeam-deque's test
+// ladder; values are unique ids, and after all threads join and the owner drains the deque,
+// stress/ledger.hpp checks conservation (every pushed value taken exactly once, none
+// invented), naming the offending value on failure. Runs oversubscribe the machine (owner +
+// thieves > cores) and inject seeded random yields and short spins between operations to widen
+// race windows. The seed fixes the operation mix and the injected delays; thread timing is not
+// reproducible, so a replay re-runs the same mix, not the same interleaving (the model checker,
+// models/, is where executions replay exactly).
+//
+// Scenarios (crossbeam-deque tests/lifo.rs ladder):
+//   mixed          owner mixes push bursts (some large, forcing growth) and pops; thieves steal
+//                  (batch variants: half of them use steal_into). Conservation.
+//   spsc           owner only pushes, one thief steals: stolen values arrive in push order, and
+//                  each boxed payload is intact (publication through the push fence).
+//   stampede       many thieves, few items at a time (a round of 1-3 pushes counts as 10
+//                  operations); boxed values, so a duplicate is also a
+//                  double free (caught by ASan in the asan-ubsan preset).
+//   last_item      owner push then pop of a single item, many times, racing thieves: the
+//                  SB+scfs race of Chase-Lev's last item (catches chase_lev_no_pop_fence).
+//   resize         capacity 1 and bursts of growing size while thieves steal.
+//   no_starvation  every thief eventually succeeds while the owner keeps pushing.
+//   destructors    non-trivial values: each destroyed exactly once, including those left in
+//                  the deque when it is destroyed.
+//
+// Thread role: call run() from any one thread; it starts and joins its own threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace stealcheck::stress {
+
+enum class scenario : std::uint8_t {
+  mixed,
+  spsc,
+  stampede,
+  last_item,
+  resize,
+  no_starvation,
+  destructors
+};
+
+inline constexpr std::array<scenario, 7> all_scenarios = {
+    scenario::mixed,  scenario::spsc,          scenario::stampede,   scenario::last_item,
+    scenario::resize, scenario::no_starvation, scenario::destructors};
+
+std::string_view scenario_name(scenario s) noexcept;
+std::optional<scenario> parse_scenario(std::string_view name) noexcept;
+
+struct config {
+  int thieves = 3;            ///< thief threads; with the owner this oversubscribes 2 cores
+  std::uint64_t ops = 20000;  ///< owner operations (stop condition unless seconds > 0)
+  double seconds = 0;         ///< if > 0: run this long instead of `ops`
+  std::uint64_t seed = 1;     ///< fixes the operation mix and the injected delays
+  bool jitter = true;         ///< inject random yields / short spins between operations
+};
+
+struct result {
+  scenario which = scenario::mixed;
+  bool ok = true;
+  std::string failure;  ///< one line naming the offending value when !ok
+  std::uint64_t pushed = 0, push_full = 0, popped = 0, stolen = 0, steal_empty = 0, steal_abort = 0,
+                drained = 0;
+  double seconds = 0;
+};
+
+/// A seeded per-thread source of injected delays (splitmix64).
+class jitter {
+ public:
+  jitter(std::uint64_t seed, std::uint64_t thread, bool on) noexcept
+      : state_(seed ^ (0x9e3779b97f4a7c15ULL * (thread + 1))), on_(on) {}
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Between two operations: 1/64 yield, 1/8 a spin of up to 63 pauses, else nothing.
+  void operator()() noexcept;
+
+ private:
+  std::uint64_t state_;
+  bool on_;
+};
+
+}  // namespace stealcheck::stress

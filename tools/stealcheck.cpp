@@ -1,0 +1,35 @@
+// stealcheck: verification, testing and benchmarking for work-stealing deques.
+// Exit codes: 0 success, 1 a check failed (a bug was found), 2 bad input.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "tools/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"stealcheck: verification, testing and benchmarking for work-stealing deques"};
+  app.require_subcommand(1);
+  int exit_code = 0;
+  stealcheck::tools::add_list_command(app, exit_code);
+  stealcheck::tools::add_stress_command(app, exit_code);
+  stealcheck::tools::add_verify_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "stealcheck: error: %s\n", e.what());
+    return 2;
+  } catch (const stealcheck::tools::usage_error& e) {
+    std::fprintf(stderr, "stealcheck: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "stealcheck: internal error: %s\n", e.what());
+    return 3;
+  }
+  return exit_code;
+}
