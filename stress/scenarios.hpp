@@ -244,7 +244,11 @@ result no_starvation(const config& c) {
     return true;
   };
   auto owner = [&](jitter& j, take_log&, counters& k) {
-    stop_rule stop(c);
+    // "Eventually": push until every thief has won once. The cap (100x ops, at least 10^6)
+    // only bounds a real starvation bug; oversubscribed and sanitized runs need slack.
+    config capped = c;
+    capped.ops = std::max<std::uint64_t>(c.ops * 100, 1000000);
+    stop_rule stop(capped);
     for (std::uint64_t ops = 0; !stop.done(ops) && !all_won(); ++ops) {
       owner_push(d, k);
       std::this_thread::yield();  // give every thief its chance

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what stealcheck needs from Debian 12's packages, and only what is missing
+# (idempotent: a second run installs nothing and does not touch the network).
+set -euo pipefail
+packages=(
+  g++ cmake ninja-build pkg-config git
+  libgtest-dev librapidcheck-dev libbenchmark-dev libtbb-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev libboost-context-dev graphviz gnuplot-nox clang-format clang-tidy
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "ci/install-deps.sh: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

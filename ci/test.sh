@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Quick start 2: install what is missing, then build and run the whole test suite (ctest) in
+# the release, tsan and asan-ubsan presets. Set PRESETS="release" to run fewer.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash ci/install-deps.sh || exit 1
+passed=0
+failed=0
+status=0
+for preset in ${PRESETS:-release tsan asan-ubsan}; do
+  echo "== preset $preset: build"
+  start=$(date +%s)
+  if ! bash ci/build.sh "$preset"; then
+    echo "== preset $preset: BUILD FAILED"
+    status=1
+    failed=$((failed + 1))
+    continue
+  fi
+  echo "== preset $preset: test"
+  log=$(mktemp)
+  ctest --preset "$preset" -j 2 --timeout 900 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+  bad=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
+  passed=$((passed + ${total:-0} - ${bad:-0}))
+  failed=$((failed + ${bad:-0}))
+  [ "$rc" -eq 0 ] || status=1
+  [ -n "$line" ] || { echo "== preset $preset: ctest printed no summary"; status=1; }
+  echo "== preset $preset: done in $(($(date +%s) - start)) s"
+  rm -f "$log"
+done
+echo "total: $passed passed, $failed failed"
+exit $status
