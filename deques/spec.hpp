@@ -17,6 +17,7 @@
 //                       the k top values in order (steal_half.hpp documents the bound).
 //
 // Complexity: every operation is O(1) but steal_batch, O(k). Values are compared with ==.
+// Undo (undo_push, undo_pop, ...) reverses the last successful operation, for backtracking.
 #pragma once
 
 #include <cstddef>
@@ -64,6 +65,16 @@ class sequential_deque {
     }
     items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(k));
     return true;
+  }
+
+  // Undo, for backtracking searches (the linearizability checker): each reverses the
+  // matching successful operation above. Requires: it is the last operation applied.
+  void undo_push() { items_.pop_back(); }
+  void undo_pop(V v) { items_.push_back(std::move(v)); }
+  void undo_steal(V v) { items_.push_front(std::move(v)); }
+  void undo_steal_batch(std::span<const V> taken) {
+    for (std::size_t i = taken.size(); i > 0; --i)
+      items_.push_front(taken[i - 1]);
   }
 
   /// The most a batch steal may take from a deque of n items: ceil(n/2).

@@ -1,0 +1,55 @@
+// stress/lincheck.hpp: linearizability checking of deque histories.
+//
+// check(h): is there a total order of h's operations that (1) respects real time: if a's
+// response stamp < b's invocation stamp then a comes first, and (2) is a legal run of the
+// sequential deque of deques/spec.hpp (steal -> abort legal in any state and changes nothing;
+// empty legal only when the deque is empty at that point; steal_batch takes 1..ceil(n/2) top
+// values in order)? The owner's operations are totally ordered by (1), since one thread's
+// operations never overlap.
+//
+// Algorithm: Wing and Gong's search (J. Parallel Distrib. Comput. 1993) with Lowe's
+// memoization ("Testing for linearizability", CCPE 2017): depth-first over the operations
+// that may come next (those invoked before the earliest response among the remaining ones),
+// applying each to the spec with its observed result, backtracking with the spec's undo, and
+// never revisiting a set of linearized operations already seen. The set alone determines the
+// spec state here (values are unique, so the deque holds exactly the pushed-and-not-taken
+// values in push order), so the memo key is the set: a 128-bit Zobrist hash of it (two
+// independent 64-bit keys; a false "seen" needs a 128-bit collision).
+//
+// Requires: values are unique (each pushed at most once); every operation completed.
+// Complexity: worst case exponential in the number of overlapping operations (inherent: the
+// problem is NP-complete); with k threads, O(n * 2^k)-ish in practice. Iterative: no
+// recursion depth limit.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stress/history.hpp"
+
+namespace stealcheck::lincheck {
+
+struct check_result {
+  bool linearizable = false;
+  std::vector<std::size_t> order;  ///< a witness linearization (indices into h) if linearizable
+  std::size_t states_explored = 0;
+};
+
+check_result check(const history& h);
+
+/// A smallest-found non-linearizable sub-history of a non-linearizable `h` (greedy removal of
+/// whole units: a push with the operations that took its value, or a lone empty/abort op,
+/// keeping only removals after which the rest is still not linearizable).
+/// Requires: !check(h).linearizable.
+history minimize(const history& h);
+
+/// Per-thread timeline as text: one line per thread, operations at their stamps.
+std::string timeline_text(const history& h);
+
+/// The same timeline as a standalone SVG document (one lane per thread, a bar per operation
+/// from invocation to response, labelled with the operation and its result).
+std::string timeline_svg(const history& h, const std::string& title);
+
+}  // namespace stealcheck::lincheck

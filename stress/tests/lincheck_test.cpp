@@ -1,0 +1,136 @@
+// The linearizability checker on hand-made histories: linearizable ones must pass, and each
+// kind of violation (duplicate, loss, FIFO broken at the steal end, LIFO broken at the owner
+// end, empty while items were present, batch too large) must be caught.
+#include "stress/lincheck.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace stealcheck::lincheck {
+namespace {
+
+// Builds histories: each call appends one operation with explicit [invoke, response] stamps.
+struct builder {
+  history h;
+  builder& push(std::uint32_t t, std::uint64_t v, std::uint64_t i, std::uint64_t r) {
+    h.push_back({t, op_kind::push, true, v, steal_status::item, {}, i, r});
+    return *this;
+  }
+  builder& pop(std::uint32_t t, std::optional<std::uint64_t> v, std::uint64_t i, std::uint64_t r) {
+    h.push_back({t, op_kind::pop, v.has_value(), v.value_or(0), steal_status::item, {}, i, r});
+    return *this;
+  }
+  builder& steal(std::uint32_t t, steal_status s, std::uint64_t v, std::uint64_t i,
+                 std::uint64_t r) {
+    h.push_back({t, op_kind::steal, s == steal_status::item, v, s, {}, i, r});
+    return *this;
+  }
+  builder& batch(std::uint32_t t, std::vector<std::uint64_t> vs, std::uint64_t i, std::uint64_t r) {
+    const std::uint64_t first = vs.empty() ? 0 : vs[0];
+    h.push_back({t, op_kind::steal_batch, !vs.empty(), first,
+                 vs.empty() ? steal_status::empty : steal_status::item, std::move(vs), i, r});
+    return *this;
+  }
+};
+constexpr auto item = steal_status::item;
+constexpr auto empty = steal_status::empty;
+constexpr auto abort_ = steal_status::abort;
+
+TEST(Lincheck, SequentialDequeRunIsLinearizable) {
+  builder b;
+  b.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 1, 4, 5).pop(0, 2, 6, 7).pop(0, {}, 8, 9);
+  const auto r = check(b.h);
+  EXPECT_TRUE(r.linearizable);
+  EXPECT_EQ(r.order.size(), b.h.size());
+}
+
+TEST(Lincheck, OverlapAllowsReordering) {
+  builder b;  // the steal overlaps the push, so "empty" may be linearized before it
+  b.push(0, 1, 0, 3).steal(1, empty, 0, 1, 2).pop(0, 1, 4, 5);
+  EXPECT_TRUE(check(b.h).linearizable);
+  builder c;  // a pop and a steal racing for the last item: the steal won
+  c.push(0, 7, 0, 1).pop(0, {}, 2, 5).steal(1, item, 7, 3, 4);
+  EXPECT_TRUE(check(c.h).linearizable);
+}
+
+TEST(Lincheck, AbortIsAlwaysLegal) {
+  builder b;
+  b.steal(1, abort_, 0, 0, 1).push(0, 1, 2, 3).steal(2, abort_, 0, 4, 5).pop(0, 1, 6, 7);
+  EXPECT_TRUE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, CatchesDuplicate) {
+  builder b;
+  b.push(0, 1, 0, 1).pop(0, 1, 2, 5).steal(1, item, 1, 3, 4);
+  EXPECT_FALSE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, CatchesLostItemAsAnIllegalEmpty) {
+  builder b;  // 1 was pushed and never taken, yet a later pop finds the deque empty
+  b.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 2, 4, 5).pop(0, {}, 6, 7);
+  EXPECT_FALSE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, CatchesStealFromTheWrongEnd) {
+  builder b;  // steal must take the oldest (FIFO at the top)
+  b.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 2, 4, 5);
+  EXPECT_FALSE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, CatchesPopFromTheWrongEnd) {
+  builder b;  // pop must take the newest (LIFO at the bottom)
+  b.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 1, 4, 5);
+  EXPECT_FALSE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, CatchesEmptyWhileItemsPresent) {
+  builder b;
+  b.push(0, 1, 0, 1).steal(1, empty, 0, 2, 3);
+  EXPECT_FALSE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, BatchStealBoundAndOrder) {
+  builder ok;
+  ok.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 2}, 6, 7);
+  EXPECT_TRUE(check(ok.h).linearizable);
+  builder too_many;  // ceil(3/2) = 2
+  too_many.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 2, 3}, 6, 7);
+  EXPECT_FALSE(check(too_many.h).linearizable);
+  builder wrong_order;
+  wrong_order.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {2, 1}, 6, 7);
+  EXPECT_FALSE(check(wrong_order.h).linearizable);
+}
+
+TEST(Lincheck, LongHistoryNeedsNoRecursion) {
+  builder b;  // 200k sequential operations: the search is iterative
+  std::uint64_t t = 0;
+  for (std::uint64_t v = 0; v < 100000; ++v) {
+    b.push(0, v, t, t + 1);
+    b.steal(1, item, v, t + 2, t + 3);
+    t += 4;
+  }
+  EXPECT_TRUE(check(b.h).linearizable);
+}
+
+TEST(Lincheck, MinimizeKeepsOnlyTheViolation) {
+  builder b;
+  std::uint64_t t = 0;
+  for (std::uint64_t v = 0; v < 50; ++v) {  // noise: a legal push/steal per value
+    b.push(0, v, t, t + 1);
+    b.steal(1, item, v, t + 2, t + 3);
+    t += 4;
+  }
+  b.push(0, 99, t, t + 1).pop(0, 99, t + 2, t + 5).steal(2, item, 99, t + 3, t + 4);  // dup
+  ASSERT_FALSE(check(b.h).linearizable);
+  const history m = minimize(b.h);
+  EXPECT_FALSE(check(m).linearizable);
+  EXPECT_EQ(m.size(), 3u) << timeline_text(m);
+  const std::string text = timeline_text(m);
+  EXPECT_NE(text.find("pop -> 99"), std::string::npos) << text;
+  EXPECT_NE(text.find("steal -> 99"), std::string::npos) << text;
+  EXPECT_NE(timeline_svg(m, "dup").find("<svg"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stealcheck::lincheck
