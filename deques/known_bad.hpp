@@ -1,7 +1,9 @@
 // deques/known_bad.hpp: KNOWN-BAD variants. Deliberately broken; never use them for work.
 //
-// Each is the unmodified chase_lev source (deques/chase_lev.hpp) with one memory-order site
-// weakened, so the harness can prove it catches the bug: `stealcheck verify
+// The chase_lev ones are the unmodified deques/chase_lev.hpp source with one memory-order site
+// weakened; locked_steal_bottom is the locked deque with steal at the wrong end (it conserves
+// values, so only a checker of deque *order* can catch it). They let the harness prove it
+// catches each bug: `stealcheck verify
 // --include-known-bad` must report every one of them as an *expected failure*, naming the
 // offending value. They are the "deliberately broken input beside the correct one" for the
 // stress checker (stress/), the model checker (models/) and the linearizability checker.
@@ -11,6 +13,7 @@
 #include <string_view>
 
 #include "deques/chase_lev.hpp"
+#include "deques/locked.hpp"
 
 namespace stealcheck {
 
@@ -44,5 +47,30 @@ template <class T, class Mem = native_memory>
 using chase_lev_no_pop_fence = chase_lev<T, Mem, chase_lev_sites_no_pop_fence>;
 template <class T, class Mem = native_memory>
 using chase_lev_no_push_fence = chase_lev<T, Mem, chase_lev_sites_no_push_fence>;
+
+}  // namespace stealcheck
+
+namespace stealcheck {
+
+/// KNOWN-BAD: the locked deque with steal() taking from the *bottom* instead of the top.
+/// Every value is still taken exactly once (the conservation stress passes, on purpose), but
+/// thieves get the newest value instead of the oldest: not a deque. The linearizability
+/// checker must catch it.
+struct locked_sites_steal_bottom : locked_sites {
+  static constexpr std::string_view variant = "locked_steal_bottom";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "steal takes from the bottom: conserves values, breaks deque order";
+};
+
+template <class T, class Mem = native_memory>
+class locked_steal_bottom : public locked_deque<T, Mem, locked_sites_steal_bottom> {
+ public:
+  using locked_deque<T, Mem, locked_sites_steal_bottom>::locked_deque;
+  steal_result<T> steal() {
+    auto v = this->pop();  // the bug: the owner's end (locked pop is safe from any thread)
+    return v ? steal_result<T>::item(std::move(*v)) : steal_result<T>::empty();
+  }
+};
 
 }  // namespace stealcheck

@@ -70,6 +70,7 @@ using locked_tag = variant_tag<detail::locked_default>;
 using steal_half_tag = variant_tag<detail::steal_half_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
+using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
 
 /// Calls f(variant_tag<D>{}, info) for every variant, the correct ones first, then the
 /// known-bad ones. f is usually a generic lambda:
@@ -89,6 +90,8 @@ void for_each_variant(F&& f) {
     detail::make_info<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev", false, false));
   f(chase_lev_no_push_fence_tag{},
     detail::make_info<chase_lev_sites_no_push_fence>("KNOWN-BAD chase_lev", false, false));
+  f(locked_steal_bottom_tag{},
+    detail::make_info<locked_sites_steal_bottom>("KNOWN-BAD locked", false, false));
 }
 
 /// Calls f(tag, info) for the variant named `name`; returns false if there is none.

@@ -12,4 +12,7 @@ namespace stealcheck::stress {
 
 tools::checker stress_checker();
 
+/// The linearizability column: generated scenarios run natively (stress/lincheck_run.hpp).
+tools::checker lincheck_checker();
+
 }  // namespace stealcheck::stress

@@ -12,6 +12,7 @@ namespace stealcheck::tools {
 void add_list_command(CLI::App& app, int& exit_code);
 void add_stress_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
+void add_lincheck_command(CLI::App& app, int& exit_code);
 
 /// Thrown for bad input that CLI11 cannot see (unknown variant, ...): main prints
 /// "stealcheck: error: <what>" and exits with code 2.

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   stealcheck::tools::add_list_command(app, exit_code);
   stealcheck::tools::add_stress_command(app, exit_code);
   stealcheck::tools::add_verify_command(app, exit_code);
+  stealcheck::tools::add_lincheck_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

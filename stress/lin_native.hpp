@@ -1,0 +1,141 @@
+// stress/lin_native.hpp: run a lincheck scenario natively and record its history.
+//
+// run_native<D>(scenario, seed, jitter): the prefix on the calling thread, then the owner and
+// one thread per thief started together (threads are ready before the start signal), each
+// operation stamped by a shared stealcheck::lincheck::recorder, seeded random yields/spins
+// between operations when `jitter`; then the final drain. A bounded deque's failed push is
+// not recorded (the spec's "full" records no push). Thieves of a batch-stealing variant do
+// steal_batch steps as victim.steal_into(own deque) and record every value that arrived.
+// Thread role: any one thread; it starts and joins the others.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "stress/history.hpp"
+#include "stress/run.hpp"
+#include "stress/scenario.hpp"
+
+namespace stealcheck::lincheck {
+namespace detail {
+
+template <class D>
+void owner_do(D& d, owner_step step, std::uint64_t& next_value, recorder& clock,
+              std::vector<operation>& log) {
+  operation op;
+  op.thread = 0;
+  op.invoke = clock.stamp();
+  if (step == owner_step::push) {
+    op.kind = op_kind::push;
+    op.has_value = true;
+    op.value = next_value;
+    if (!stress::detail::try_push(d, std::uint64_t{next_value})) return;  // full: not a push
+    ++next_value;
+  } else {
+    op.kind = op_kind::pop;
+    const std::optional<std::uint64_t> v = d.pop();
+    op.has_value = v.has_value();
+    op.value = v.value_or(0);
+  }
+  op.response = clock.stamp();
+  log.push_back(std::move(op));
+}
+
+template <class D>
+void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
+              std::vector<operation>& log) {
+  operation op;
+  op.thread = me;
+  op.kind = op_kind::steal;
+  op.invoke = clock.stamp();
+  steal_result<std::uint64_t> r = steal_result<std::uint64_t>::empty();
+  std::vector<std::uint64_t> rest;  // steal_batch: what arrived in mine besides the result
+  if constexpr (batch_stealing_deque<D>) {
+    if (step == thief_step::steal_batch && mine != nullptr) {
+      op.kind = op_kind::steal_batch;
+      r = d.steal_into(*mine);
+      op.response = clock.stamp();
+      while (auto v = mine->pop())
+        rest.push_back(*v);  // mine is ours: newest first
+    }
+  }
+  if (op.kind == op_kind::steal) {
+    r = d.steal();
+    op.response = clock.stamp();
+  }
+  op.status = r.status();
+  op.has_value = r.has_value();
+  op.value = r.has_value() ? *r : 0;
+  if (op.kind == op_kind::steal_batch && r.has_value()) {
+    op.batch.push_back(op.value);
+    op.batch.insert(op.batch.end(), rest.rbegin(), rest.rend());
+  }
+  log.push_back(std::move(op));
+}
+
+}  // namespace detail
+
+template <class D>
+history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
+  D d(4);
+  recorder clock;
+  std::uint64_t next_value = 0;
+  std::vector<std::vector<operation>> logs(s.thieves.size() + 1);
+  for (owner_step step : s.prefix)
+    detail::owner_do(d, step, next_value, clock, logs[0]);
+  const int threads = static_cast<int>(s.thieves.size()) + 1;
+  stress::detail::run_together(threads, [&](int i) {
+    const auto me = static_cast<std::uint32_t>(i);
+    stress::jitter j(seed, me, jitter);
+    if (i == 0) {
+      for (owner_step step : s.owner) {
+        detail::owner_do(d, step, next_value, clock, logs[0]);
+        j();
+      }
+      return;
+    }
+    std::unique_ptr<D> mine;
+    if constexpr (batch_stealing_deque<D>) mine = std::make_unique<D>(64);
+    for (thief_step step : s.thieves[me - 1]) {
+      detail::thief_do(d, mine.get(), step, me, clock, logs[me]);
+      j();
+    }
+  });
+  for (;;) {  // the final drain, recorded: a lost value makes its "empty" illegal
+    const std::size_t before = logs[0].size();
+    detail::owner_do(d, owner_step::pop, next_value, clock, logs[0]);
+    if (!logs[0][before].has_value) break;
+  }
+  history h;
+  for (auto& l : logs)
+    h.insert(h.end(), l.begin(), l.end());
+  return h;
+}
+
+}  // namespace stealcheck::lincheck
+
+#include "stress/lincheck.hpp"
+#include "stress/lincheck_run.hpp"
+
+namespace stealcheck::lincheck {
+
+/// A failure_finder for variant Tag: runs the scenario natively `runs` times (seeds
+/// seed, seed+1, ...) and returns the first non-linearizable history.
+template <class Tag>
+failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = nullptr) {
+  return
+      [runs, jitter, histories](const scenario& s, std::uint64_t seed) -> std::optional<history> {
+        using D = typename Tag::template deque<std::uint64_t, native_memory>;
+        for (int i = 0; i < runs; ++i) {
+          history h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
+          if (histories != nullptr) ++*histories;
+          if (!check(h).linearizable) return h;
+        }
+        return std::nullopt;
+      };
+}
+
+}  // namespace stealcheck::lincheck

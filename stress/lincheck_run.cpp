@@ -1,0 +1,133 @@
+#include "stress/lincheck_run.hpp"
+
+#include <fmt/format.h>
+#include <rapidcheck.h>
+
+#include <ostream>
+
+#include "stress/lincheck.hpp"
+#include "stress/scenario_gen.hpp"
+
+namespace stealcheck::lincheck {
+
+std::string describe(const scenario& s) {
+  auto owner = [](const std::vector<owner_step>& v) {
+    std::string out;
+    for (owner_step o : v)
+      out += o == owner_step::push ? " push" : " pop";
+    return out;
+  };
+  std::string out = fmt::format("prefix [{} ] owner [{} ]", owner(s.prefix), owner(s.owner));
+  for (std::size_t i = 0; i < s.thieves.size(); ++i) {
+    out += fmt::format(" thief{} [", i + 1);
+    for (thief_step t : s.thieves[i])
+      out += t == thief_step::steal ? " steal" : " steal_batch";
+    out += " ]";
+  }
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& os, const scenario& s) {
+  return os << describe(s);
+}
+
+rc::Gen<scenario> gen_scenario(bool batch) {
+  return rc::gen::exec([batch] {
+    const auto owner_gen = rc::gen::element(owner_step::push, owner_step::push, owner_step::pop);
+    const auto thief_gen = batch ? rc::gen::element(thief_step::steal, thief_step::steal_batch)
+                                 : rc::gen::just(thief_step::steal);
+    scenario s;
+    s.prefix = *rc::gen::container<std::vector<owner_step>>(
+        static_cast<std::size_t>(*rc::gen::inRange(0, 5)), owner_gen);
+    s.owner = *rc::gen::container<std::vector<owner_step>>(
+        static_cast<std::size_t>(*rc::gen::inRange(0, 7)), owner_gen);
+    const int thieves = *rc::gen::inRange(1, 4);
+    for (int i = 0; i < thieves; ++i) {
+      s.thieves.push_back(*rc::gen::container<std::vector<thief_step>>(
+          static_cast<std::size_t>(*rc::gen::inRange(1, 5)), thief_gen));
+    }
+    return s;
+  });
+}
+
+namespace {
+
+struct last_failure {
+  scenario s;
+  history h;
+};
+
+}  // namespace
+
+outcome check_generated(const std::string& id, const run_options& options,
+                        const failure_finder& find_failure) {
+  outcome out;
+  std::optional<last_failure> last;  // the last failing case is the shrunk one
+  std::uint64_t case_index = 0;
+  const auto property = [&] {
+    const scenario s = *gen_scenario(options.batch);
+    auto bad = find_failure(s, options.seed * 1000003 + case_index++);
+    if (bad) {
+      last = last_failure{s, *bad};
+      RC_FAIL(fmt::format("not linearizable: {}", describe(s)));
+    }
+  };
+  rc::detail::TestMetadata meta{id, id};
+  rc::detail::TestParams params;
+  params.seed = options.seed;
+  params.maxSuccess = options.scenarios;
+  params.maxSize = 100;
+  std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map;
+  if (!options.reproduce.empty()) {
+    try {
+      reproduce_map = rc::detail::configFromString(options.reproduce).reproduce;
+    } catch (const std::exception& e) {
+      out.ok = false;
+      out.error = true;
+      out.failure = fmt::format("malformed reproduce string: {}", e.what());
+      return out;
+    }
+    if (reproduce_map.empty()) {
+      out.ok = false;
+      out.error = true;
+      out.failure = fmt::format("malformed reproduce string '{}' (expected reproduce=...)",
+                                options.reproduce);
+      return out;
+    }
+    const auto any = *reproduce_map.begin();  // a string from any run replays under our id
+    reproduce_map.emplace(id, any.second);
+  }
+  struct quiet : rc::detail::TestListener {
+    void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+    void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+    void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+  } listener;
+  const auto result = rc::detail::checkTestable(property, meta, params, listener, reproduce_map);
+  if (result.is<rc::detail::SuccessResult>()) {
+    out.scenarios = result.get<rc::detail::SuccessResult>().numSuccess;
+    return out;
+  }
+  out.ok = false;
+  if (result.is<rc::detail::FailureResult>()) {
+    const auto& failure = result.get<rc::detail::FailureResult>();
+    out.scenarios = failure.numSuccess;
+    rc::detail::Configuration cfg;
+    cfg.reproduce[id] = failure.reproduce;
+    out.reproduce = rc::detail::configToMinimalString(cfg);
+    out.reproduce = out.reproduce.substr(0, out.reproduce.find(' '));  // only reproduce=...
+  }
+  if (!last) {
+    out.error = true;
+    out.failure = "RapidCheck reported an error or gave up";
+    return out;
+  }
+  const history minimal = minimize(last->h);
+  out.scenario_text = describe(last->s);
+  out.timeline = timeline_text(minimal);
+  out.svg = timeline_svg(minimal, out.scenario_text);
+  out.failure = fmt::format("not linearizable ({} operations after minimizing): {}", minimal.size(),
+                            out.scenario_text);
+  return out;
+}
+
+}  // namespace stealcheck::lincheck

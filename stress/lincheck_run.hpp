@@ -1,0 +1,52 @@
+// stress/lincheck_run.hpp: property-based linearizability checking (RapidCheck).
+//
+// check_generated() asks RapidCheck for `options.scenarios` random scenarios
+// (stress/scenario.hpp: a prefix, an owner sequence and 1-3 thief sequences), hands each to
+// `find_failure`, which runs it (natively many times, or exhaustively under the model
+// checker) and returns a non-linearizable history if it finds one. On a failure RapidCheck
+// shrinks the scenario to a minimal failing one; the outcome carries that scenario, its
+// minimized history as a timeline (text and SVG), and RapidCheck's `reproduce=...` string.
+// Generation happens on the calling thread only (RapidCheck's generation is process-global).
+//
+// Native runs are not deterministic: a shrink step that fails to reproduce is taken as a pass,
+// so the shrunk scenario can be larger than the true minimum. The seed fixes the generated
+// scenarios and the injected delays.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "stress/history.hpp"
+#include "stress/scenario.hpp"
+
+namespace stealcheck::lincheck {
+
+struct run_options {
+  int scenarios = 100;     ///< generated scenarios (RapidCheck max_success)
+  int runs = 100;          ///< native runs per scenario
+  std::uint64_t seed = 1;  ///< RapidCheck seed and base of the injected-delay seeds
+  std::string reproduce;   ///< a RapidCheck "reproduce=..." string: replay that case only
+  bool batch = false;      ///< generate steal_batch steps (batch-stealing variants)
+};
+
+struct outcome {
+  bool ok = true;
+  bool error = false;           ///< the run itself failed (bad reproduce string, ...)
+  int scenarios = 0;            ///< scenarios that passed before the failure (or all)
+  std::uint64_t histories = 0;  ///< histories checked
+  std::string failure;          ///< one line
+  std::string scenario_text;    ///< the shrunk failing scenario
+  std::string timeline;         ///< its minimized non-linearizable history, per thread
+  std::string svg;              ///< the same as an SVG document
+  std::string reproduce;        ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
+};
+
+/// Returns a non-linearizable history of `s`, if one was found.
+using failure_finder = std::function<std::optional<history>(const scenario&, std::uint64_t seed)>;
+
+outcome check_generated(const std::string& id, const run_options& options,
+                        const failure_finder& find_failure);
+
+}  // namespace stealcheck::lincheck

@@ -1,0 +1,28 @@
+// stress/scenario.hpp: a concurrent scenario for linearizability checking.
+//
+// A scenario is: a sequential prefix run by the owner alone, then a parallel part where the
+// owner runs its steps while each thief runs its own, then (after all threads join) a final
+// drain by the owner (pop until empty), so that a lost value shows up as an illegal "empty".
+// Values are assigned at run time: the i-th successful push pushes i. RapidCheck generates
+// scenarios (stress/lincheck_run.hpp) on the main thread and shrinks failing ones.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stealcheck::lincheck {
+
+enum class owner_step : std::uint8_t { push, pop };
+enum class thief_step : std::uint8_t { steal, steal_batch };
+
+struct scenario {
+  std::vector<owner_step> prefix;
+  std::vector<owner_step> owner;
+  std::vector<std::vector<thief_step>> thieves;
+};
+
+/// "prefix [push push] owner [pop push] thief1 [steal steal] thief2 [steal_batch]"
+std::string describe(const scenario& s);
+
+}  // namespace stealcheck::lincheck

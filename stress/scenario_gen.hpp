@@ -1,0 +1,15 @@
+// stress/scenario_gen.hpp: the RapidCheck generator of lincheck scenarios.
+// A prefix of 0-4 owner steps, 0-6 parallel owner steps (push twice as likely as pop), and
+// 1-3 thieves of 1-4 steps (steal, or steal/steal_batch when `batch`). Shrinks towards
+// fewer and simpler steps. Call only from the thread that runs RapidCheck.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include "stress/scenario.hpp"
+
+namespace stealcheck::lincheck {
+
+rc::Gen<scenario> gen_scenario(bool batch);
+
+}  // namespace stealcheck::lincheck
