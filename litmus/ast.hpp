@@ -94,8 +94,9 @@ struct stmt {
   enum class kind : std::uint8_t { declare, assign, call, if_, block };
   kind k = kind::block;
   source_pos pos;
-  std::string target;     ///< declared/assigned local
-  int target_index = -1;  ///< resolved local index
+  std::string target;         ///< declared/assigned local (or plain location)
+  bool plain_target = false;  ///< assign only: `*e = E;` writes the plain location e
+  int target_index = -1;      ///< resolved local index (plain index if plain_target)
   std::optional<expr> value;
   std::optional<atomic_call> call;
   std::vector<stmt> body;       ///< block; then-branch of if_

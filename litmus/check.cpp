@@ -108,8 +108,15 @@ class thread_checker {
     if (s.value) check(*s.value);  // the initialiser cannot use the local it declares
     if (s.call) check(*s.call);
     if (s.k == stmt::kind::declare) th_.locals.push_back(s.target);
-    if (s.k == stmt::kind::declare || s.k == stmt::kind::assign)
+    if (s.plain_target) {
+      const param* p = find_param(s.target);
+      if (p == nullptr || p->atomic)
+        throw syntax_error(
+            s.pos, "'*" + s.target + "' needs an 'int*' parameter of P" + std::to_string(th_.id));
+      s.target_index = p->index;
+    } else if (s.k == stmt::kind::declare || s.k == stmt::kind::assign) {
       s.target_index = local(s.target, s.pos);
+    }
     for (stmt& b : s.body)
       check(b);
     for (stmt& b : s.else_body)

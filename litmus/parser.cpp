@@ -210,8 +210,16 @@ class parser {
       expect(";");
       return s;
     }
-    if (peek().k != token::kind::ident) fail("expected a statement");
     s.k = stmt::kind::assign;
+    if (accept("*")) {
+      s.plain_target = true;
+      s.target = ident("a plain parameter name after '*'");
+      expect("=");
+      s.value = parse_expr(0);
+      expect(";");
+      return s;
+    }
+    if (peek().k != token::kind::ident) fail("expected a statement");
     s.target = take().text;
     expect("=");
     parse_rhs(s);
