@@ -20,4 +20,10 @@ std::unique_ptr<program_runner> make_reference_runner() {
   return std::make_unique<reference_runner>();
 }
 
+#if !STEALCHECK_LITMUS_HAVE_MODELS
+std::unique_ptr<program_runner> make_model_checker_runner() {
+  return nullptr;
+}
+#endif
+
 }  // namespace stealcheck::litmus

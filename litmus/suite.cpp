@@ -130,12 +130,16 @@ nlohmann::json report_json(const test& t, const test_report& r) {
   return j;
 }
 
+/// `reference`, `model` (the model checker, when this build has it), or `auto` (the model
+/// checker if present, else the reference).
 std::unique_ptr<program_runner> choose_runner(const std::string& name, std::ostream& err) {
-  if (name == "auto" || name == "reference") return make_reference_runner();
+  if (name == "reference") return make_reference_runner();
+  std::unique_ptr<program_runner> model = make_model_checker_runner();
+  if (model) return model;
+  if (name == "auto") return make_reference_runner();
   fmt::print(err,
-             "litmus: runner '{}' is not available in this build (the model checker's "
-             "explorer is not linked yet); use --runner reference\n",
-             name);
+             "litmus: the model checker (models/) is not in this build; use --runner "
+             "reference\n");
   return nullptr;
 }
 

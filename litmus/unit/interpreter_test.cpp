@@ -31,7 +31,8 @@ explorer sequential(std::vector<std::size_t> order) {
     c.setup();
     for (std::size_t t : order)
       c.thread_body(t);
-    c.on_complete();
+    c.finish();
+    c.commit();
     return explorer_stats{1, 0, {}};
   };
 }
