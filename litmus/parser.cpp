@@ -134,8 +134,9 @@ class parser {
       } else {
         name = ident("a location '[x] = value;' or '}'");
       }
-      expect("=");
-      const value_t v = number(true);
+      // `int x;` (herd accepts a declaration without a value): 0.
+      const value_t v = accept("=") ? number(true) : 0;
+      if (!is(";") && !is("}")) fail("expected '=' or ';'");
       for (const location& l : t.locations)
         if (l.name == name) throw syntax_error(pos, "location '" + name + "' initialised twice");
       t.locations.push_back({name, v, -1});

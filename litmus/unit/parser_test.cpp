@@ -114,8 +114,10 @@ forall (0:r0=1 /\ [e]=2 \/ ~(x=6))
 
 TEST(LitmusParser, NotExistsAndImplicitSeqCst) {
   const test t = parse_ok(
-      "C t\n{}\nP0 (atomic_int* x) { atomic_store(x, 1); int r = atomic_load(x); }\n"
+      "C t\n{ atomic_int x; }\nP0 (atomic_int* x) { atomic_store(x, 1); int r = atomic_load(x); }\n"
       "~exists (0:r=0)\n");
+  ASSERT_EQ(t.locations.size(), 1u);
+  EXPECT_EQ(t.locations[0].init, 0);
   EXPECT_EQ(t.quant, quantifier::not_exists);
   EXPECT_EQ(t.threads[0].body[0].call->order, mem_order::seq_cst);
   EXPECT_TRUE(t.expect.models.empty());
@@ -142,6 +144,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "'C')"},
         bad_case{"C t\n(* open", "bad.litmus:2:1: unterminated comment '(*'"},
         bad_case{"C t\n{ x = ; }", "bad.litmus:2:7: expected an integer, found ';'"},
+        bad_case{"C t\n{ x 1; }", "bad.litmus:2:5: expected '=' or ';', found '1'"},
         bad_case{"C t\n{ x = 1; x = 2; }", "bad.litmus:2:10: location 'x' initialised twice"},
         bad_case{"C t\n{ }\nP1 (atomic_int* x) { }",
                  "bad.litmus:3:1: expected thread 'P0' (threads are numbered in order), found "
