@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "litmus/cli.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   stealcheck::tools::add_stress_command(app, exit_code);
   stealcheck::tools::add_verify_command(app, exit_code);
   stealcheck::tools::add_lincheck_command(app, exit_code);
+  stealcheck::litmus::add_litmus_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
