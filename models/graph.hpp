@@ -1,0 +1,93 @@
+// models/graph.hpp: an execution graph: events per thread (po), reads-from (in each read
+// event), and modification order (mo) per location.
+//
+// Thread role: explorer thread only (a value type; copies are independent).
+// Invariants: each thread's events are a po-prefix; stamps grow along po; mo(loc) lists the
+// location's writes in modification order, its init write first; a read's rf is a write to
+// the same location present in the graph.
+// Complexity: lookups O(1); mo position O(writes at the location).
+// Source: RC11 execution graphs (Lahav et al., PLDI 2017, section 3); per-event stamps and
+// restriction to a view as in TruSt (Kokologiannakis et al., POPL 2022, section 4).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/event.hpp"
+
+namespace stealcheck::model {
+
+/// A location: created by an atomic/non-atomic/mutex constructor. `key` identifies it across
+/// re-executions: (creating thread << 32) | (that thread's creation counter).
+struct location {
+  std::uint64_t key = 0;
+  bool atomic = true;
+  std::uint8_t width = 8;  ///< value width in bytes (RMW results wrap at this width)
+  source_loc src;
+  std::uint32_t element = 0;  ///< index inside a create_array, else 0
+  bool in_array = false;
+};
+
+/// Per thread: which spawn event created it (thread 0, the client's main, has none).
+struct thread_info {
+  event_id created_by;
+};
+
+class graph {
+ public:
+  std::vector<std::vector<event>> threads;
+  std::vector<thread_info> info;
+  std::vector<location> locs;
+  std::vector<std::vector<event_id>> mo;  ///< per location, writes in mo order
+  std::uint32_t next_stamp = 1;
+
+  const event& at(event_id id) const {
+    return threads[static_cast<std::size_t>(id.thread)][static_cast<std::size_t>(id.index)];
+  }
+  event& at(event_id id) {
+    return threads[static_cast<std::size_t>(id.thread)][static_cast<std::size_t>(id.index)];
+  }
+  bool contains(event_id id) const noexcept {
+    return id.valid() && static_cast<std::size_t>(id.thread) < threads.size() && id.index >= 0 &&
+           static_cast<std::size_t>(id.index) < threads[static_cast<std::size_t>(id.thread)].size();
+  }
+  std::size_t size(std::size_t t) const { return threads[t].size(); }
+  std::size_t event_count() const {
+    std::size_t n = 0;
+    for (const auto& t : threads)
+      n += t.size();
+    return n;
+  }
+
+  /// Appends `e` to thread `t` (creating the thread if needed); sets its stamp.
+  event_id append(std::size_t t, event e);
+  /// Position of write `w` in mo of its location, or -1.
+  int mo_pos(event_id w) const;
+  /// Inserts write `w` into mo of its location at position `pos` (0 = first).
+  void mo_insert(event_id w, std::size_t pos);
+  /// The mo-maximal write of `loc`, or none.
+  event_id mo_max(std::uint32_t loc) const;
+
+  /// The location index for `key`, adding `l` when new.
+  std::uint32_t location_for(const location& l);
+
+  /// Keeps only the events with keep[t] > index (a per-thread prefix length), dropping deleted
+  /// writes from mo. Reads whose rf is dropped keep a dangling rf (the caller repairs them).
+  void restrict_to(const std::vector<std::int32_t>& keep);
+};
+
+/// A per-thread "view": events (t, i) with i < len[t]. Used for porf-prefixes and stamps.
+using view = std::vector<std::int32_t>;
+
+/// porf-prefix clocks of every event: clk[t][i][u] = number of events of thread u in the
+/// porf-prefix of (t, i) (inclusive). Edges: po, rf, spawn -> first event, end -> join.
+/// Returns false if po u rf u thread edges are cyclic.
+bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk);
+
+/// Sets read `r` to read from `w`: value, added_max=false; a CAS read part gets cas_ok and
+/// its order from the value. Does not touch the write part.
+void set_reads_from(graph& g, event_id r, event_id w);
+
+}  // namespace stealcheck::model

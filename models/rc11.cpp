@@ -1,0 +1,87 @@
+// models/rc11.cpp: RC11 consistency (Lahav et al., PLDI 2017, section 3):
+//   (1) no-thin-air: acyclic(po ∪ rf) (with thread edges), via compute_hb;
+//   (2) coherence: irreflexive(hb; eco?), checked per location with mo positions;
+//   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
+//   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/psc.cpp).
+#include <cstddef>
+#include <vector>
+
+#include "models/consistency.hpp"
+#include "models/hb.hpp"
+#include "models/psc.hpp"
+
+namespace stealcheck::model {
+
+namespace {
+
+// wpos(e): mo position of e (write) or of the write it reads (read).
+int wpos(const graph& g, const std::vector<std::vector<int>>& pos, event_id id) {
+  const event& e = g.at(id);
+  const event_id w = is_read(e) ? e.rf : id;
+  return pos[static_cast<std::size_t>(w.thread)][static_cast<std::size_t>(w.index)];
+}
+
+// Coherence: for same-location accesses a hb b: if b is a write, wpos(a) < wpos(b); if b is
+// a read, wpos(a) <= wpos(b). This is exactly irreflexive(hb; eco) (eco = rf ∪ mo;rf? ∪
+// rb;rf?). Per location and thread, the accesses hb-before b form a po-prefix, so the prefix
+// maximum of wpos suffices.
+bool coherent(const graph& g, const hb_clocks& c) {
+  const std::size_t nt = g.threads.size();
+  std::vector<std::vector<int>> pos(nt);
+  for (std::size_t t = 0; t < nt; ++t)
+    pos[t].assign(g.threads[t].size(), -1);
+  for (const auto& m : g.mo)
+    for (std::size_t k = 0; k < m.size(); ++k)
+      pos[static_cast<std::size_t>(m[k].thread)][static_cast<std::size_t>(m[k].index)] =
+          static_cast<int>(k);
+  // per (loc, thread): accesses in po order with prefix max of wpos
+  struct acc {
+    std::int32_t index;
+    int prefmax;
+  };
+  std::vector<std::vector<std::vector<acc>>> by(g.locs.size(), std::vector<std::vector<acc>>(nt));
+  for (std::size_t t = 0; t < nt; ++t) {
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (!is_access(e)) continue;
+      auto& v = by[e.loc][t];
+      const int w = wpos(g, pos, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
+      if (w < 0) return false;  // dangling rf: not a graph we can judge
+      v.push_back({static_cast<std::int32_t>(i), v.empty() ? w : std::max(v.back().prefmax, w)});
+    }
+  }
+  for (std::size_t t = 0; t < nt; ++t) {
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (!is_access(e)) continue;
+      const event_id me{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+      const int mine = wpos(g, pos, me);
+      const std::int32_t* clk = c.of(me);
+      for (std::size_t u = 0; u < nt; ++u) {
+        const auto& v = by[e.loc][u];
+        const std::int32_t limit = u == t ? static_cast<std::int32_t>(i) : clk[u];
+        int best = -1;
+        for (auto it = v.rbegin(); it != v.rend(); ++it)
+          if (it->index < limit) {
+            best = it->prefmax;
+            break;
+          }
+        if (best < 0) continue;
+        if (is_write(e) ? best >= mine : best > mine) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool rc11_consistent(const graph& g) {
+  hb_clocks c;
+  if (!compute_hb(g, c)) return false;
+  if (!coherent(g, c)) return false;
+  if (!rmw_atomic(g)) return false;
+  return psc_acyclic(g, c);
+}
+
+}  // namespace stealcheck::model
