@@ -65,6 +65,12 @@ bool client::happens_before(event_id a, event_id b) const {
   return c.hb(a, b);
 }
 
+hb_clocks client::happens_before_relation() const {
+  hb_clocks c;
+  compute_hb(ex().g, c);
+  return c;
+}
+
 result explore(const options& opt, const std::function<void(client&)>& body) {
   detail::run_config cfg;
   cfg.model = opt.model;

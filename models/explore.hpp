@@ -35,6 +35,7 @@
 #include "deques/memory.hpp"
 #include "models/consistency.hpp"
 #include "models/event.hpp"
+#include "models/hb.hpp"
 #include "models/memory.hpp"
 #include "models/verdict.hpp"
 
@@ -71,6 +72,8 @@ class client {
   /// Whether event a happens-before event b in the execution so far (both must exist; call
   /// after joining the threads involved).
   bool happens_before(event_id a, event_id b) const;
+  /// The happens-before relation of the execution so far, for many queries (hb(a, b)).
+  hb_clocks happens_before_relation() const;
 
  private:
   std::vector<std::size_t> spawned_;

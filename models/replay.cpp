@@ -49,6 +49,13 @@ bool explorer::replay_step(const replay_plan& plan) {
     if (t >= plan.size() || k >= plan[t].size()) return std::nullopt;
     return plan[t][k];
   };
+  for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
+    ex_.advance(t);  // every thread to its next operation (or its end)
+    if (ex_.error) {
+      report(ex_.error->kind, ex_.error->message);
+      return false;
+    }
+  }
   std::size_t next = ex_.threads.size();
   for (std::size_t t = 0; t < ex_.threads.size() && next == ex_.threads.size(); ++t) {
     if (ex_.threads[t]->half_rmw) {
@@ -61,11 +68,6 @@ bool explorer::replay_step(const replay_plan& plan) {
       place(ex_.g, wid, c->rank);
       ex_.commit(t);
       return true;
-    }
-    ex_.advance(t);
-    if (ex_.error) {
-      report(ex_.error->kind, ex_.error->message);
-      return false;
     }
     const model_thread& th = *ex_.threads[t];
     if (!th.has_op) continue;

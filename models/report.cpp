@@ -36,7 +36,7 @@ std::string_view short_order(std::memory_order o) {
 std::string location_name(const graph& g, std::uint32_t loc) {
   if (loc >= g.locs.size()) return fmt::format("loc{}", loc);
   const location& l = g.locs[loc];
-  std::string s = fmt::format("{}:{}", basename(l.src.file), l.src.line);
+  std::string s = fmt::format("loc{}@{}:{}", loc, basename(l.src.file), l.src.line);
   if (l.in_array) s += fmt::format("[{}]", l.element);
   return s;
 }
@@ -53,7 +53,12 @@ std::string event_line(const graph& g, event_id id) {
   if (e.kind == event_kind::write && e.rmw) s += "(rmw)";
   if (is_access(e) || e.kind == event_kind::na_read || e.kind == event_kind::na_write)
     s += " " + location_name(g, e.loc);
-  if (is_access(e)) s += fmt::format(" {}", static_cast<std::int64_t>(e.value));
+  if (is_access(e)) {
+    if (e.value >= (std::uint64_t{1} << 40) && e.value < (std::uint64_t{1} << 56))
+      s += fmt::format(" {:#x}", e.value);  // a pointer
+    else
+      s += fmt::format(" {}", static_cast<std::int64_t>(e.value));
+  }
   if (is_access(e) || e.kind == event_kind::fence) s += fmt::format(" {}", short_order(e.order));
   if (is_read(e)) {
     const bool init = g.contains(e.rf) && g.at(e.rf).kind == event_kind::init;
