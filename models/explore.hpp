@@ -35,6 +35,7 @@
 #include "deques/memory.hpp"
 #include "models/consistency.hpp"
 #include "models/event.hpp"
+#include "models/graph.hpp"
 #include "models/hb.hpp"
 #include "models/memory.hpp"
 #include "models/verdict.hpp"
@@ -52,6 +53,8 @@ struct options {
   /// Replay exactly the execution of this token (from bug_report::replay_token) instead of
   /// exploring.
   std::string replay;
+  /// Called with the graph of every complete execution (testing, statistics). Optional.
+  std::function<void(const graph&)> on_complete;
 };
 
 /// The handle a client body gets. Thread role: model threads of the running exploration.

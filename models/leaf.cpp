@@ -95,6 +95,7 @@ void explorer::leaf() {
   if (!check_final(complete)) return;
   if (complete) {
     ++res_.complete;
+    if (opt_.on_complete) opt_.on_complete(ex_.g);
   } else {
     ++res_.blocked;
     if (bound) {
