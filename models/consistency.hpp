@@ -38,4 +38,17 @@ inline bool is_consistent(const graph& g, memory_model m) {
   return m == memory_model::rc11 ? rc11_consistent(g) : sc_consistent(g);
 }
 
+/// Incremental form: g is g0 plus the po-last event `added` of its thread (and, when `added`
+/// is the write part of an RMW, the read part just before it), and g0 was consistent.
+/// RC11 then skips the SC axiom when no psc edge can have appeared: `added` is not sc and
+/// creates no mo or rb edge towards existing writes (it reads the mo-maximal write, or is a
+/// write placed mo-last). Reasoning: every new psc edge passes through a new scb/eco edge out
+/// of `added` (it is hb-maximal, so no edge leaves it through hb or po) or ends in `added`,
+/// which needs `added` to be sc.
+bool rc11_consistent_after(const graph& g, event_id added);
+
+inline bool is_consistent_after(const graph& g, memory_model m, event_id added) {
+  return m == memory_model::rc11 ? rc11_consistent_after(g, added) : sc_consistent(g);
+}
+
 }  // namespace stealcheck::model

@@ -95,7 +95,14 @@ void explorer::visit() {
         e.src = op.src;
         ex_.g.append(next, e);
         ex_.commit(next);
-        if (e.kind == event_kind::fence && !is_consistent(ex_.g, opt_.model)) return;
+        if (e.kind == event_kind::fence &&
+            !is_consistent_after(
+                ex_.g, opt_.model,
+                ex_.g.threads[next].size() == 0
+                    ? event_id{}
+                    : event_id{static_cast<std::int32_t>(next),
+                               static_cast<std::int32_t>(ex_.g.threads[next].size() - 1)}))
+          return;
         continue;
       }
       case op_kind::store:
@@ -127,7 +134,7 @@ void explorer::handle_read(std::size_t t) {
         const event_id wid = g1.append(t, make_write_part(g1, re));
         g1.mo_insert(wid, k + 1);
         if (explore_write(std::move(g1), wid, t, live)) live = false;
-      } else if (is_consistent(g1, opt_.model)) {
+      } else if (is_consistent_after(g1, opt_.model, rid)) {
         go(std::move(g1), t, live);
         live = false;
       }
@@ -168,14 +175,18 @@ void explorer::handle_rmw_write(std::size_t t) {
 // live fibers were used.
 bool explorer::explore_write(graph g1, event_id w, std::size_t t, bool live) {
   bool used = false;
-  if (is_consistent(g1, opt_.model)) {
+  if (is_consistent_after(g1, opt_.model, w)) {
     go(g1, t, live);
     used = live;
   }
-  std::vector<std::vector<view>> clk;
-  if (stop_ || !porf_clocks(g1, clk)) return used;
-  const view& pre = clk[static_cast<std::size_t>(w.thread)][static_cast<std::size_t>(w.index)];
+  if (stop_) return used;
   const std::uint32_t loc = g1.at(w).loc;
+  bool any = false;  // cheap filter before computing the prefix
+  for (const auto& th : g1.threads)
+    for (const event& e : th)
+      any = any || (is_read(e) && e.loc == loc && e.revisitable);
+  if (!any) return used;
+  const view pre = porf_prefix(g1, w);
   for (std::size_t u = 0; u < g1.threads.size() && !stop_; ++u) {
     for (std::size_t i = 0; i < g1.threads[u].size() && !stop_; ++i) {
       const event& e = g1.threads[u][i];

@@ -108,6 +108,22 @@ bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
   return true;
 }
 
+view porf_prefix(const graph& g, event_id e) {
+  const std::size_t nt = g.threads.size();
+  view len(nt, 0);
+  std::vector<event_id> work{e};
+  while (!work.empty()) {
+    const event_id x = work.back();
+    work.pop_back();
+    const auto t = static_cast<std::size_t>(x.thread);
+    if (!g.contains(x) || len[t] > x.index) continue;
+    for (std::int32_t i = len[t]; i <= x.index; ++i)
+      extra_preds(g, t, static_cast<std::size_t>(i), [&](event_id p) { work.push_back(p); });
+    len[t] = x.index + 1;
+  }
+  return len;
+}
+
 void set_reads_from(graph& g, event_id r, event_id w) {
   event& e = g.at(r);
   e.rf = w;

@@ -86,6 +86,9 @@ using view = std::vector<std::int32_t>;
 /// Returns false if po u rf u thread edges are cyclic.
 bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk);
 
+/// The porf-prefix of e (inclusive) as per-thread prefix lengths. O(E).
+view porf_prefix(const graph& g, event_id e);
+
 /// Sets read `r` to read from `w`: value, added_max=false; a CAS read part gets cas_ok and
 /// its order from the value. Does not touch the write part.
 void set_reads_from(graph& g, event_id r, event_id w);

@@ -27,7 +27,8 @@ void join_into(std::int32_t* dst, const std::int32_t* src, std::size_t n) {
 bool porf_order(const graph& g, std::vector<event_id>& out) {
   const std::size_t nt = g.threads.size();
   out.clear();
-  std::vector<std::size_t> done(nt, 0);
+  thread_local std::vector<std::size_t> done;
+  done.assign(nt, 0);
   const std::size_t total = g.event_count();
   while (out.size() < total) {
     bool progress = false;
@@ -59,9 +60,10 @@ bool compute_hb(const graph& g, hb_clocks& c) {
   c.data.assign(c.base[nt] * nt, 0);
   if (!porf_order(g, c.topo)) return false;
   // rel[e]: the clock an acquire reading from write e synchronizes with (flat, per event).
-  std::vector<std::int32_t> rel(c.base[nt] * nt, 0);
-  std::vector<std::int32_t> acc(nt * nt, 0);        // per thread: rel of everything read so far
-  std::vector<std::int32_t> fence_rel(nt * nt, 0);  // per thread: clock of last release fence
+  thread_local std::vector<std::int32_t> rel, acc, fence_rel;
+  rel.assign(c.base[nt] * nt, 0);
+  acc.assign(nt * nt, 0);        // per thread: rel of everything read so far
+  fence_rel.assign(nt * nt, 0);  // per thread: clock of last release fence
   // The topological order visits each thread's events in po order, so the per-thread
   // accumulators are exact at the time an event is processed.
   for (const event_id id : c.topo) {

@@ -76,6 +76,63 @@ bool coherent(const graph& g, const hb_clocks& c) {
 
 }  // namespace
 
+namespace {
+// Whether event id creates mo/rb edges towards existing writes, or is sc.
+bool may_add_psc_edge(const graph& g, event_id id) {
+  const event& e = g.at(id);
+  if (is_sc(e)) return true;
+  if (is_read(e)) {
+    const auto& m = g.mo[e.loc];
+    const int p = g.mo_pos(e.rf);
+    // rb targets: writes mo-after rf other than this RMW's own write part
+    for (std::size_t k = static_cast<std::size_t>(p) + 1; k < m.size(); ++k)
+      if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) return true;
+    return false;
+  }
+  if (is_write(e)) return g.mo_pos(id) + 1 != static_cast<int>(g.mo[e.loc].size());
+  return false;
+}
+}  // namespace
+
+namespace {
+// Coherence for the pairs that end in the new event b (the only new pairs: b is hb-maximal,
+// and inserting a write into mo keeps the order of the other writes).
+bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
+  const event& eb = g.at(b);
+  if (!is_access(eb)) return true;
+  const int mine = g.mo_pos(is_read(eb) ? eb.rf : b);
+  if (mine < 0) return false;
+  const std::int32_t* clk = c.of(b);
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto& th = g.threads[u];
+    const std::int32_t lim = static_cast<std::int32_t>(u) == b.thread ? b.index : clk[u];
+    for (std::int32_t i = 0; i < lim && static_cast<std::size_t>(i) < th.size(); ++i) {
+      const event& a = th[static_cast<std::size_t>(i)];
+      if (!is_access(a) || a.loc != eb.loc) continue;
+      const int w = g.mo_pos(is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), i});
+      if (is_write(eb) ? w >= mine : w > mine) return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+bool rc11_consistent_after(const graph& g, event_id added) {
+  thread_local hb_clocks c;
+  if (!compute_hb(g, c)) return false;
+  const event& ea = g.at(added);
+  if (ea.kind == event_kind::write && ea.rmw && added.index > 0 &&
+      !coherent_at(g, c, {added.thread, added.index - 1}))
+    return false;
+  if (!coherent_at(g, c, added)) return false;
+  if (!rmw_atomic(g)) return false;
+  bool check = may_add_psc_edge(g, added);
+  const event& e = g.at(added);
+  if (e.kind == event_kind::write && e.rmw && added.index > 0)
+    check = check || may_add_psc_edge(g, {added.thread, added.index - 1});
+  return !check || psc_acyclic(g, c);
+}
+
 bool rc11_consistent(const graph& g) {
   hb_clocks c;
   if (!compute_hb(g, c)) return false;
