@@ -7,6 +7,15 @@
 
 #include "models/report.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define STEALCHECK_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define STEALCHECK_TSAN 1
+#endif
+
 namespace stealcheck::model::detail {
 
 namespace {
@@ -22,7 +31,8 @@ constexpr std::size_t default_stack = std::size_t{256} << 10;
 // Recycles fiber stacks across runs (each run creates fresh fibers).
 class pool_stack {
  public:
-  pool_stack(std::vector<void*>* pool, std::size_t size) : pool_(pool), size_(size) {}
+  pool_stack(std::vector<void*>* pool, std::size_t size, void** last)
+      : pool_(pool), size_(size), last_(last) {}
   boost::context::stack_context allocate() {
     void* base = nullptr;
     if (!pool_->empty()) {
@@ -32,6 +42,7 @@ class pool_stack {
       base = std::malloc(size_);
       if (base == nullptr) throw std::bad_alloc();
     }
+    *last_ = base;
     boost::context::stack_context sc;
     sc.size = size_;
     sc.sp = static_cast<char*>(base) + size_;
@@ -44,6 +55,7 @@ class pool_stack {
  private:
   std::vector<void*>* pool_;
   std::size_t size_;
+  void** last_;
 };
 
 std::uint64_t mask(std::uint64_t v, std::uint8_t width) {
@@ -111,18 +123,65 @@ void execution::reset_run() {
   next_element.reset();
 }
 
+// Every switch between the explorer (main) and a fiber goes through these two functions, so
+// AddressSanitizer and ThreadSanitizer can be told about each stack change. Abandoned fibers
+// are unwound by switching into them with `unwinding` set (post/park then throw
+// unwind_request), not by Boost's forced unwinding, so that no switch is unannotated.
+void execution::switch_to_fiber(std::size_t t) {
+  model_thread& th = *threads[t];
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_start_switch_fiber(&main_fake_, th.stack_base, th.stack_size);
+#endif
+#if defined(STEALCHECK_TSAN)
+  if (tsan_main_ == nullptr) tsan_main_ = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(th.tsan_fiber, 0);
+#endif
+  const std::size_t prev = current;
+  current = t;
+  th.fib = std::move(th.fib).resume();
+  current = prev;
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_finish_switch_fiber(main_fake_, nullptr, nullptr);
+#endif
+#if defined(STEALCHECK_TSAN)
+  if (th.finished && th.tsan_fiber != nullptr) {
+    __tsan_destroy_fiber(th.tsan_fiber);
+    th.tsan_fiber = nullptr;
+  }
+#endif
+}
+
+void execution::switch_to_main(bool exiting) {
+  model_thread& th = me();
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_start_switch_fiber(exiting ? nullptr : &th.asan_fake, main_bottom_, main_size_);
+#endif
+#if defined(STEALCHECK_TSAN)
+  __tsan_switch_to_fiber(tsan_main_, 0);
+#endif
+  if (exiting) return;  // the caller returns the sink to Boost, which switches
+  th.sink = std::move(th.sink).resume();
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_finish_switch_fiber(th.asan_fake, &main_bottom_, &main_size_);
+#endif
+  if (th.unwinding) throw unwind_request{};
+}
+
 void execution::start_fiber(std::size_t t) {
   model_thread& th = *threads[t];
   th.started = true;
   th.fib = boost::context::fiber(
-      std::allocator_arg, pool_stack(&stack_pool_, stack_size_),
+      std::allocator_arg, pool_stack(&stack_pool_, stack_size_, &last_stack_),
       [this, t](boost::context::fiber&& sink) {
         model_thread& self = *threads[t];
+#if defined(STEALCHECK_ASAN)
+        __sanitizer_finish_switch_fiber(nullptr, &main_bottom_, &main_size_);
+#endif
         self.sink = std::move(sink);
         try {
-          self.body();
-        } catch (const boost::context::detail::forced_unwind&) {
-          throw;
+          if (!self.unwinding) self.body();
+        } catch (const unwind_request&) {
+          // abandoned run: the stack is unwound, nothing to record
         } catch (const std::exception& ex) {
           if (!tearing_down && !error)
             error = error_state{error_kind::exception,
@@ -138,18 +197,21 @@ void execution::start_fiber(std::size_t t) {
           free_event(e);
         }
         self.finished = true;
+        switch_to_main(true);
         return std::move(self.sink);
       });
+  th.stack_base = last_stack_;
+  th.stack_size = stack_size_;
+#if defined(STEALCHECK_TSAN)
+  th.tsan_fiber = __tsan_create_fiber(0);
+#endif
 }
 
 void execution::advance(std::size_t t) {
   model_thread& th = *threads[t];
   if (th.finished || th.blocked || th.has_op || error) return;
   if (!th.started) start_fiber(t);
-  const std::size_t prev = current;
-  current = t;
-  th.fib = std::move(th.fib).resume();
-  current = prev;
+  switch_to_fiber(t);
 }
 
 bool execution::replay_ready(std::size_t t) const {
@@ -277,8 +339,10 @@ bool execution::restart(graph target) {
 void execution::teardown() {
   tearing_down = true;
   for (std::size_t t = threads.size(); t-- > 0;) {
-    current = t;
-    threads[t]->fib = boost::context::fiber{};
+    model_thread& th = *threads[t];
+    if (!th.started || th.finished) continue;
+    th.unwinding = true;
+    switch_to_fiber(t);  // throws unwind_request inside the fiber; it then finishes
   }
   current = 0;
   for (alloc_record& a : allocs) {
@@ -325,7 +389,7 @@ std::uint64_t execution::post(pending_op op) {
   if (th.cursor >= len && len >= cfg.max_events_per_thread) block(block_reason::bound);
   th.op = op;
   th.has_op = true;
-  th.sink = std::move(th.sink).resume();
+  switch_to_main(false);
   return th.op.result;
 }
 
@@ -346,9 +410,8 @@ void execution::block(block_reason why) {
 }
 
 void execution::park() {
-  model_thread& th = me();
   for (;;)
-    th.sink = std::move(th.sink).resume();
+    switch_to_main(false);  // leaves only by unwind_request (teardown)
 }
 
 std::size_t execution::spawn(std::function<void()> body) {

@@ -63,7 +63,15 @@ struct model_thread {
   pending_op op;
   std::size_t cursor = 0;  ///< next graph event of this thread to match
   std::uint32_t loc_counter = 0;
+  bool unwinding = false;      ///< teardown: the next switch into the fiber unwinds its stack
+  void* stack_base = nullptr;  ///< for sanitizer fiber annotations
+  std::size_t stack_size = 0;
+  void* asan_fake = nullptr;
+  void* tsan_fiber = nullptr;
 };
+
+/// Thrown inside a fiber to unwind it when a run is abandoned (never escapes the fiber).
+struct unwind_request {};
 
 struct error_state {
   error_kind kind = error_kind::assertion;
@@ -132,6 +140,13 @@ class execution {
  private:
   void reset_run();
   void start_fiber(std::size_t t);
+  void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
+  void switch_to_main(bool exiting);    // current fiber -> main (sanitizer-annotated)
+  void* main_fake_ = nullptr;
+  const void* main_bottom_ = nullptr;
+  std::size_t main_size_ = 0;
+  void* tsan_main_ = nullptr;
+  void* last_stack_ = nullptr;
   std::vector<void*> stack_pool_;
   std::size_t stack_size_;
   std::function<void()> main_body_;
