@@ -6,6 +6,22 @@
 
 namespace stealcheck::model {
 
+graph::graph(const graph& o) : info(o.info), locs(o.locs), mo(o.mo), next_stamp(o.next_stamp) {
+  threads.resize(o.threads.size());
+  for (std::size_t t = 0; t < o.threads.size(); ++t) {
+    threads[t].reserve(o.threads[t].size() + 8);
+    threads[t].assign(o.threads[t].begin(), o.threads[t].end());
+  }
+}
+
+graph& graph::operator=(const graph& o) {
+  if (this != &o) {
+    graph tmp(o);
+    *this = std::move(tmp);
+  }
+  return *this;
+}
+
 event_id graph::append(std::size_t t, event e) {
   if (threads.size() <= t) {
     threads.resize(t + 1);

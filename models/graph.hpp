@@ -43,6 +43,13 @@ class graph {
   std::vector<std::vector<event_id>> mo;  ///< per location, writes in mo order
   std::uint32_t next_stamp = 1;
 
+  graph() = default;
+  /// Copies with room for a few more events per thread (the explorer appends to copies).
+  graph(const graph& o);
+  graph& operator=(const graph& o);
+  graph(graph&&) noexcept = default;
+  graph& operator=(graph&&) noexcept = default;
+
   const event& at(event_id id) const {
     return threads[static_cast<std::size_t>(id.thread)][static_cast<std::size_t>(id.index)];
   }
