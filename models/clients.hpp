@@ -182,6 +182,28 @@ void steal_into_nearly_full(client& c) {
   o.finish(c);
 }
 
+/// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
+/// pops four times; two thieves steal twice each.
+template <template <class, class> class D>
+void push4_pop4_2thieves_steal2(client& c) {
+  owned<D<value, memory>> o(2);
+  const auto t1 = c.spawn([&] {
+    o.steal(c);
+    o.steal(c);
+  });
+  const auto t2 = c.spawn([&] {
+    o.steal(c);
+    o.steal(c);
+  });
+  for (value v = 1; v <= 4; ++v)
+    o.push(c, v);
+  for (int k = 0; k < 4; ++k)
+    o.pop(c);
+  c.join(t1);
+  c.join(t2);
+  o.finish(c);
+}
+
 struct client_entry {
   std::string_view name;
   std::function<void(client&)> run;
