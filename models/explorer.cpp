@@ -2,7 +2,9 @@
 #include "models/explorer.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "models/consistency.hpp"
 
@@ -115,8 +117,48 @@ void explorer::visit() {
   }
 }
 
+// A plain load has no write part and revisits nothing: its consistent choices are found in
+// place (append, check, undo), the first is explored on the live graph and fibers, and only
+// the others pay for a copy of the graph.
+void explorer::handle_load(std::size_t t) {
+  const pending_op op = ex_.threads[t]->op;
+  const std::size_t n = ex_.g.mo[op.loc].size();
+  std::vector<std::size_t> ok;
+  for (std::size_t k = n; k-- > 0;) {
+    const event_id rid = ex_.g.append(t, make_read(op));
+    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
+    ex_.g.at(rid).added_max = k + 1 == n;
+    if (is_consistent_after(ex_.g, opt_.model, rid)) ok.push_back(k);
+    ex_.g.threads[t].pop_back();
+    --ex_.g.next_stamp;
+  }
+  std::optional<graph> base;
+  if (ok.size() > 1) base = ex_.g;
+  for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
+    graph* g = &ex_.g;
+    graph copy;
+    if (i > 0) {
+      copy = *base;
+      g = &copy;
+    }
+    const event_id rid = g->append(t, make_read(op));
+    set_reads_from(*g, rid, g->mo[op.loc][ok[i]]);
+    g->at(rid).added_max = ok[i] + 1 == n;
+    if (i == 0) {
+      ex_.commit(t);
+      visit();
+    } else {
+      go(std::move(copy), t, false);
+    }
+  }
+}
+
 void explorer::handle_read(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
+  if (op.kind == op_kind::load) {
+    handle_load(t);
+    return;
+  }
   const graph base = ex_.g;
   const auto& m = base.mo[op.loc];
   bool live = true;
@@ -142,21 +184,65 @@ void explorer::handle_read(std::size_t t) {
   }
 }
 
+namespace {
+bool has_revisitable_read(const graph& g, std::uint32_t loc) {
+  for (const auto& th : g.threads)
+    for (const event& e : th)
+      if (is_read(e) && e.loc == loc && e.revisitable) return true;
+  return false;
+}
+event make_store(const pending_op& op, bool last) {
+  event w;
+  w.kind = event_kind::write;
+  w.loc = op.loc;
+  w.order = op.order;
+  w.value = op.value;
+  w.src = op.src;
+  w.added_max = last;
+  return w;
+}
+}  // namespace
+
 void explorer::handle_write(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
+  if (!has_revisitable_read(ex_.g, op.loc)) {
+    // No backward revisit possible: as handle_load, check the mo positions in place.
+    const std::size_t n = ex_.g.mo[op.loc].size();
+    std::vector<std::size_t> ok;
+    for (std::size_t p = n; p >= 1; --p) {
+      const event_id wid = ex_.g.append(t, make_store(op, p == n));
+      ex_.g.mo_insert(wid, p);
+      if (is_consistent_after(ex_.g, opt_.model, wid)) ok.push_back(p);
+      auto& m = ex_.g.mo[op.loc];
+      m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
+      ex_.g.threads[t].pop_back();
+      --ex_.g.next_stamp;
+    }
+    std::optional<graph> base;
+    if (ok.size() > 1) base = ex_.g;
+    for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
+      graph copy;
+      graph* g = &ex_.g;
+      if (i > 0) {
+        copy = *base;
+        g = &copy;
+      }
+      g->mo_insert(g->append(t, make_store(op, ok[i] == n)), ok[i]);
+      if (i == 0) {
+        ex_.commit(t);
+        visit();
+      } else {
+        go(std::move(copy), t, false);
+      }
+    }
+    return;
+  }
   const graph base = ex_.g;
   const std::size_t n = base.mo[op.loc].size();
   bool live = true;
   for (std::size_t p = n; p >= 1 && !stop_; --p) {  // after the init write, mo-last first
     graph g1 = base;
-    event w;
-    w.kind = event_kind::write;
-    w.loc = op.loc;
-    w.order = op.order;
-    w.value = op.value;
-    w.src = op.src;
-    w.added_max = p == n;
-    const event_id wid = g1.append(t, w);
+    const event_id wid = g1.append(t, make_store(op, p == n));
     g1.mo_insert(wid, p);
     if (explore_write(std::move(g1), wid, t, live)) live = false;
   }
@@ -174,18 +260,18 @@ void explorer::handle_rmw_write(std::size_t t) {
 // Visits g1 (if consistent), then every maximal backward revisit by w. Returns whether the
 // live fibers were used.
 bool explorer::explore_write(graph g1, event_id w, std::size_t t, bool live) {
+  const std::uint32_t loc = g1.at(w).loc;
+  const bool any = has_revisitable_read(g1, loc);  // cheap filter before the prefix
   bool used = false;
   if (is_consistent_after(g1, opt_.model, w)) {
+    if (!any) {
+      go(std::move(g1), t, live);
+      return live;
+    }
     go(g1, t, live);
     used = live;
   }
-  if (stop_) return used;
-  const std::uint32_t loc = g1.at(w).loc;
-  bool any = false;  // cheap filter before computing the prefix
-  for (const auto& th : g1.threads)
-    for (const event& e : th)
-      any = any || (is_read(e) && e.loc == loc && e.revisitable);
-  if (!any) return used;
+  if (stop_ || !any) return used;
   const view pre = porf_prefix(g1, w);
   for (std::size_t u = 0; u < g1.threads.size() && !stop_; ++u) {
     for (std::size_t i = 0; i < g1.threads[u].size() && !stop_; ++i) {

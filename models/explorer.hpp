@@ -37,6 +37,7 @@ class explorer {
  private:
   void visit();
   void handle_read(std::size_t t);
+  void handle_load(std::size_t t);
   void handle_write(std::size_t t);
   void handle_rmw_write(std::size_t t);
   bool explore_write(graph g1, event_id w, std::size_t t, bool live);
