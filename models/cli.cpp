@@ -27,6 +27,22 @@ std::optional<std::memory_order> parse_order(std::string_view s) {
   return std::nullopt;
 }
 
+// The orders C++ accepts for each kind of operation (a relaxed fence is no fence).
+bool order_fits(site_kind k, std::memory_order o) {
+  switch (k) {
+    case site_kind::load:
+    case site_kind::cas_failure:
+      return o != std::memory_order_release && o != std::memory_order_acq_rel;
+    case site_kind::store:
+      return o == std::memory_order_relaxed || o == std::memory_order_release ||
+             o == std::memory_order_seq_cst;
+    case site_kind::rmw:
+    case site_kind::fence:
+      return true;
+  }
+  return false;
+}
+
 struct one_run {
   std::string client;
   result r;
@@ -40,10 +56,13 @@ std::string parse_sites(const model_request& req, const variant_info& info, opti
     const std::string name = s.substr(0, eq);
     const auto ord = parse_order(s.substr(eq + 1));
     if (!ord) return "unknown memory order '" + s.substr(eq + 1) + "' in --site " + s;
-    bool known = false;
+    const site* found = nullptr;
     for (const site* st : info.sites)
-      known = known || st->name == name;
-    if (!known) return "unknown site '" + name + "' for variant " + std::string(info.name);
+      if (st->name == name) found = st;
+    if (found == nullptr)
+      return "unknown site '" + name + "' for variant " + std::string(info.name);
+    if (!order_fits(found->kind, *ord))
+      return "order " + s.substr(eq + 1) + " is not valid for site " + name;
     o.sites.emplace_back(name, *ord);
   }
   return "";

@@ -20,6 +20,9 @@ detail::execution& ex() {
 
 std::size_t client::spawn(std::function<void()> f) {
   detail::execution& x = ex();
+  if (x.current != 0 && !x.tearing_down)
+    x.fail(error_kind::assertion,
+           "only the client's main thread may spawn (thread numbers must be deterministic)");
   const std::size_t t = x.spawn(std::move(f));
   spawned_.push_back(t);
   joined_.push_back(false);

@@ -55,6 +55,7 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--client", "nope"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--site", "chase_lev::pop.fence=strong"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--site", "nope=relaxed"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--site", "chase_lev::steal.load_top=release"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--model", "tso"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
 }

@@ -201,6 +201,15 @@ TEST(Errors, WeakCasMayFailSpuriously) {
   EXPECT_GE(spurious, 1);
 }
 
+TEST(Errors, OnlyTheMainThreadSpawns) {
+  const result r = explore(options{}, [](client& c) {
+    c.spawn([&c] { c.spawn([] {}); });
+    c.join_all();
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.bug->message.find("main thread may spawn"), std::string::npos);
+}
+
 TEST(Errors, MalformedReplayToken) {
   options o;
   o.replay = "not-a-token";
