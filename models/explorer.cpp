@@ -129,8 +129,7 @@ void explorer::handle_load(std::size_t t) {
     set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
     ex_.g.at(rid).added_max = k + 1 == n;
     if (is_consistent_after(ex_.g, opt_.model, rid)) ok.push_back(k);
-    ex_.g.threads[t].pop_back();
-    --ex_.g.next_stamp;
+    ex_.g.pop_back(t);
   }
   std::optional<graph> base;
   if (ok.size() > 1) base = ex_.g;
@@ -215,8 +214,7 @@ void explorer::handle_write(std::size_t t) {
       if (is_consistent_after(ex_.g, opt_.model, wid)) ok.push_back(p);
       auto& m = ex_.g.mo[op.loc];
       m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
-      ex_.g.threads[t].pop_back();
-      --ex_.g.next_stamp;
+      ex_.g.pop_back(t);
     }
     std::optional<graph> base;
     if (ok.size() > 1) base = ex_.g;

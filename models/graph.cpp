@@ -6,7 +6,8 @@
 
 namespace stealcheck::model {
 
-graph::graph(const graph& o) : info(o.info), locs(o.locs), mo(o.mo), next_stamp(o.next_stamp) {
+graph::graph(const graph& o)
+    : info(o.info), locs(o.locs), mo(o.mo), next_stamp(o.next_stamp), hbc(o.hbc) {
   threads.resize(o.threads.size());
   for (std::size_t t = 0; t < o.threads.size(); ++t) {
     threads[t].reserve(o.threads[t].size() + 8);
@@ -68,6 +69,9 @@ void graph::restrict_to(const std::vector<std::int32_t>& keep) {
   for (auto& m : mo) {
     std::erase_if(m, [&](event_id w) { return !contains(w); });
   }
+  // Kept events form a porf-closed view: their clocks depend only on kept events.
+  for (std::size_t t = 0; t < threads.size(); ++t)
+    hbc.clamp(t, threads[t].size());
 }
 
 namespace {
@@ -142,6 +146,9 @@ view porf_prefix(const graph& g, event_id e) {
 
 void set_reads_from(graph& g, event_id r, event_id w) {
   event& e = g.at(r);
+  if (static_cast<std::size_t>(r.thread) < g.hbc.valid.size() &&
+      static_cast<std::size_t>(r.index) < g.hbc.valid[static_cast<std::size_t>(r.thread)])
+    g.hbc.drop();  // an existing event changes: every clock may depend on it
   e.rf = w;
   e.value = g.at(w).value;
   e.added_max = false;

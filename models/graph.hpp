@@ -35,6 +35,32 @@ struct thread_info {
   event_id created_by;
 };
 
+/// Happens-before clocks cached with a graph object (models/hb.hpp fills and reads them).
+/// Per thread, `width` ints per event: the hb clock (events of each thread hb-before-or-equal),
+/// the release clock an acquire reading the event synchronizes with, and the accumulated
+/// acquire / last-release-fence clocks after the event. `valid[t]` counts the events of
+/// thread t whose entries are current. The cache is copied with the graph; it survives
+/// appends, is clamped by truncation, and is dropped when an existing event's reads-from
+/// changes.
+struct hb_cache {
+  static constexpr std::size_t width = 8;  ///< maximum number of model threads
+  std::vector<std::vector<std::int32_t>> clk, rel, acc, frel;
+  std::vector<std::size_t> valid;
+  std::vector<std::size_t> base;  ///< flat numbering of events (filled by compute_hb)
+
+  const std::int32_t* of(event_id e) const {
+    return &clk[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index) * width];
+  }
+  /// a hb b (strict).
+  bool hb(event_id a, event_id b) const { return !(a == b) && of(b)[a.thread] > a.index; }
+  /// a hb b or a == b.
+  bool hb_eq(event_id a, event_id b) const { return of(b)[a.thread] > a.index; }
+  void clamp(std::size_t t, std::size_t n) {
+    if (t < valid.size() && valid[t] > n) valid[t] = n;
+  }
+  void drop() { valid.assign(valid.size(), 0); }
+};
+
 class graph {
  public:
   std::vector<std::vector<event>> threads;
@@ -42,6 +68,7 @@ class graph {
   std::vector<location> locs;
   std::vector<std::vector<event_id>> mo;  ///< per location, writes in mo order
   std::uint32_t next_stamp = 1;
+  mutable hb_cache hbc;  ///< derived data (see hb_cache); not part of the graph's value
 
   graph() = default;
   /// Copies with room for a few more events per thread (the explorer appends to copies).
@@ -68,6 +95,12 @@ class graph {
     return n;
   }
 
+  /// Removes the last event of thread t (an undone tentative append).
+  void pop_back(std::size_t t) {
+    threads[t].pop_back();
+    --next_stamp;
+    hbc.clamp(t, threads[t].size());
+  }
   /// Appends `e` to thread `t` (creating the thread if needed); sets its stamp.
   event_id append(std::size_t t, event e);
   /// Position of write `w` in mo of its location, or -1.

@@ -1,11 +1,16 @@
-// models/hb.cpp: happens-before clocks (see hb.hpp).
+// models/hb.cpp: happens-before clocks, extended incrementally (see hb.hpp).
 #include "models/hb.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace stealcheck::model {
 
 namespace {
+
+constexpr std::size_t W = hb_cache::width;
+
 template <class F>
 void tc_rf_preds(const graph& g, std::size_t t, std::size_t i, F&& f) {
   const event& e = g.threads[t][i];
@@ -18,93 +23,104 @@ void tc_rf_preds(const graph& g, std::size_t t, std::size_t i, F&& f) {
   }
 }
 
-void join_into(std::int32_t* dst, const std::int32_t* src, std::size_t n) {
-  for (std::size_t u = 0; u < n; ++u)
+void join_into(std::int32_t* dst, const std::int32_t* src) {
+  for (std::size_t u = 0; u < W; ++u)
     dst[u] = std::max(dst[u], src[u]);
 }
+
+const std::int32_t* at(const std::vector<std::vector<std::int32_t>>& v, event_id e) {
+  return &v[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index) * W];
+}
+
+// The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
+void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
+  for (auto* vec : {&c.clk, &c.rel, &c.acc, &c.frel})
+    if ((*vec)[t].size() < (i + 1) * W) (*vec)[t].resize((i + 1) * W);
+  std::int32_t* v = &c.clk[t][i * W];
+  std::int32_t* r = &c.rel[t][i * W];
+  std::int32_t* a = &c.acc[t][i * W];   // rel of everything this thread read, up to here
+  std::int32_t* f = &c.frel[t][i * W];  // clock of this thread's last release fence
+  if (i > 0) {
+    std::copy_n(&c.clk[t][(i - 1) * W], W, v);
+    std::copy_n(&c.acc[t][(i - 1) * W], W, a);
+    std::copy_n(&c.frel[t][(i - 1) * W], W, f);
+  } else {
+    std::fill_n(v, W, 0);
+    std::fill_n(a, W, 0);
+    std::fill_n(f, W, 0);
+  }
+  std::fill_n(r, W, 0);
+  v[t] = static_cast<std::int32_t>(i + 1);
+  const event& e = g.threads[t][i];
+  if (i == 0 && g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
+    join_into(v, at(c.clk, g.info[t].created_by));
+  if (e.kind == event_kind::join && !g.threads[e.aux].empty())
+    join_into(v, at(c.clk, {static_cast<std::int32_t>(e.aux),
+                            static_cast<std::int32_t>(g.threads[e.aux].size() - 1)}));
+  if (is_read(e) && g.contains(e.rf)) {
+    const std::int32_t* wr = at(c.rel, e.rf);
+    if (is_acquire(e.order)) join_into(v, wr);
+    join_into(a, wr);
+  }
+  if (e.kind == event_kind::fence && is_acquire(e.order)) join_into(v, a);
+  if (e.kind == event_kind::fence && is_release(e.order)) std::copy_n(v, W, f);
+  if (e.kind == event_kind::write) {
+    if (is_release(e.order)) std::copy_n(v, W, r);
+    join_into(r, f);
+    if (e.rmw && i > 0) {  // the release sequence continues through RMWs (C++20)
+      const event& rp = g.threads[t][i - 1];
+      if (g.contains(rp.rf)) join_into(r, at(c.rel, rp.rf));
+    }
+  }
+}
+
 }  // namespace
 
-bool porf_order(const graph& g, std::vector<event_id>& out) {
+const hb_clocks* hb_of(const graph& g) {
+  hb_cache& c = g.hbc;
   const std::size_t nt = g.threads.size();
-  out.clear();
-  thread_local std::vector<std::size_t> done;
-  done.assign(nt, 0);
-  const std::size_t total = g.event_count();
-  while (out.size() < total) {
+  if (nt > W) {
+    std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
+    std::abort();
+  }
+  for (auto* vec : {&c.clk, &c.rel, &c.acc, &c.frel})
+    vec->resize(nt);
+  c.valid.resize(nt, 0);
+  std::size_t remaining = 0;
+  for (std::size_t t = 0; t < nt; ++t) {
+    c.clamp(t, g.threads[t].size());
+    remaining += g.threads[t].size() - c.valid[t];
+  }
+  while (remaining > 0) {
     bool progress = false;
     for (std::size_t t = 0; t < nt; ++t) {
-      while (done[t] < g.threads[t].size()) {
+      while (c.valid[t] < g.threads[t].size()) {
+        const std::size_t i = c.valid[t];
         bool ready = true;
-        tc_rf_preds(g, t, done[t], [&](event_id p) {
+        tc_rf_preds(g, t, i, [&](event_id p) {
           if (g.contains(p) &&
-              static_cast<std::size_t>(p.index) >= done[static_cast<std::size_t>(p.thread)])
+              static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
             ready = false;
         });
         if (!ready) break;
-        out.push_back({static_cast<std::int32_t>(t), static_cast<std::int32_t>(done[t])});
-        ++done[t];
+        compute_event(g, c, t, i);
+        ++c.valid[t];
+        --remaining;
         progress = true;
       }
     }
-    if (!progress) return false;
+    if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
   }
-  return true;
-}
-
-bool compute_hb(const graph& g, hb_clocks& c) {
-  const std::size_t nt = g.threads.size();
-  c.threads = nt;
   c.base.assign(nt + 1, 0);
   for (std::size_t t = 0; t < nt; ++t)
     c.base[t + 1] = c.base[t] + g.threads[t].size();
-  c.data.assign(c.base[nt] * nt, 0);
-  if (!porf_order(g, c.topo)) return false;
-  // rel[e]: the clock an acquire reading from write e synchronizes with (flat, per event).
-  thread_local std::vector<std::int32_t> rel, acc, fence_rel;
-  rel.assign(c.base[nt] * nt, 0);
-  acc.assign(nt * nt, 0);        // per thread: rel of everything read so far
-  fence_rel.assign(nt * nt, 0);  // per thread: clock of last release fence
-  // The topological order visits each thread's events in po order, so the per-thread
-  // accumulators are exact at the time an event is processed.
-  for (const event_id id : c.topo) {
-    const auto t = static_cast<std::size_t>(id.thread);
-    const event& e = g.at(id);
-    std::int32_t* v = c.of(id);
-    if (id.index > 0) std::copy_n(c.of({id.thread, id.index - 1}), nt, v);
-    v[t] = id.index + 1;
-    tc_rf_preds(g, t, static_cast<std::size_t>(id.index), [&](event_id p) {
-      if (!g.contains(p)) return;
-      if (is_read(e) && p == e.rf) return;  // rf alone is not hb
-      join_into(v, c.of(p), nt);
-    });
-    const std::size_t flat = c.base[t] + static_cast<std::size_t>(id.index);
-    if (is_read(e) && e.rf.valid() && g.contains(e.rf)) {
-      const event_id w = e.rf;
-      const std::int32_t* wr =
-          &rel[(c.base[static_cast<std::size_t>(w.thread)] + static_cast<std::size_t>(w.index)) *
-               nt];
-      if (is_acquire(e.order)) join_into(v, wr, nt);
-      join_into(&acc[t * nt], wr, nt);
-    }
-    if (e.kind == event_kind::fence && is_acquire(e.order)) join_into(v, &acc[t * nt], nt);
-    if (e.kind == event_kind::fence && is_release(e.order)) std::copy_n(v, nt, &fence_rel[t * nt]);
-    if (e.kind == event_kind::write) {
-      std::int32_t* r = &rel[flat * nt];
-      if (is_release(e.order)) std::copy_n(v, nt, r);
-      join_into(r, &fence_rel[t * nt], nt);
-      if (e.rmw && id.index > 0) {  // the release sequence continues through RMWs
-        const event& rp = g.threads[t][static_cast<std::size_t>(id.index - 1)];
-        if (rp.rf.valid() && g.contains(rp.rf)) {
-          const event_id w0 = rp.rf;
-          join_into(r,
-                    &rel[(c.base[static_cast<std::size_t>(w0.thread)] +
-                          static_cast<std::size_t>(w0.index)) *
-                         nt],
-                    nt);
-        }
-      }
-    }
-  }
+  return &c;
+}
+
+bool compute_hb(const graph& g, hb_clocks& c) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  c = *h;
   return true;
 }
 

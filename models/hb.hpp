@@ -10,7 +10,8 @@
 // Thread role: explorer thread only. Requires: a graph whose reads have rf set.
 // Returns: false from compute_hb if po U rf U tc is cyclic (such a graph is inconsistent in
 // every model: RC11's no-thin-air axiom).
-// Complexity: O(E * T) time and space for E events and T threads.
+// Complexity: O(T) per event added since the last call; O(E * T) after a change to an
+// existing event. Requires: at most hb_cache::width threads.
 #pragma once
 
 #include <cstddef>
@@ -21,32 +22,14 @@
 
 namespace stealcheck::model {
 
-/// One clock per event: count of events of each thread hb-before-or-equal to it.
-class hb_clocks {
- public:
-  std::size_t threads = 0;
-  std::vector<std::size_t> base;   ///< first flat event number of each thread
-  std::vector<std::int32_t> data;  ///< (base[t] + i) * threads + u
-  std::vector<event_id> topo;      ///< a topological order of po U rf U tc
+/// The clocks of a graph (see hb_cache in graph.hpp).
+using hb_clocks = hb_cache;
 
-  const std::int32_t* of(event_id e) const {
-    return &data[(base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index)) *
-                 threads];
-  }
-  std::int32_t* of(event_id e) {
-    return &data[(base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index)) *
-                 threads];
-  }
-  /// a hb b (strict).
-  bool hb(event_id a, event_id b) const { return !(a == b) && of(b)[a.thread] > a.index; }
-  /// a hb b or a == b.
-  bool hb_eq(event_id a, event_id b) const { return of(b)[a.thread] > a.index; }
-};
+/// The graph's clocks, brought up to date (only events added since the last call are
+/// computed, in O(T) each). nullptr if po U rf U tc is cyclic.
+const hb_clocks* hb_of(const graph& g);
 
-/// A topological order of po U rf U tc; false if cyclic.
-bool porf_order(const graph& g, std::vector<event_id>& out);
-
-/// Computes hb; false if po U rf U tc is cyclic.
+/// Copies the up-to-date clocks into c; false if po U rf U tc is cyclic.
 bool compute_hb(const graph& g, hb_clocks& c);
 
 }  // namespace stealcheck::model

@@ -25,8 +25,9 @@ void explorer::report(error_kind k, const std::string& message) {
 // Data races between non-atomic accesses, and accesses racing with the free of their
 // location. Returns false after reporting a bug.
 bool explorer::check_final(bool complete) {
-  hb_clocks c;
-  if (!compute_hb(ex_.g, c)) return true;  // unreachable for consistent graphs
+  const hb_clocks* h = hb_of(ex_.g);
+  if (h == nullptr) return true;  // unreachable for consistent graphs
+  const hb_clocks& c = *h;
   const graph& g = ex_.g;
   std::vector<std::vector<event_id>> by_loc(g.locs.size());
   for (std::size_t t = 0; t < g.threads.size(); ++t)

@@ -118,8 +118,9 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
 }  // namespace
 
 bool rc11_consistent_after(const graph& g, event_id added) {
-  thread_local hb_clocks c;
-  if (!compute_hb(g, c)) return false;
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  const hb_clocks& c = *h;
   const event& ea = g.at(added);
   if (ea.kind == event_kind::write && ea.rmw && added.index > 0 &&
       !coherent_at(g, c, {added.thread, added.index - 1}))
@@ -134,8 +135,9 @@ bool rc11_consistent_after(const graph& g, event_id added) {
 }
 
 bool rc11_consistent(const graph& g) {
-  hb_clocks c;
-  if (!compute_hb(g, c)) return false;
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  const hb_clocks& c = *h;
   if (!coherent(g, c)) return false;
   if (!rmw_atomic(g)) return false;
   return psc_acyclic(g, c);

@@ -416,6 +416,9 @@ void execution::park() {
 
 std::size_t execution::spawn(std::function<void()> body) {
   const std::size_t child = threads.size();
+  if (child >= hb_cache::width && !tearing_down)
+    fail(error_kind::assertion,
+         "too many model threads (at most " + std::to_string(hb_cache::width) + ")");
   threads.push_back(std::make_unique<model_thread>());
   threads[child]->body = std::move(body);
   if (tearing_down) return child;
