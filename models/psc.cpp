@@ -21,8 +21,9 @@ struct psc_ctx {
   std::vector<event_id> ids;                      // flat -> id
   std::vector<int> mopos;                         // flat -> mo position (writes), -1 otherwise
   std::vector<std::vector<std::size_t>> readers;  // flat write -> flat readers
-  std::vector<bits> scb_memo;
-  std::vector<bool> scb_done;
+  std::vector<bits> scb_memo, eco_memo;
+  std::vector<bool> scb_done, eco_done;
+  std::vector<std::vector<std::size_t>> by_loc;  // flat accesses per location
 
   psc_ctx(const graph& gg, const hb_clocks& cc) : g(gg), c(cc) {
     n = c.base.back();
@@ -42,6 +43,11 @@ struct psc_ctx {
     }
     scb_memo.resize(n);
     scb_done.assign(n, false);
+    eco_memo.resize(n);
+    eco_done.assign(n, false);
+    by_loc.resize(g.locs.size());
+    for (std::size_t f = 0; f < n; ++f)
+      if (is_access(ev(f))) by_loc[ev(f).loc].push_back(f);
   }
   std::size_t flat(event_id e) const {
     return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
@@ -79,7 +85,7 @@ struct psc_ctx {
   }
   void po_hb_po(std::size_t x, bits& out) const;
   const bits& scb(std::size_t x);
-  bits eco(std::size_t x) const;
+  const bits& eco(std::size_t x);
 };
 
 // po|≠loc; hb; po|≠loc from x: via the po-first event x' after x at another location.
@@ -95,9 +101,16 @@ void psc_ctx::po_hb_po(std::size_t x, bits& out) const {
   if (xp == n) return;
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const std::size_t len = g.threads[u].size();
-    std::size_t k = 0;
-    while (k < len && !c.hb(ids[xp], {static_cast<std::int32_t>(u), static_cast<std::int32_t>(k)}))
-      ++k;
+    // hb-successors of xp form a po-suffix of each thread: binary search its start.
+    std::size_t lo = 0, hi = len;
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (c.hb(ids[xp], {static_cast<std::int32_t>(u), static_cast<std::int32_t>(mid)}))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    const std::size_t k = lo;
     for (std::size_t y = k + 1; y < len; ++y) {
       for (std::size_t j = k; j < y; ++j)
         if (!same_loc(c.base[u] + j, c.base[u] + y)) {
@@ -117,8 +130,8 @@ const bits& psc_ctx::scb(std::size_t x) {
     set(b, x + (j - static_cast<std::size_t>(xi.index)));  // po
   const event& e = ev(x);
   if (is_access(e)) {
-    for (std::size_t y = 0; y < n; ++y)
-      if (same_loc(x, y) && c.hb(xi, ids[y])) set(b, y);  // hb|loc
+    for (const std::size_t y : by_loc[e.loc])
+      if (c.hb(xi, ids[y])) set(b, y);  // hb|loc
     if (is_write(e))
       mo_after(x, b, false);  // mo
     else
@@ -130,8 +143,11 @@ const bits& psc_ctx::scb(std::size_t x) {
   return scb_memo[x];
 }
 
-bits psc_ctx::eco(std::size_t x) const {
-  bits b = empty();
+const bits& psc_ctx::eco(std::size_t x) {
+  if (eco_done[x]) return eco_memo[x];
+  eco_done[x] = true;
+  bits& b = eco_memo[x];
+  b = empty();
   const event& e = ev(x);
   if (is_write(e)) {
     for (const std::size_t r : readers[x])
@@ -198,7 +214,7 @@ bool psc_acyclic(const graph& g, const hb_clocks& c) {
     if (fa)
       for (std::size_t x = 0; x < p.n; ++x)
         if (psc_ctx::test(after[a], x)) {
-          const bits e = p.eco(x);
+          const bits& e = p.eco(x);
           for (std::size_t w = 0; w < p.words; ++w)
             z[w] |= e[w];
         }
