@@ -1,0 +1,226 @@
+// models/cli.cpp: `stealcheck model` and the verify column (see cli.hpp).
+#include "models/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+#include "deques/registry.hpp"
+#include "models/clients.hpp"
+#include "models/token.hpp"
+
+namespace stealcheck::model {
+
+namespace {
+
+std::optional<std::memory_order> parse_order(std::string_view s) {
+  if (s == "relaxed") return std::memory_order_relaxed;
+  if (s == "consume") return std::memory_order_consume;
+  if (s == "acquire") return std::memory_order_acquire;
+  if (s == "release") return std::memory_order_release;
+  if (s == "acq_rel") return std::memory_order_acq_rel;
+  if (s == "seq_cst") return std::memory_order_seq_cst;
+  return std::nullopt;
+}
+
+// The orders C++ accepts for each kind of operation (a relaxed fence is no fence).
+bool order_fits(site_kind k, std::memory_order o) {
+  switch (k) {
+    case site_kind::load:
+    case site_kind::cas_failure:
+      return o != std::memory_order_release && o != std::memory_order_acq_rel;
+    case site_kind::store:
+      return o == std::memory_order_relaxed || o == std::memory_order_release ||
+             o == std::memory_order_seq_cst;
+    case site_kind::rmw:
+    case site_kind::fence:
+      return true;
+  }
+  return false;
+}
+
+struct one_run {
+  std::string client;
+  result r;
+};
+
+// Validates the sites against the variant's list; returns an error line or "".
+std::string parse_sites(const model_request& req, const variant_info& info, options& o) {
+  for (const std::string& s : req.sites) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) return "--site expects NAME=ORDER, got '" + s + "'";
+    const std::string name = s.substr(0, eq);
+    const auto ord = parse_order(s.substr(eq + 1));
+    if (!ord) return "unknown memory order '" + s.substr(eq + 1) + "' in --site " + s;
+    const site* found = nullptr;
+    for (const site* st : info.sites)
+      if (st->name == name) found = st;
+    if (found == nullptr)
+      return "unknown site '" + name + "' for variant " + std::string(info.name);
+    if (!order_fits(found->kind, *ord))
+      return "order " + s.substr(eq + 1) + " is not valid for site " + name;
+    o.sites.emplace_back(name, *ord);
+  }
+  return "";
+}
+
+std::string replay_command(const model_request& req, std::string_view client,
+                           const std::string& token) {
+  std::string cmd = "stealcheck model " + req.variant + " --client " + std::string(client);
+  if (req.model == memory_model::sc) cmd += " --model sc";
+  for (const std::string& s : req.sites)
+    cmd += " --site " + s;
+  return cmd + " --replay '" + token + "'";
+}
+
+void print_run(const model_request& req, const one_run& x) {
+  std::string sites;
+  for (const std::string& s : req.sites)
+    sites += (sites.empty() ? " sites: " : ", ") + s;
+  std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s\n",
+              req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
+              sites.c_str(), static_cast<unsigned long long>(x.r.complete),
+              static_cast<unsigned long long>(x.r.blocked), x.r.seconds, x.r.execs_per_second());
+  if (!x.r.blocked_note.empty()) std::printf("  blocked: %s\n", x.r.blocked_note.c_str());
+  if (x.r.bug) {
+    std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
+                x.r.bug->message.c_str(), x.r.bug->trace.c_str(),
+                replay_command(req, x.client, x.r.bug->replay_token).c_str());
+  }
+}
+
+void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
+  if (!req.dot_file.empty()) {
+    std::ofstream f(req.dot_file);
+    for (const one_run& x : runs)
+      if (x.r.bug) f << x.r.bug->dot;
+  }
+  if (!req.json_file.empty()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const one_run& x : runs) {
+      nlohmann::json e{
+          {"variant", req.variant},         {"client", x.client},
+          {"model", model_name(req.model)}, {"sites", req.sites},
+          {"complete", x.r.complete},       {"blocked", x.r.blocked},
+          {"seconds", x.r.seconds},         {"execs_per_second", x.r.execs_per_second()}};
+      if (x.r.bug)
+        e["bug"] = {{"kind", error_name(x.r.bug->kind)},
+                    {"message", x.r.bug->message},
+                    {"trace", x.r.bug->trace},
+                    {"replay", replay_command(req, x.client, x.r.bug->replay_token)}};
+      j.push_back(e);
+    }
+    std::ofstream(req.json_file) << j.dump(2) << "\n";
+  }
+}
+
+}  // namespace
+
+int run_model_command(const model_request& req) {
+  int code = 0;
+  std::string error;
+  std::vector<one_run> runs;
+  const bool found = with_variant(req.variant, [&](auto tag, const variant_info& info) {
+    options o;
+    o.model = req.model;
+    o.max_events_per_thread = req.max_events;
+    error = parse_sites(req, info, o);
+    if (!error.empty()) return;
+    const auto all = clients::clients_for<decltype(tag)::template deque>(info);
+    bool any = false;
+    for (const auto& cl : all)
+      any = any || cl.name == req.client;
+    if (!req.client.empty() && !any) {
+      error = "unknown client '" + req.client + "' for variant " + req.variant;
+      return;
+    }
+    if (!req.replay.empty() && req.client.empty()) {
+      error = "--replay needs --client";
+      return;
+    }
+    if (!req.replay.empty() && !decode_token(req.replay)) {
+      error = "malformed replay token '" + req.replay + "'";
+      return;
+    }
+    o.replay = req.replay;
+    for (const auto& cl : all) {
+      if (!req.client.empty() && cl.name != req.client) continue;
+      runs.push_back({std::string(cl.name), explore(o, cl.run)});
+      print_run(req, runs.back());
+      if (runs.back().r.bug) code = 1;
+    }
+  });
+  if (!found) error = "unknown variant '" + req.variant + "' (see stealcheck list)";
+  if (!error.empty()) {
+    std::fprintf(stderr, "stealcheck model: %s\n", error.c_str());
+    return 2;
+  }
+  write_outputs(req, runs);
+  return code;
+}
+
+void add_model_command(CLI::App& app, int& exit_code) {
+  auto req = std::make_shared<model_request>();
+  auto model = std::make_shared<std::string>("rc11");
+  CLI::App* cmd = app.add_subcommand("model", "exhaustive RC11 model checking of a deque variant");
+  cmd->add_option("variant", req->variant, "deque variant (stealcheck list)")->required();
+  auto* one = cmd->add_option("--client", req->client, "one client (default: all)");
+  auto all = std::make_shared<bool>(false);
+  cmd->add_flag("--all-clients", *all, "run every client of the variant (the default)")
+      ->excludes(one);
+  cmd->add_option("--model", *model, "memory model: rc11 or sc");
+  cmd->add_option("--site", req->sites, "override a memory-order site: NAME=ORDER");
+  cmd->add_option("--replay", req->replay, "re-run exactly the execution of this token");
+  cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
+  cmd->add_option("--json", req->json_file, "write the results as JSON");
+  cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut");
+  cmd->callback([req, model, all, &exit_code] {
+    if (*model != "rc11" && *model != "sc") {
+      std::fprintf(stderr, "stealcheck model: unknown model '%s' (rc11 or sc)\n", model->c_str());
+      exit_code = 2;
+      return;
+    }
+    req->model = *model == "sc" ? memory_model::sc : memory_model::rc11;
+    exit_code = run_model_command(*req);
+  });
+}
+
+}  // namespace stealcheck::model
+
+namespace stealcheck::tools {
+
+checker model_checker() {
+  return {
+      "model", [](const variant_info& info, const verify_options& /*opt*/) {
+        check_cell cell;
+        std::uint64_t execs = 0, blocked = 0;
+        std::size_t n = 0;
+        double seconds = 0;
+        with_variant(info.name, [&](auto tag, const variant_info& vi) {
+          for (const auto& cl : model::clients::clients_for<decltype(tag)::template deque>(vi)) {
+            const model::result r = model::explore(model::options{}, cl.run);
+            ++n;
+            execs += r.executions();
+            blocked += r.blocked;
+            seconds += r.seconds;
+            if (r.bug && cell.verdict != cell_verdict::fail) {
+              cell.verdict = cell_verdict::fail;
+              cell.failure = std::string(model::error_name(r.bug->kind)) + " in " +
+                             std::string(cl.name) + ": " + r.bug->message;
+              cell.replay = "stealcheck model " + std::string(vi.name) + " --client " +
+                            std::string(cl.name) + " --replay '" + r.bug->replay_token + "'";
+            }
+          }
+        });
+        if (cell.verdict != cell_verdict::fail) cell.verdict = cell_verdict::pass;
+        cell.detail = fmt::format("{} clients, {} execs, {} blocked", n, execs, blocked);
+        cell.seconds = seconds;
+        return cell;
+      }};
+}
+
+}  // namespace stealcheck::tools

@@ -1,0 +1,227 @@
+// models/clients.hpp: the library of bounded deque clients the model checker runs on every
+// variant (templated on the deque template D<T, model::memory>).
+//
+// Each client is a small program: the main model thread is the deque's owner and runs its
+// operations concurrently with one or two thieves; after joining, the owner drains the deque.
+// Every client checks (models/history.hpp): no value taken twice, none invented, nothing
+// lost, results explained by deques/spec.hpp in an order respecting happens-before; the
+// memory backend adds data races, use-after-free, leaks.
+//
+// Why these shapes (shared/oracle/litmus-rc11.md, "Deque shapes"): push -> steal is MP
+// through push's release fence; owner pop against one thief stealing *twice* is SB+scfs on
+// (top, bottom), against two thieves RWC+syncs. A single steal against push, push, pop can
+// never see the pop-fence bug, so every client that targets pop has two steals.
+//
+// Thread role: run inside model::explore. Complexity: each is a few dozen events per thread.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "deques/registry.hpp"
+#include "models/explore.hpp"
+#include "models/history.hpp"
+#include "models/memory.hpp"
+
+namespace stealcheck::model::clients {
+
+using value = std::int64_t;
+
+/// One owner plus its history and the values it pushed.
+template <class Deque>
+struct owned {
+  Deque d;
+  history h;
+  std::vector<value> pushed;
+  explicit owned(std::int64_t capacity) : d(capacity) {}
+
+  void push(client& c, value v) {
+    deque_op op;
+    op.type = op_type::push;
+    op.value = v;
+    bool ok = true;
+    h.record(c, op, [&](deque_op&) {
+      if constexpr (std::is_same_v<decltype(d.push(value{v})), bool>) {
+        ok = d.push(value{v});
+      } else {
+        d.push(value{v});
+      }
+    });
+    if (!ok) {
+      h.discard_last();  // bounded and full: the value stays with the owner
+      return;
+    }
+    pushed.push_back(v);
+  }
+  void pop(client& c) {
+    deque_op op;
+    op.type = op_type::pop;
+    h.record(c, op, [&](deque_op& o) { o.result = d.pop(); });
+  }
+  void steal(client& c) {
+    deque_op op;
+    op.type = op_type::steal;
+    h.record(c, op, [&](deque_op& o) {
+      auto r = d.steal();
+      o.status = r.status();
+      o.result = std::move(r).take();
+    });
+  }
+  /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
+  void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
+    deque_op op;
+    op.type = op_type::steal_batch;
+    deque_op& o = h.record(c, op, [&](deque_op& x) {
+      auto r = d.steal_into(mine);
+      x.status = r.status();
+      x.result = std::move(r).take();
+    });
+    std::vector<value> rest;
+    while (auto v = mine.pop()) {
+      if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
+    }
+    if (o.result) {
+      o.batch.push_back(*o.result);
+      o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
+    }
+  }
+  /// After joining: drain and check everything.
+  void finish(client& c) {
+    std::vector<value> drained;
+    while (auto v = d.pop())
+      drained.push_back(*v);
+    h.check_all(c, pushed, drained);
+  }
+};
+
+/// Owner: push 1, push 2, pop. One thief steals twice (SB+scfs on top/bottom).
+template <template <class, class> class D>
+void push2_pop_steal2(client& c) {
+  owned<D<value, memory>> o(4);
+  const auto th = c.spawn([&] {
+    o.steal(c);
+    o.steal(c);
+  });
+  o.push(c, 1);
+  o.push(c, 2);
+  o.pop(c);
+  c.join(th);
+  o.finish(c);
+}
+
+/// Owner: push 1..3 from capacity 1 (forces resizes), pop, pop. Two thieves steal once each.
+template <template <class, class> class D>
+void push3_pop2_2thieves(client& c) {
+  owned<D<value, memory>> o(1);
+  const auto t1 = c.spawn([&] { o.steal(c); });
+  const auto t2 = c.spawn([&] { o.steal(c); });
+  o.push(c, 1);
+  o.push(c, 2);
+  o.push(c, 3);
+  o.pop(c);
+  o.pop(c);
+  c.join(t1);
+  c.join(t2);
+  o.finish(c);
+}
+
+/// Owner: push 1, pop. One thief steals twice.
+template <template <class, class> class D>
+void push_pop_steal2(client& c) {
+  owned<D<value, memory>> o(2);
+  const auto th = c.spawn([&] {
+    o.steal(c);
+    o.steal(c);
+  });
+  o.push(c, 1);
+  o.pop(c);
+  c.join(th);
+  o.finish(c);
+}
+
+/// steal_half: ring of 4 holding 1, 2; two thieves steal_into their own rings while the owner
+/// pops once.
+template <template <class, class> class D>
+void two_thieves_half_full(client& c) {
+  using Q = D<value, memory>;
+  owned<Q> o(4);
+  o.push(c, 1);
+  o.push(c, 2);
+  Q m1(4), m2(4);
+  const auto t1 = c.spawn([&] { o.steal_into(c, m1, {}); });
+  const auto t2 = c.spawn([&] { o.steal_into(c, m2, {}); });
+  o.pop(c);
+  c.join(t1);
+  c.join(t2);
+  o.finish(c);
+}
+
+/// steal_half: victim holds 1, 2, 3; the thief's ring (capacity 2) already holds 101, so a
+/// batch is capped by the room; the owner pops concurrently.
+template <template <class, class> class D>
+void steal_into_nearly_full(client& c) {
+  using Q = D<value, memory>;
+  owned<Q> o(4);
+  o.push(c, 1);
+  o.push(c, 2);
+  o.push(c, 3);
+  Q mine(2);
+  const auto th = c.spawn([&] {
+    mine.push(value{101});
+    o.steal_into(c, mine, {101});
+  });
+  o.pop(c);
+  c.join(th);
+  o.finish(c);
+}
+
+/// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
+/// pops four times; two thieves steal twice each.
+template <template <class, class> class D>
+void push4_pop4_2thieves_steal2(client& c) {
+  owned<D<value, memory>> o(2);
+  const auto t1 = c.spawn([&] {
+    o.steal(c);
+    o.steal(c);
+  });
+  const auto t2 = c.spawn([&] {
+    o.steal(c);
+    o.steal(c);
+  });
+  for (value v = 1; v <= 4; ++v)
+    o.push(c, v);
+  for (int k = 0; k < 4; ++k)
+    o.pop(c);
+  c.join(t1);
+  c.join(t2);
+  o.finish(c);
+}
+
+struct client_entry {
+  std::string_view name;
+  std::function<void(client&)> run;
+};
+
+/// The clients that apply to variant D (batch clients only for batch-stealing variants).
+template <template <class, class> class D>
+std::vector<client_entry> clients_for(const variant_info& info) {
+  std::vector<client_entry> v{{"push2_pop_steal2", push2_pop_steal2<D>},
+                              {"push3_pop2_2thieves", push3_pop2_2thieves<D>},
+                              {"push_pop_steal2", push_pop_steal2<D>}};
+  if constexpr (batch_stealing_deque<D<value, memory>>) {
+    if (info.batch_steal) {
+      v.push_back({"two_thieves_half_full", two_thieves_half_full<D>});
+      v.push_back({"steal_into_nearly_full", steal_into_nearly_full<D>});
+    }
+  }
+  return v;
+}
+
+}  // namespace stealcheck::model::clients

@@ -1,0 +1,54 @@
+// models/consistency.hpp: the consistency layer: is an execution graph allowed by a memory
+// model? One function per model behind one entry point (GenMC's ExecutionGraph/Consistency
+// layering: the checker never drives exploration; the explorer never encodes an axiom).
+//
+//   rc11  RC11 (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017, section 3, Fig. 3 and 4):
+//         coherence irreflexive(hb; eco?), atomicity rmw ∩ (rb; mo) = ∅, SC acyclic(psc)
+//         with psc = psc_base ∪ psc_F (the PLDI'17 repair), no-thin-air acyclic(po ∪ rf);
+//         C++20 release sequences (models/hb.hpp).
+//   sc    sequential consistency: acyclic(po ∪ rf ∪ mo ∪ rb) and atomicity.
+//
+// Thread role: explorer thread only. Requires: every read has rf set to a write of its
+// location present in the graph; mo lists every write of each location.
+// Returns: whether the graph is consistent. Errors: none (a pure predicate).
+// Complexity: rc11 O(E^2 / 64 + E * T) with sc events, O(E * T) without; sc O(E * T).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "models/graph.hpp"
+
+namespace stealcheck::model {
+
+enum class memory_model : std::uint8_t { rc11, sc };
+
+constexpr std::string_view model_name(memory_model m) noexcept {
+  return m == memory_model::rc11 ? "rc11" : "sc";
+}
+
+bool rc11_consistent(const graph& g);
+bool sc_consistent(const graph& g);
+
+/// RMW atomicity (shared by both models): each RMW write is mo-immediately after the write
+/// its read part reads from.
+bool rmw_atomic(const graph& g);
+
+inline bool is_consistent(const graph& g, memory_model m) {
+  return m == memory_model::rc11 ? rc11_consistent(g) : sc_consistent(g);
+}
+
+/// Incremental form: g is g0 plus the po-last event `added` of its thread (and, when `added`
+/// is the write part of an RMW, the read part just before it), and g0 was consistent.
+/// RC11 then skips the SC axiom when no psc edge can have appeared: `added` is not sc and
+/// creates no mo or rb edge towards existing writes (it reads the mo-maximal write, or is a
+/// write placed mo-last). Reasoning: every new psc edge passes through a new scb/eco edge out
+/// of `added` (it is hb-maximal, so no edge leaves it through hb or po) or ends in `added`,
+/// which needs `added` to be sc.
+bool rc11_consistent_after(const graph& g, event_id added);
+
+inline bool is_consistent_after(const graph& g, memory_model m, event_id added) {
+  return m == memory_model::rc11 ? rc11_consistent_after(g, added) : sc_consistent(g);
+}
+
+}  // namespace stealcheck::model

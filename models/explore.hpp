@@ -1,0 +1,88 @@
+// models/explore.hpp: the user-facing test API of the model checker (one call).
+//
+//   model::options opt;                      // rc11 by default
+//   model::result r = model::explore(opt, [](model::client& c) {
+//     model::memory::atomic<int> x{0};       // shared state lives in the client body
+//     auto t = c.spawn([&] { x.store(1, std::memory_order_release); });
+//     c.join(t);                             // join before the body's locals die
+//     c.check(x.load(std::memory_order_relaxed) == 1, "x is 1 after the join");
+//   });
+//   EXPECT_TRUE(r.ok()) << r.bug->trace;    // or: r.bug->kind == model::error_kind::...
+//
+// The body is the client's main thread (thread 0); it spawns the other model threads, which
+// share its locals by reference. It is re-executed once per explored execution and must be
+// deterministic given the values its atomic reads return (no clocks, no randomness, no
+// global state that survives a run). Only the main thread may spawn. The body must join
+// (c.join / c.join_all) every thread that uses its locals before they go out of scope;
+// threads still running when the body returns are joined then.
+//
+// Thread role: call explore from any one OS thread; client methods from model threads only.
+// Returns: a result with complete/blocked counts, time and executions per second, or the
+// first bug found (kind, message, per-thread trace, DOT, replay token).
+// Complexity: one re-execution per explored execution; the number of executions is the
+// number of consistent (rf, mo) classes of the client (exponential in the client's size).
+// Source: TruSt exploration (Kokologiannakis et al., POPL 2022) over RC11 (PLDI 2017).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "deques/memory.hpp"
+#include "models/consistency.hpp"
+#include "models/event.hpp"
+#include "models/graph.hpp"
+#include "models/hb.hpp"
+#include "models/memory.hpp"
+#include "models/verdict.hpp"
+
+namespace stealcheck::model {
+
+struct options {
+  memory_model model = memory_model::rc11;
+  /// Events per thread before the thread is cut (blocked, reported). Bounds spin loops.
+  std::uint32_t max_events_per_thread = 1000;
+  /// Stop after this many executions (0 = exhaustive); result::limit_reached says so.
+  std::uint64_t max_executions = 0;
+  /// Run-time memory-order overrides by site name (deques/memory.hpp sites).
+  std::vector<std::pair<std::string, std::memory_order>> sites;
+  /// Replay exactly the execution of this token (from bug_report::replay_token) instead of
+  /// exploring.
+  std::string replay;
+  /// Called with the graph of every complete execution (testing, statistics). Optional.
+  std::function<void(const graph&)> on_complete;
+};
+
+/// The handle a client body gets. Thread role: model threads of the running exploration.
+class client {
+ public:
+  /// Starts a model thread running f(). Thread role: the main thread (thread 0) only.
+  /// Returns its thread number (1, 2, ... in spawn order).
+  std::size_t spawn(std::function<void()> f);
+  /// Waits for thread t (its events happen-before the caller's next events).
+  void join(std::size_t t);
+  /// Joins every spawned thread not yet joined.
+  void join_all();
+  /// A client assertion: when false, the exploration stops with error_kind::assertion and
+  /// the message `what` plus this execution's trace.
+  void check(bool ok, std::string_view what, source_loc src = source_loc::current());
+  /// The calling thread's number and the index its next event will get.
+  event_id position() const;
+  /// Whether event a happens-before event b in the execution so far (both must exist; call
+  /// after joining the threads involved).
+  bool happens_before(event_id a, event_id b) const;
+  /// The happens-before relation of the execution so far, for many queries (hb(a, b)).
+  hb_clocks happens_before_relation() const;
+
+ private:
+  std::vector<std::size_t> spawned_;
+  std::vector<bool> joined_;
+};
+
+result explore(const options& opt, const std::function<void(client&)>& body);
+
+}  // namespace stealcheck::model

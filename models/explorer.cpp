@@ -1,0 +1,348 @@
+// models/explorer.cpp: the TruSt exploration (see explorer.hpp).
+#include "models/explorer.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "models/consistency.hpp"
+
+namespace stealcheck::model::detail {
+
+event make_read(const pending_op& op) {
+  event r;
+  r.kind = event_kind::read;
+  r.loc = op.loc;
+  r.src = op.src;
+  r.ok_order = op.order;
+  r.fail_order = op.fail_order;
+  r.order = op.order;
+  r.weak = op.weak;
+  r.operand = op.value;
+  r.expected = op.expected;
+  if (op.kind == op_kind::rmw) {
+    r.op = op.op;
+    r.rmw = true;
+  } else if (op.kind == op_kind::cas || op.kind == op_kind::lock) {
+    r.op = rmw_op::cas;
+  }
+  return r;
+}
+
+event make_write_part(const graph& g, const event& r) {
+  event w;
+  w.kind = event_kind::write;
+  w.rmw = true;
+  w.loc = r.loc;
+  w.src = r.src;
+  w.order = write_part(r.ok_order);
+  w.value = rmw_result(r, r.value, g.locs[r.loc].width);
+  return w;
+}
+
+namespace {
+bool needs_write_part(const event& r) {
+  return r.rmw || (r.op == rmw_op::cas && r.cas_ok);
+}
+}  // namespace
+
+void explorer::go(graph g1, std::size_t t, bool live) {
+  if (live) {
+    ex_.g = std::move(g1);
+    ex_.commit(t);
+  } else if (!ex_.restart(std::move(g1))) {
+    report(ex_.error ? ex_.error->kind : error_kind::nondeterminism,
+           ex_.error ? ex_.error->message : "replay failed");
+    return;
+  }
+  visit();
+}
+
+void explorer::visit() {
+  for (;;) {
+    if (stop_) return;
+    for (std::size_t t = 0; t < ex_.threads.size(); ++t)
+      if (ex_.threads[t]->half_rmw) {
+        handle_rmw_write(t);
+        return;
+      }
+    for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
+      ex_.advance(t);  // every thread to its next operation (or its end)
+      if (ex_.error) {
+        report(ex_.error->kind, ex_.error->message);
+        return;
+      }
+    }
+    std::size_t next = ex_.threads.size();
+    for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
+      const model_thread& th = *ex_.threads[t];
+      if (!th.has_op) continue;
+      if (th.op.kind == op_kind::join && !ex_.threads[th.op.aux]->finished) continue;
+      next = t;
+      break;
+    }
+    if (next == ex_.threads.size()) {
+      leaf();
+      return;
+    }
+    const pending_op& op = ex_.threads[next]->op;
+    switch (op.kind) {
+      case op_kind::fence:
+      case op_kind::join: {
+        event e;
+        e.kind = op.kind == op_kind::fence ? event_kind::fence : event_kind::join;
+        e.order = op.order;
+        e.aux = op.aux;
+        e.src = op.src;
+        ex_.g.append(next, e);
+        ex_.commit(next);
+        if (e.kind == event_kind::fence &&
+            !is_consistent_after(
+                ex_.g, opt_.model,
+                ex_.g.threads[next].size() == 0
+                    ? event_id{}
+                    : event_id{static_cast<std::int32_t>(next),
+                               static_cast<std::int32_t>(ex_.g.threads[next].size() - 1)}))
+          return;
+        continue;
+      }
+      case op_kind::store:
+        handle_write(next);
+        return;
+      default:
+        handle_read(next);
+        return;
+    }
+  }
+}
+
+// A plain load has no write part and revisits nothing: its consistent choices are found in
+// place (append, check, undo), the first is explored on the live graph and fibers, and only
+// the others pay for a copy of the graph.
+void explorer::handle_load(std::size_t t) {
+  const pending_op op = ex_.threads[t]->op;
+  const std::size_t n = ex_.g.mo[op.loc].size();
+  std::vector<std::size_t> ok;
+  for (std::size_t k = n; k-- > 0;) {
+    const event_id rid = ex_.g.append(t, make_read(op));
+    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
+    ex_.g.at(rid).added_max = k + 1 == n;
+    if (is_consistent_after(ex_.g, opt_.model, rid)) ok.push_back(k);
+    ex_.g.pop_back(t);
+  }
+  std::optional<graph> base;
+  if (ok.size() > 1) base = ex_.g;
+  for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
+    graph* g = &ex_.g;
+    graph copy;
+    if (i > 0) {
+      copy = *base;
+      g = &copy;
+    }
+    const event_id rid = g->append(t, make_read(op));
+    set_reads_from(*g, rid, g->mo[op.loc][ok[i]]);
+    g->at(rid).added_max = ok[i] + 1 == n;
+    if (i == 0) {
+      ex_.commit(t);
+      visit();
+    } else {
+      go(std::move(copy), t, false);
+    }
+  }
+}
+
+void explorer::handle_read(std::size_t t) {
+  const pending_op op = ex_.threads[t]->op;
+  if (op.kind == op_kind::load) {
+    handle_load(t);
+    return;
+  }
+  const graph base = ex_.g;
+  const auto& m = base.mo[op.loc];
+  bool live = true;
+  for (std::size_t k = m.size(); k-- > 0 && !stop_;) {
+    for (int sp = 0; sp < (op.weak ? 2 : 1) && !stop_; ++sp) {
+      graph g1 = base;
+      event r = make_read(op);
+      r.spurious = sp == 1;
+      const event_id rid = g1.append(t, r);
+      set_reads_from(g1, rid, m[k]);
+      event& re = g1.at(rid);
+      if (re.spurious && re.value != re.expected) continue;
+      re.added_max = k + 1 == m.size() && !re.spurious;
+      if (needs_write_part(re)) {
+        const event_id wid = g1.append(t, make_write_part(g1, re));
+        g1.mo_insert(wid, k + 1);
+        if (explore_write(std::move(g1), wid, t, live)) live = false;
+      } else if (is_consistent_after(g1, opt_.model, rid)) {
+        go(std::move(g1), t, live);
+        live = false;
+      }
+    }
+  }
+}
+
+namespace {
+bool has_revisitable_read(const graph& g, std::uint32_t loc) {
+  for (const auto& th : g.threads)
+    for (const event& e : th)
+      if (is_read(e) && e.loc == loc && e.revisitable) return true;
+  return false;
+}
+event make_store(const pending_op& op, bool last) {
+  event w;
+  w.kind = event_kind::write;
+  w.loc = op.loc;
+  w.order = op.order;
+  w.value = op.value;
+  w.src = op.src;
+  w.added_max = last;
+  return w;
+}
+}  // namespace
+
+void explorer::handle_write(std::size_t t) {
+  const pending_op op = ex_.threads[t]->op;
+  if (!has_revisitable_read(ex_.g, op.loc)) {
+    // No backward revisit possible: as handle_load, check the mo positions in place.
+    const std::size_t n = ex_.g.mo[op.loc].size();
+    std::vector<std::size_t> ok;
+    for (std::size_t p = n; p >= 1; --p) {
+      const event_id wid = ex_.g.append(t, make_store(op, p == n));
+      ex_.g.mo_insert(wid, p);
+      if (is_consistent_after(ex_.g, opt_.model, wid)) ok.push_back(p);
+      auto& m = ex_.g.mo[op.loc];
+      m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
+      ex_.g.pop_back(t);
+    }
+    std::optional<graph> base;
+    if (ok.size() > 1) base = ex_.g;
+    for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
+      graph copy;
+      graph* g = &ex_.g;
+      if (i > 0) {
+        copy = *base;
+        g = &copy;
+      }
+      g->mo_insert(g->append(t, make_store(op, ok[i] == n)), ok[i]);
+      if (i == 0) {
+        ex_.commit(t);
+        visit();
+      } else {
+        go(std::move(copy), t, false);
+      }
+    }
+    return;
+  }
+  const graph base = ex_.g;
+  const std::size_t n = base.mo[op.loc].size();
+  bool live = true;
+  for (std::size_t p = n; p >= 1 && !stop_; --p) {  // after the init write, mo-last first
+    graph g1 = base;
+    const event_id wid = g1.append(t, make_store(op, p == n));
+    g1.mo_insert(wid, p);
+    if (explore_write(std::move(g1), wid, t, live)) live = false;
+  }
+}
+
+void explorer::handle_rmw_write(std::size_t t) {
+  graph g1 = ex_.g;
+  const event r = g1.threads[t].back();
+  const int p = g1.mo_pos(r.rf);
+  const event_id wid = g1.append(t, make_write_part(g1, r));
+  g1.mo_insert(wid, static_cast<std::size_t>(p + 1));
+  explore_write(std::move(g1), wid, t, true);
+}
+
+// Visits g1 (if consistent), then every maximal backward revisit by w. Returns whether the
+// live fibers were used.
+bool explorer::explore_write(graph g1, event_id w, std::size_t t, bool live) {
+  const std::uint32_t loc = g1.at(w).loc;
+  const bool any = has_revisitable_read(g1, loc);  // cheap filter before the prefix
+  bool used = false;
+  if (is_consistent_after(g1, opt_.model, w)) {
+    if (!any) {
+      go(std::move(g1), t, live);
+      return live;
+    }
+    go(g1, t, live);
+    used = live;
+  }
+  if (stop_ || !any) return used;
+  const view pre = porf_prefix(g1, w);
+  for (std::size_t u = 0; u < g1.threads.size() && !stop_; ++u) {
+    for (std::size_t i = 0; i < g1.threads[u].size() && !stop_; ++i) {
+      const event& e = g1.threads[u][i];
+      if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
+      if (static_cast<std::int32_t>(i) < pre[u]) continue;  // in w's porf-prefix
+      const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      view keep(g1.threads.size(), 0);
+      for (std::size_t v = 0; v < g1.threads.size(); ++v) {
+        std::int32_t n = 0;
+        while (static_cast<std::size_t>(n) < g1.threads[v].size() &&
+               g1.threads[v][static_cast<std::size_t>(n)].stamp <= e.stamp)
+          ++n;
+        keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
+      }
+      if (!maximal(g1, rid, w, keep)) continue;
+      graph g2;
+      if (!revisit(g1, rid, w, keep, pre, g2)) continue;
+      if (!is_consistent(g2, opt_.model)) continue;
+      go(std::move(g2), 0, false);
+    }
+  }
+  return used;
+}
+
+bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep) const {
+  auto in = [&](event_id e) {
+    return static_cast<std::size_t>(e.thread) < keep.size() &&
+           e.index < keep[static_cast<std::size_t>(e.thread)];
+  };
+  const auto& m = g.mo[g.at(w).loc];
+  if (!g.at(w).rmw) {
+    const auto p = static_cast<std::size_t>(g.mo_pos(w));
+    if (p + 1 < m.size() && !in(m[p + 1])) return false;  // mo-successor must stay
+  }
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+      const event_id id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      if (!(id == r) && in(id)) continue;
+      const event& e = g.threads[u][i];
+      if (!e.revisitable || !e.added_max) return false;
+      if (is_access(e)) {
+        const event_id x = is_read(e) ? e.rf : id;
+        const auto& mx = g.mo[e.loc];
+        for (std::size_t k = static_cast<std::size_t>(g.mo_pos(x)) + 1; k < mx.size(); ++k)
+          if (in(mx[k]) && !(mx[k] == w)) return false;  // co-before the saved prefix
+      }
+      if (is_read(e) && !in(e.rf) && g.at(e.rf).stamp > e.stamp) return false;
+    }
+  }
+  return true;
+}
+
+bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
+                       graph& out) const {
+  out = g;
+  out.restrict_to(keep);
+  set_reads_from(out, r, w);
+  out.at(r).added_max = out.mo_max(out.at(r).loc) == w;
+  for (std::size_t v = 0; v < out.threads.size() && v < pre.size(); ++v)
+    for (std::size_t i = 0; i < out.threads[v].size() && static_cast<std::int32_t>(i) < pre[v]; ++i)
+      out.threads[v][i].revisitable = false;
+  for (std::size_t v = 0; v < out.threads.size(); ++v) {
+    for (std::size_t i = 0; i < out.threads[v].size(); ++i) {
+      event& e = out.threads[v][i];
+      if (!is_read(e) || out.contains(e.rf)) continue;
+      if (i + 1 != out.threads[v].size()) return false;  // cannot happen (porf-closed view)
+      const event_id id{static_cast<std::int32_t>(v), static_cast<std::int32_t>(i)};
+      set_reads_from(out, id, out.mo_max(e.loc));
+      out.at(id).added_max = true;
+    }
+  }
+  return true;
+}
+
+}  // namespace stealcheck::model::detail

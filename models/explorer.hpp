@@ -1,0 +1,68 @@
+// models/explorer.hpp: the exploration driver: TruSt (Kokologiannakis, Marmanis, Gladstein,
+// Vafeiadis, "Truly Stateless, Optimal Dynamic Partial Order Reduction", POPL 2022,
+// Algorithm 2 / section 5), with modification order explored explicitly (GenMC's default
+// -mo: one execution per (rf, mo) class).
+//
+// Events are added one at a time, always for the lowest-numbered thread that can run (a
+// deterministic next_P). A read branches over every write of its location (mo-maximal
+// first). A write branches over every mo position, and in each it may backward-revisit each
+// same-location read outside its porf-prefix: the graph is cut to the events added before
+// the read plus the write's porf-prefix, and the read now reads from the write. A revisit is
+// taken only if every deleted event (and the read) was added maximally (TruSt's maximality
+// condition, as implemented by GenMC's isMaximalExtension), which makes every consistent
+// execution appear exactly once. Consistency is asked of models/consistency.hpp only.
+//
+// Thread role: the calling OS thread. Complexity: polynomial work per explored execution.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "models/explore.hpp"
+#include "models/graph.hpp"
+#include "models/runtime.hpp"
+#include "models/token.hpp"
+
+namespace stealcheck::model::detail {
+
+class explorer {
+ public:
+  explorer(const options& opt, execution& ex) : opt_(opt), ex_(ex) {}
+  result run();
+
+ private:
+  void visit();
+  void handle_read(std::size_t t);
+  void handle_load(std::size_t t);
+  void handle_write(std::size_t t);
+  void handle_rmw_write(std::size_t t);
+  bool explore_write(graph g1, event_id w, std::size_t t, bool live);
+  void go(graph g1, std::size_t t, bool live);
+  bool maximal(const graph& g, event_id r, event_id w, const view& keep) const;
+  bool revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
+               graph& out) const;
+  void leaf();
+  bool check_final(bool complete);
+  void report(error_kind k, const std::string& message);
+  bool stopped() const { return stop_; }
+  void replay(const replay_plan& plan);
+  bool replay_step(const replay_plan& plan);
+
+  const options& opt_;
+  execution& ex_;
+  result res_;
+  bool stop_ = false;
+  std::optional<bug_report> first_bound_;
+  std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> ranks_;  // replay: final mo rank
+};
+
+/// A read event for pending operation `op` (before its reads-from is set).
+event make_read(const pending_op& op);
+/// The write part of RMW read part `r` (value from r's current reads-from).
+event make_write_part(const graph& g, const event& r);
+
+}  // namespace stealcheck::model::detail

@@ -1,0 +1,163 @@
+// models/graph.cpp: execution-graph bookkeeping (see graph.hpp).
+#include "models/graph.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace stealcheck::model {
+
+graph::graph(const graph& o)
+    : info(o.info), locs(o.locs), mo(o.mo), next_stamp(o.next_stamp), hbc(o.hbc) {
+  threads.resize(o.threads.size());
+  for (std::size_t t = 0; t < o.threads.size(); ++t) {
+    threads[t].reserve(o.threads[t].size() + 8);
+    threads[t].assign(o.threads[t].begin(), o.threads[t].end());
+  }
+}
+
+graph& graph::operator=(const graph& o) {
+  if (this != &o) {
+    graph tmp(o);
+    *this = std::move(tmp);
+  }
+  return *this;
+}
+
+event_id graph::append(std::size_t t, event e) {
+  if (threads.size() <= t) {
+    threads.resize(t + 1);
+    info.resize(t + 1);
+  }
+  e.stamp = next_stamp++;
+  threads[t].push_back(e);
+  return {static_cast<std::int32_t>(t), static_cast<std::int32_t>(threads[t].size() - 1)};
+}
+
+int graph::mo_pos(event_id w) const {
+  const auto& m = mo[at(w).loc];
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i] == w) return static_cast<int>(i);
+  return -1;
+}
+
+void graph::mo_insert(event_id w, std::size_t pos) {
+  auto& m = mo[at(w).loc];
+  m.insert(m.begin() + static_cast<std::ptrdiff_t>(pos), w);
+}
+
+event_id graph::mo_max(std::uint32_t loc) const {
+  const auto& m = mo[loc];
+  return m.empty() ? event_id::none() : m.back();
+}
+
+std::uint32_t graph::location_for(const location& l) {
+  for (std::size_t i = 0; i < locs.size(); ++i)
+    if (locs[i].key == l.key) {
+      locs[i] = l;  // refresh (same key: same construction site)
+      return static_cast<std::uint32_t>(i);
+    }
+  locs.push_back(l);
+  mo.emplace_back();
+  return static_cast<std::uint32_t>(locs.size() - 1);
+}
+
+void graph::restrict_to(const std::vector<std::int32_t>& keep) {
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    const auto n = static_cast<std::size_t>(std::max(0, t < keep.size() ? keep[t] : 0));
+    if (threads[t].size() > n) threads[t].resize(n);
+  }
+  for (auto& m : mo) {
+    std::erase_if(m, [&](event_id w) { return !contains(w); });
+  }
+  // Kept events form a porf-closed view: their clocks depend only on kept events.
+  for (std::size_t t = 0; t < threads.size(); ++t)
+    hbc.clamp(t, threads[t].size());
+}
+
+namespace {
+// The porf-predecessors of (t, i) other than its po-predecessor.
+template <class F>
+void extra_preds(const graph& g, std::size_t t, std::size_t i, F&& f) {
+  const event& e = g.threads[t][i];
+  if (i == 0 && g.info[t].created_by.valid()) f(g.info[t].created_by);
+  if (is_read(e) && e.rf.valid()) f(e.rf);
+  if (e.kind == event_kind::join) {
+    const auto& jt = g.threads[e.aux];
+    if (!jt.empty())
+      f(event_id{static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(jt.size() - 1)});
+  }
+}
+}  // namespace
+
+bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
+  const std::size_t nt = g.threads.size();
+  clk.assign(nt, {});
+  for (std::size_t t = 0; t < nt; ++t)
+    clk[t].resize(g.threads[t].size());
+  std::vector<std::size_t> done(nt, 0);
+  std::size_t remaining = g.event_count();
+  while (remaining > 0) {
+    bool progress = false;
+    for (std::size_t t = 0; t < nt; ++t) {
+      while (done[t] < g.threads[t].size()) {
+        const std::size_t i = done[t];
+        bool ready = true;
+        extra_preds(g, t, i, [&](event_id p) {
+          if (g.contains(p) &&
+              static_cast<std::size_t>(p.index) >= done[static_cast<std::size_t>(p.thread)])
+            ready = false;
+        });
+        if (!ready) break;
+        view v = i == 0 ? view(nt, 0) : clk[t][i - 1];
+        v[t] = static_cast<std::int32_t>(i + 1);
+        extra_preds(g, t, i, [&](event_id p) {
+          if (!g.contains(p)) return;
+          const view& pv =
+              clk[static_cast<std::size_t>(p.thread)][static_cast<std::size_t>(p.index)];
+          for (std::size_t u = 0; u < nt; ++u)
+            v[u] = std::max(v[u], pv[u]);
+        });
+        clk[t][i] = std::move(v);
+        ++done[t];
+        --remaining;
+        progress = true;
+      }
+    }
+    if (!progress) return false;
+  }
+  return true;
+}
+
+view porf_prefix(const graph& g, event_id e) {
+  const std::size_t nt = g.threads.size();
+  view len(nt, 0);
+  std::vector<event_id> work{e};
+  while (!work.empty()) {
+    const event_id x = work.back();
+    work.pop_back();
+    const auto t = static_cast<std::size_t>(x.thread);
+    if (!g.contains(x) || len[t] > x.index) continue;
+    for (std::int32_t i = len[t]; i <= x.index; ++i)
+      extra_preds(g, t, static_cast<std::size_t>(i), [&](event_id p) { work.push_back(p); });
+    len[t] = x.index + 1;
+  }
+  return len;
+}
+
+void set_reads_from(graph& g, event_id r, event_id w) {
+  event& e = g.at(r);
+  if (static_cast<std::size_t>(r.thread) < g.hbc.valid.size() &&
+      static_cast<std::size_t>(r.index) < g.hbc.valid[static_cast<std::size_t>(r.thread)])
+    g.hbc.drop();  // an existing event changes: every clock may depend on it
+  e.rf = w;
+  e.value = g.at(w).value;
+  e.added_max = false;
+  if (e.op == rmw_op::cas) {
+    e.cas_ok = !e.spurious && e.value == e.expected;
+    e.order = e.cas_ok ? read_part(e.ok_order) : e.fail_order;
+  } else if (e.rmw) {
+    e.order = read_part(e.ok_order);
+  }
+}
+
+}  // namespace stealcheck::model

@@ -1,0 +1,136 @@
+// models/graph.hpp: an execution graph: events per thread (po), reads-from (in each read
+// event), and modification order (mo) per location.
+//
+// Thread role: explorer thread only (a value type; copies are independent).
+// Invariants: each thread's events are a po-prefix; stamps grow along po; mo(loc) lists the
+// location's writes in modification order, its init write first; a read's rf is a write to
+// the same location present in the graph.
+// Complexity: lookups O(1); mo position O(writes at the location).
+// Source: RC11 execution graphs (Lahav et al., PLDI 2017, section 3); per-event stamps and
+// restriction to a view as in TruSt (Kokologiannakis et al., POPL 2022, section 4).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/event.hpp"
+
+namespace stealcheck::model {
+
+/// A location: created by an atomic/non-atomic/mutex constructor. `key` identifies it across
+/// re-executions: (creating thread << 32) | (that thread's creation counter).
+struct location {
+  std::uint64_t key = 0;
+  bool atomic = true;
+  std::uint8_t width = 8;  ///< value width in bytes (RMW results wrap at this width)
+  source_loc src;
+  std::uint32_t element = 0;  ///< index inside a create_array, else 0
+  bool in_array = false;
+};
+
+/// Per thread: which spawn event created it (thread 0, the client's main, has none).
+struct thread_info {
+  event_id created_by;
+};
+
+/// Happens-before clocks cached with a graph object (models/hb.hpp fills and reads them).
+/// Per thread, `width` ints per event: the hb clock (events of each thread hb-before-or-equal),
+/// the release clock an acquire reading the event synchronizes with, and the accumulated
+/// acquire / last-release-fence clocks after the event. `valid[t]` counts the events of
+/// thread t whose entries are current. The cache is copied with the graph; it survives
+/// appends, is clamped by truncation, and is dropped when an existing event's reads-from
+/// changes.
+struct hb_cache {
+  static constexpr std::size_t width = 8;  ///< maximum number of model threads
+  std::vector<std::vector<std::int32_t>> clk, rel, acc, frel;
+  std::vector<std::size_t> valid;
+  std::vector<std::size_t> base;  ///< flat numbering of events (filled by compute_hb)
+
+  const std::int32_t* of(event_id e) const {
+    return &clk[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index) * width];
+  }
+  /// a hb b (strict).
+  bool hb(event_id a, event_id b) const { return !(a == b) && of(b)[a.thread] > a.index; }
+  /// a hb b or a == b.
+  bool hb_eq(event_id a, event_id b) const { return of(b)[a.thread] > a.index; }
+  void clamp(std::size_t t, std::size_t n) {
+    if (t < valid.size() && valid[t] > n) valid[t] = n;
+  }
+  void drop() { valid.assign(valid.size(), 0); }
+};
+
+class graph {
+ public:
+  std::vector<std::vector<event>> threads;
+  std::vector<thread_info> info;
+  std::vector<location> locs;
+  std::vector<std::vector<event_id>> mo;  ///< per location, writes in mo order
+  std::uint32_t next_stamp = 1;
+  mutable hb_cache hbc;  ///< derived data (see hb_cache); not part of the graph's value
+
+  graph() = default;
+  /// Copies with room for a few more events per thread (the explorer appends to copies).
+  graph(const graph& o);
+  graph& operator=(const graph& o);
+  graph(graph&&) noexcept = default;
+  graph& operator=(graph&&) noexcept = default;
+
+  const event& at(event_id id) const {
+    return threads[static_cast<std::size_t>(id.thread)][static_cast<std::size_t>(id.index)];
+  }
+  event& at(event_id id) {
+    return threads[static_cast<std::size_t>(id.thread)][static_cast<std::size_t>(id.index)];
+  }
+  bool contains(event_id id) const noexcept {
+    return id.valid() && static_cast<std::size_t>(id.thread) < threads.size() && id.index >= 0 &&
+           static_cast<std::size_t>(id.index) < threads[static_cast<std::size_t>(id.thread)].size();
+  }
+  std::size_t size(std::size_t t) const { return threads[t].size(); }
+  std::size_t event_count() const {
+    std::size_t n = 0;
+    for (const auto& t : threads)
+      n += t.size();
+    return n;
+  }
+
+  /// Removes the last event of thread t (an undone tentative append).
+  void pop_back(std::size_t t) {
+    threads[t].pop_back();
+    --next_stamp;
+    hbc.clamp(t, threads[t].size());
+  }
+  /// Appends `e` to thread `t` (creating the thread if needed); sets its stamp.
+  event_id append(std::size_t t, event e);
+  /// Position of write `w` in mo of its location, or -1.
+  int mo_pos(event_id w) const;
+  /// Inserts write `w` into mo of its location at position `pos` (0 = first).
+  void mo_insert(event_id w, std::size_t pos);
+  /// The mo-maximal write of `loc`, or none.
+  event_id mo_max(std::uint32_t loc) const;
+
+  /// The location index for `key`, adding `l` when new.
+  std::uint32_t location_for(const location& l);
+
+  /// Keeps only the events with keep[t] > index (a per-thread prefix length), dropping deleted
+  /// writes from mo. Reads whose rf is dropped keep a dangling rf (the caller repairs them).
+  void restrict_to(const std::vector<std::int32_t>& keep);
+};
+
+/// A per-thread "view": events (t, i) with i < len[t]. Used for porf-prefixes and stamps.
+using view = std::vector<std::int32_t>;
+
+/// porf-prefix clocks of every event: clk[t][i][u] = number of events of thread u in the
+/// porf-prefix of (t, i) (inclusive). Edges: po, rf, spawn -> first event, end -> join.
+/// Returns false if po u rf u thread edges are cyclic.
+bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk);
+
+/// The porf-prefix of e (inclusive) as per-thread prefix lengths. O(E).
+view porf_prefix(const graph& g, event_id e);
+
+/// Sets read `r` to read from `w`: value, added_max=false; a CAS read part gets cas_ok and
+/// its order from the value. Does not touch the write part.
+void set_reads_from(graph& g, event_id r, event_id w);
+
+}  // namespace stealcheck::model

@@ -1,0 +1,127 @@
+// models/hb.cpp: happens-before clocks, extended incrementally (see hb.hpp).
+#include "models/hb.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace stealcheck::model {
+
+namespace {
+
+constexpr std::size_t W = hb_cache::width;
+
+template <class F>
+void tc_rf_preds(const graph& g, std::size_t t, std::size_t i, F&& f) {
+  const event& e = g.threads[t][i];
+  if (i == 0 && g.info[t].created_by.valid()) f(g.info[t].created_by);
+  if (is_read(e) && e.rf.valid()) f(e.rf);
+  if (e.kind == event_kind::join) {
+    const auto& jt = g.threads[e.aux];
+    if (!jt.empty())
+      f(event_id{static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(jt.size() - 1)});
+  }
+}
+
+void join_into(std::int32_t* dst, const std::int32_t* src) {
+  for (std::size_t u = 0; u < W; ++u)
+    dst[u] = std::max(dst[u], src[u]);
+}
+
+const std::int32_t* at(const std::vector<std::vector<std::int32_t>>& v, event_id e) {
+  return &v[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index) * W];
+}
+
+// The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
+void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
+  for (auto* vec : {&c.clk, &c.rel, &c.acc, &c.frel})
+    if ((*vec)[t].size() < (i + 1) * W) (*vec)[t].resize((i + 1) * W);
+  std::int32_t* v = &c.clk[t][i * W];
+  std::int32_t* r = &c.rel[t][i * W];
+  std::int32_t* a = &c.acc[t][i * W];   // rel of everything this thread read, up to here
+  std::int32_t* f = &c.frel[t][i * W];  // clock of this thread's last release fence
+  if (i > 0) {
+    std::copy_n(&c.clk[t][(i - 1) * W], W, v);
+    std::copy_n(&c.acc[t][(i - 1) * W], W, a);
+    std::copy_n(&c.frel[t][(i - 1) * W], W, f);
+  } else {
+    std::fill_n(v, W, 0);
+    std::fill_n(a, W, 0);
+    std::fill_n(f, W, 0);
+  }
+  std::fill_n(r, W, 0);
+  v[t] = static_cast<std::int32_t>(i + 1);
+  const event& e = g.threads[t][i];
+  if (i == 0 && g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
+    join_into(v, at(c.clk, g.info[t].created_by));
+  if (e.kind == event_kind::join && !g.threads[e.aux].empty())
+    join_into(v, at(c.clk, {static_cast<std::int32_t>(e.aux),
+                            static_cast<std::int32_t>(g.threads[e.aux].size() - 1)}));
+  if (is_read(e) && g.contains(e.rf)) {
+    const std::int32_t* wr = at(c.rel, e.rf);
+    if (is_acquire(e.order)) join_into(v, wr);
+    join_into(a, wr);
+  }
+  if (e.kind == event_kind::fence && is_acquire(e.order)) join_into(v, a);
+  if (e.kind == event_kind::fence && is_release(e.order)) std::copy_n(v, W, f);
+  if (e.kind == event_kind::write) {
+    if (is_release(e.order)) std::copy_n(v, W, r);
+    join_into(r, f);
+    if (e.rmw && i > 0) {  // the release sequence continues through RMWs (C++20)
+      const event& rp = g.threads[t][i - 1];
+      if (g.contains(rp.rf)) join_into(r, at(c.rel, rp.rf));
+    }
+  }
+}
+
+}  // namespace
+
+const hb_clocks* hb_of(const graph& g) {
+  hb_cache& c = g.hbc;
+  const std::size_t nt = g.threads.size();
+  if (nt > W) {
+    std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
+    std::abort();
+  }
+  for (auto* vec : {&c.clk, &c.rel, &c.acc, &c.frel})
+    vec->resize(nt);
+  c.valid.resize(nt, 0);
+  std::size_t remaining = 0;
+  for (std::size_t t = 0; t < nt; ++t) {
+    c.clamp(t, g.threads[t].size());
+    remaining += g.threads[t].size() - c.valid[t];
+  }
+  while (remaining > 0) {
+    bool progress = false;
+    for (std::size_t t = 0; t < nt; ++t) {
+      while (c.valid[t] < g.threads[t].size()) {
+        const std::size_t i = c.valid[t];
+        bool ready = true;
+        tc_rf_preds(g, t, i, [&](event_id p) {
+          if (g.contains(p) &&
+              static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
+            ready = false;
+        });
+        if (!ready) break;
+        compute_event(g, c, t, i);
+        ++c.valid[t];
+        --remaining;
+        progress = true;
+      }
+    }
+    if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
+  }
+  c.base.assign(nt + 1, 0);
+  for (std::size_t t = 0; t < nt; ++t)
+    c.base[t + 1] = c.base[t] + g.threads[t].size();
+  return &c;
+}
+
+bool compute_hb(const graph& g, hb_clocks& c) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  c = *h;
+  return true;
+}
+
+}  // namespace stealcheck::model

@@ -1,0 +1,35 @@
+// models/hb.hpp: happens-before of an execution graph, as vector clocks.
+//
+// hb = (po U sw U tc)+ where tc are the thread edges (spawn -> child's first event, child's
+// last event -> join) and sw follows RC11 (Lahav et al., PLDI 2017, section 3.1):
+//   sw = [E_rel]; ([F]; po)?; rs; rf; [R]; (po; [F])?; [E_acq]
+// with C++20 release sequences rs = [W]; (rf; rmw)* (no same-thread plain writes; this is
+// what the oracle, shared/oracle/litmus-rc11.md, and GenMC use). consume counts as acquire.
+// Only atomic reads take part in sw; non-atomic accesses appear in po only.
+//
+// Thread role: explorer thread only. Requires: a graph whose reads have rf set.
+// Returns: false from compute_hb if po U rf U tc is cyclic (such a graph is inconsistent in
+// every model: RC11's no-thin-air axiom).
+// Complexity: O(T) per event added since the last call; O(E * T) after a change to an
+// existing event. Requires: at most hb_cache::width threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/graph.hpp"
+
+namespace stealcheck::model {
+
+/// The clocks of a graph (see hb_cache in graph.hpp).
+using hb_clocks = hb_cache;
+
+/// The graph's clocks, brought up to date (only events added since the last call are
+/// computed, in O(T) each). nullptr if po U rf U tc is cyclic.
+const hb_clocks* hb_of(const graph& g);
+
+/// Copies the up-to-date clocks into c; false if po U rf U tc is cyclic.
+bool compute_hb(const graph& g, hb_clocks& c);
+
+}  // namespace stealcheck::model

@@ -1,0 +1,67 @@
+// models/history.hpp: the deque operations of one model-checked execution, and the checks
+// every client applies to them: no value taken twice, none invented, nothing lost, and the
+// results explained by the sequential deque (deques/spec.hpp) in an order that respects
+// happens-before between operations (DESIGN.md section 3).
+//
+// Thread role: `record` from the model thread that ran the operation; `check_all` from the
+// client's main thread after joining every thread.
+// Complexity: check_all is a backtracking search over linearizations: O(n!) worst case for n
+// operations (clients here have at most a dozen, and hb prunes hard).
+// Source: linearizability (Herlihy, Wing, TOPLAS 1990) with happens-before in place of real
+// time, as in CDSChecker's specification checks (Norris, Demsky, OOPSLA 2013).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "deques/spec.hpp"
+#include "models/explore.hpp"
+
+namespace stealcheck::model {
+
+enum class op_type : std::uint8_t { push, pop, steal, steal_batch };
+
+struct deque_op {
+  op_type type = op_type::push;
+  event_id first;                      ///< the operation's first event
+  event_id last;                       ///< its last event
+  std::int64_t value = 0;              ///< push: the value
+  std::optional<std::int64_t> result;  ///< pop / steal: the value taken
+  steal_status status = steal_status::empty;
+  std::vector<std::int64_t> batch;  ///< steal_batch: values taken, top first
+};
+
+class history {
+ public:
+  /// Runs f() as one operation of the calling model thread and records it.
+  template <class F>
+  deque_op& record(client& c, deque_op op, F&& f) {
+    const event_id before = c.position();
+    f(op);
+    const event_id after = c.position();
+    op.first = before;
+    op.last = {after.thread, after.index - 1};
+    if (op.last.index < op.first.index) op.last = op.first;
+    ops_.push_back(std::move(op));
+    return ops_.back();
+  }
+  /// Forgets the last recorded operation (a bounded push that found the deque full).
+  void discard_last() { ops_.pop_back(); }
+
+  /// All checks; on failure calls c.check(false, ...) naming the offending value.
+  /// `pushed`: every value pushed successfully; `drained`: values left at the end.
+  void check_all(client& c, const std::vector<std::int64_t>& pushed,
+                 const std::vector<std::int64_t>& drained) const;
+
+  const std::vector<deque_op>& ops() const noexcept { return ops_; }
+
+ private:
+  bool linearizable(const hb_clocks& hb) const;
+  std::vector<deque_op> ops_;
+};
+
+}  // namespace stealcheck::model

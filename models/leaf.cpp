@@ -1,0 +1,147 @@
+// models/leaf.cpp: what happens when an execution ends: classification (complete, blocked,
+// deadlock), the end-of-execution checks (data races, use-after-free races, leaks), bug
+// reports, the replay of a token, and the driver loop (explorer::run).
+#include <chrono>
+#include <string>
+
+#include "models/explorer.hpp"
+#include "models/hb.hpp"
+#include "models/report.hpp"
+
+namespace stealcheck::model::detail {
+
+void explorer::report(error_kind k, const std::string& message) {
+  if (stop_) return;
+  stop_ = true;
+  bug_report b;
+  b.kind = k;
+  b.message = message;
+  b.trace = trace(ex_.g);
+  b.dot = dot(ex_.g);
+  b.replay_token = encode_token(ex_.g);
+  res_.bug = std::move(b);
+}
+
+// Data races between non-atomic accesses, and accesses racing with the free of their
+// location. Returns false after reporting a bug.
+bool explorer::check_final(bool complete) {
+  const hb_clocks* h = hb_of(ex_.g);
+  if (h == nullptr) return true;  // unreachable for consistent graphs
+  const hb_clocks& c = *h;
+  const graph& g = ex_.g;
+  std::vector<std::vector<event_id>> by_loc(g.locs.size());
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (is_access(e) || e.kind == event_kind::na_read || e.kind == event_kind::na_write)
+        by_loc[e.loc].push_back({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
+    }
+  for (std::size_t l = 0; l < by_loc.size(); ++l) {
+    const auto& v = by_loc[l];
+    for (std::size_t a = 0; a < v.size(); ++a)
+      for (std::size_t b = a + 1; b < v.size(); ++b) {
+        const event& ea = g.at(v[a]);
+        const event& eb = g.at(v[b]);
+        const bool na = ea.kind == event_kind::na_read || ea.kind == event_kind::na_write;
+        if (!na) continue;
+        if (ea.kind != event_kind::na_write && eb.kind != event_kind::na_write) continue;
+        if (c.hb(v[a], v[b]) || c.hb(v[b], v[a])) continue;
+        report(error_kind::data_race,
+               "data race on " + location_name(g, static_cast<std::uint32_t>(l)) + " between " +
+                   event_line(g, v[a]) + " and " + event_line(g, v[b]));
+        return false;
+      }
+    if (l < ex_.loc_freed.size() && ex_.loc_freed[l].valid())
+      for (const event_id a : v)
+        if (!c.hb_eq(a, ex_.loc_freed[l])) {
+          report(error_kind::use_after_free, "access " + event_line(g, a) +
+                                                 " is not ordered before the free at " +
+                                                 event_name(g, ex_.loc_freed[l]));
+          return false;
+        }
+  }
+  if (complete)
+    for (const alloc_record& a : ex_.allocs)
+      if (a.live) {
+        report(error_kind::leak, "leak: the allocation at " + event_name(g, a.alloc_event) + " (" +
+                                     std::to_string(a.bytes) + " bytes) is never destroyed");
+        return false;
+      }
+  return true;
+}
+
+void explorer::leaf() {
+  bool complete = true;
+  bool bound = false;
+  std::size_t bound_thread = 0;
+  for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
+    const model_thread& th = *ex_.threads[t];
+    if (th.finished) continue;
+    complete = false;
+    if (th.blocked && th.why == block_reason::bound && !bound) {
+      bound = true;
+      bound_thread = t;
+    }
+    if (th.blocked && th.why == block_reason::mutex) {
+      const auto& evs = ex_.g.threads[t];
+      const event& lock_read = evs[evs.size() - 2];
+      if (ex_.g.at(ex_.g.mo_max(lock_read.loc)).value != 0) {
+        report(error_kind::deadlock, "deadlock: thread " + std::to_string(t) +
+                                         " waits forever for the mutex " +
+                                         location_name(ex_.g, lock_read.loc));
+        return;
+      }
+    }
+  }
+  if (!check_final(complete)) return;
+  if (complete) {
+    ++res_.complete;
+    if (opt_.on_complete) opt_.on_complete(ex_.g);
+  } else {
+    ++res_.blocked;
+    if (bound) {
+      ++res_.bound_hits;
+      if (!first_bound_) {
+        res_.blocked_note = "thread " + std::to_string(bound_thread) + " reached the bound of " +
+                            std::to_string(ex_.cfg.max_events_per_thread) +
+                            " events (options::max_events_per_thread)";
+        bug_report b;
+        b.kind = error_kind::bound_exceeded;
+        b.message = res_.blocked_note;
+        b.trace = trace(ex_.g);
+        b.dot = dot(ex_.g);
+        b.replay_token = encode_token(ex_.g);
+        first_bound_ = std::move(b);
+      }
+    }
+  }
+  if (opt_.max_executions != 0 && res_.executions() >= opt_.max_executions) {
+    res_.limit_reached = true;
+    stop_ = true;
+  }
+}
+
+result explorer::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!opt_.replay.empty()) {
+    const auto plan = decode_token(opt_.replay);
+    if (!plan) {
+      res_.bug = bug_report{error_kind::bad_replay, "malformed replay token", "", "", ""};
+    } else {
+      replay(*plan);
+    }
+  } else if (ex_.restart(graph{})) {
+    visit();
+  } else {
+    report(ex_.error->kind, ex_.error->message);
+  }
+  ex_.teardown();
+  res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
+    first_bound_->message = "no execution completed: " + first_bound_->message;
+    res_.bug = first_bound_;
+  }
+  return res_;
+}
+
+}  // namespace stealcheck::model::detail

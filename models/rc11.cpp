@@ -1,0 +1,146 @@
+// models/rc11.cpp: RC11 consistency (Lahav et al., PLDI 2017, section 3):
+//   (1) no-thin-air: acyclic(po ∪ rf) (with thread edges), via compute_hb;
+//   (2) coherence: irreflexive(hb; eco?), checked per location with mo positions;
+//   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
+//   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/psc.cpp).
+#include <cstddef>
+#include <vector>
+
+#include "models/consistency.hpp"
+#include "models/hb.hpp"
+#include "models/psc.hpp"
+
+namespace stealcheck::model {
+
+namespace {
+
+// wpos(e): mo position of e (write) or of the write it reads (read).
+int wpos(const graph& g, const std::vector<std::vector<int>>& pos, event_id id) {
+  const event& e = g.at(id);
+  const event_id w = is_read(e) ? e.rf : id;
+  return pos[static_cast<std::size_t>(w.thread)][static_cast<std::size_t>(w.index)];
+}
+
+// Coherence: for same-location accesses a hb b: if b is a write, wpos(a) < wpos(b); if b is
+// a read, wpos(a) <= wpos(b). This is exactly irreflexive(hb; eco) (eco = rf ∪ mo;rf? ∪
+// rb;rf?). Per location and thread, the accesses hb-before b form a po-prefix, so the prefix
+// maximum of wpos suffices.
+bool coherent(const graph& g, const hb_clocks& c) {
+  const std::size_t nt = g.threads.size();
+  std::vector<std::vector<int>> pos(nt);
+  for (std::size_t t = 0; t < nt; ++t)
+    pos[t].assign(g.threads[t].size(), -1);
+  for (const auto& m : g.mo)
+    for (std::size_t k = 0; k < m.size(); ++k)
+      pos[static_cast<std::size_t>(m[k].thread)][static_cast<std::size_t>(m[k].index)] =
+          static_cast<int>(k);
+  // per (loc, thread): accesses in po order with prefix max of wpos
+  struct acc {
+    std::int32_t index;
+    int prefmax;
+  };
+  std::vector<std::vector<std::vector<acc>>> by(g.locs.size(), std::vector<std::vector<acc>>(nt));
+  for (std::size_t t = 0; t < nt; ++t) {
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (!is_access(e)) continue;
+      auto& v = by[e.loc][t];
+      const int w = wpos(g, pos, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
+      if (w < 0) return false;  // dangling rf: not a graph we can judge
+      v.push_back({static_cast<std::int32_t>(i), v.empty() ? w : std::max(v.back().prefmax, w)});
+    }
+  }
+  for (std::size_t t = 0; t < nt; ++t) {
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (!is_access(e)) continue;
+      const event_id me{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+      const int mine = wpos(g, pos, me);
+      const std::int32_t* clk = c.of(me);
+      for (std::size_t u = 0; u < nt; ++u) {
+        const auto& v = by[e.loc][u];
+        const std::int32_t limit = u == t ? static_cast<std::int32_t>(i) : clk[u];
+        int best = -1;
+        for (auto it = v.rbegin(); it != v.rend(); ++it)
+          if (it->index < limit) {
+            best = it->prefmax;
+            break;
+          }
+        if (best < 0) continue;
+        if (is_write(e) ? best >= mine : best > mine) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace {
+// Whether event id creates mo/rb edges towards existing writes, or is sc.
+bool may_add_psc_edge(const graph& g, event_id id) {
+  const event& e = g.at(id);
+  if (is_sc(e)) return true;
+  if (is_read(e)) {
+    const auto& m = g.mo[e.loc];
+    const int p = g.mo_pos(e.rf);
+    // rb targets: writes mo-after rf other than this RMW's own write part
+    for (std::size_t k = static_cast<std::size_t>(p) + 1; k < m.size(); ++k)
+      if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) return true;
+    return false;
+  }
+  if (is_write(e)) return g.mo_pos(id) + 1 != static_cast<int>(g.mo[e.loc].size());
+  return false;
+}
+}  // namespace
+
+namespace {
+// Coherence for the pairs that end in the new event b (the only new pairs: b is hb-maximal,
+// and inserting a write into mo keeps the order of the other writes).
+bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
+  const event& eb = g.at(b);
+  if (!is_access(eb)) return true;
+  const int mine = g.mo_pos(is_read(eb) ? eb.rf : b);
+  if (mine < 0) return false;
+  const std::int32_t* clk = c.of(b);
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto& th = g.threads[u];
+    const std::int32_t lim = static_cast<std::int32_t>(u) == b.thread ? b.index : clk[u];
+    for (std::int32_t i = 0; i < lim && static_cast<std::size_t>(i) < th.size(); ++i) {
+      const event& a = th[static_cast<std::size_t>(i)];
+      if (!is_access(a) || a.loc != eb.loc) continue;
+      const int w = g.mo_pos(is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), i});
+      if (is_write(eb) ? w >= mine : w > mine) return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+bool rc11_consistent_after(const graph& g, event_id added) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  const hb_clocks& c = *h;
+  const event& ea = g.at(added);
+  if (ea.kind == event_kind::write && ea.rmw && added.index > 0 &&
+      !coherent_at(g, c, {added.thread, added.index - 1}))
+    return false;
+  if (!coherent_at(g, c, added)) return false;
+  if (!rmw_atomic(g)) return false;
+  bool check = may_add_psc_edge(g, added);
+  const event& e = g.at(added);
+  if (e.kind == event_kind::write && e.rmw && added.index > 0)
+    check = check || may_add_psc_edge(g, {added.thread, added.index - 1});
+  return !check || psc_acyclic(g, c);
+}
+
+bool rc11_consistent(const graph& g) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  const hb_clocks& c = *h;
+  if (!coherent(g, c)) return false;
+  if (!rmw_atomic(g)) return false;
+  return psc_acyclic(g, c);
+}
+
+}  // namespace stealcheck::model

@@ -1,0 +1,130 @@
+// models/replay.cpp: re-running exactly the execution a replay token describes.
+//
+// The client runs with the token's choices: a read takes the write the token names (once
+// that write exists), a write is placed by its final mo rank. Threads run in the usual
+// deterministic order, skipping a read whose write is not there yet. The resulting graph is
+// checked for consistency and then judged like any explored execution.
+#include <string>
+
+#include "models/consistency.hpp"
+#include "models/explorer.hpp"
+
+namespace stealcheck::model::detail {
+
+namespace {
+std::size_t choices_so_far(const graph& g, std::size_t t) {
+  std::size_t n = 0;
+  for (const event& e : g.threads[t])
+    if (e.kind == event_kind::read || e.kind == event_kind::write) ++n;
+  return n;
+}
+}  // namespace
+
+void explorer::replay(const replay_plan& plan) {
+  if (!ex_.restart(graph{})) {
+    report(ex_.error->kind, ex_.error->message);
+    return;
+  }
+  while (!stop_ && replay_step(plan)) {
+  }
+}
+
+bool explorer::replay_step(const replay_plan& plan) {
+  auto bad = [&](const std::string& why) {
+    report(error_kind::bad_replay, "replay token does not fit this client: " + why);
+    return false;
+  };
+  auto place = [&](graph& g, event_id w, std::uint32_t rank) {
+    ranks_[{w.thread, w.index}] = rank;
+    const auto& m = g.mo[g.at(w).loc];
+    std::size_t pos = 0;
+    for (const event_id x : m) {
+      const auto it = ranks_.find({x.thread, x.index});
+      const std::uint32_t rx = it == ranks_.end() ? 0 : it->second;
+      if (rx < rank) ++pos;
+    }
+    g.mo_insert(w, pos);
+  };
+  auto choice = [&](std::size_t t, std::size_t k) -> std::optional<replay_choice> {
+    if (t >= plan.size() || k >= plan[t].size()) return std::nullopt;
+    return plan[t][k];
+  };
+  for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
+    ex_.advance(t);  // every thread to its next operation (or its end)
+    if (ex_.error) {
+      report(ex_.error->kind, ex_.error->message);
+      return false;
+    }
+  }
+  std::size_t next = ex_.threads.size();
+  for (std::size_t t = 0; t < ex_.threads.size() && next == ex_.threads.size(); ++t) {
+    if (ex_.threads[t]->half_rmw) {
+      const auto c = choice(t, choices_so_far(ex_.g, t));
+      if (!c || c->read) return bad("missing write part in thread " + std::to_string(t));
+      const auto& evs = ex_.g.threads[t];
+      if (evs.empty()) return bad("no read part in thread " + std::to_string(t));
+      const event part = make_write_part(ex_.g, evs[evs.size() - 1]);
+      const event_id wid = ex_.g.append(t, part);
+      place(ex_.g, wid, c->rank);
+      ex_.commit(t);
+      return true;
+    }
+    const model_thread& th = *ex_.threads[t];
+    if (!th.has_op) continue;
+    if (th.op.kind == op_kind::join && !ex_.threads[th.op.aux]->finished) continue;
+    if (th.op.kind != op_kind::store && th.op.kind != op_kind::fence &&
+        th.op.kind != op_kind::join) {
+      const auto c = choice(t, choices_so_far(ex_.g, t));
+      if (!c || !c->read) return bad("thread " + std::to_string(t) + " has more reads");
+      if (!ex_.g.contains(c->rf)) continue;
+    }
+    next = t;
+  }
+  if (next == ex_.threads.size()) {
+    for (const auto& th : ex_.threads)
+      if (th->has_op) return bad("a read's write never appears");
+    if (!is_consistent(ex_.g, opt_.model)) return bad("the execution is not consistent");
+    leaf();
+    return false;
+  }
+  const std::size_t t = next;
+  const pending_op op = ex_.threads[t]->op;
+  const std::size_t k = choices_so_far(ex_.g, t);
+  if (op.kind == op_kind::fence || op.kind == op_kind::join) {
+    event e;
+    e.kind = op.kind == op_kind::fence ? event_kind::fence : event_kind::join;
+    e.order = op.order;
+    e.aux = op.aux;
+    e.src = op.src;
+    ex_.g.append(t, e);
+  } else if (op.kind == op_kind::store) {
+    const auto c = choice(t, k);
+    if (!c || c->read) return bad("thread " + std::to_string(t) + " has more writes");
+    event w;
+    w.kind = event_kind::write;
+    w.loc = op.loc;
+    w.order = op.order;
+    w.value = op.value;
+    w.src = op.src;
+    place(ex_.g, ex_.g.append(t, w), c->rank);
+  } else {
+    const auto c = choice(t, k);
+    const event& src = ex_.g.at(c->rf);
+    if (!is_write(src) || src.loc != op.loc) return bad("a read names a write elsewhere");
+    event r = make_read(op);
+    r.spurious = c->spurious;
+    const event_id rid = ex_.g.append(t, r);
+    set_reads_from(ex_.g, rid, c->rf);
+    const event& re = ex_.g.at(rid);
+    if (re.rmw || (re.op == rmw_op::cas && re.cas_ok)) {
+      const auto cw = choice(t, k + 1);
+      if (!cw || cw->read) return bad("missing RMW write part");
+      const event_id wid = ex_.g.append(t, make_write_part(ex_.g, ex_.g.at(rid)));
+      place(ex_.g, wid, cw->rank);
+    }
+  }
+  ex_.commit(t);
+  return true;
+}
+
+}  // namespace stealcheck::model::detail

@@ -1,0 +1,122 @@
+// models/report.cpp: trace and DOT renderings (see report.hpp).
+#include "models/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <string_view>
+
+namespace stealcheck::model {
+
+namespace {
+std::string_view basename(const char* f) {
+  if (f == nullptr) return "?";
+  const char* s = std::strrchr(f, '/');
+  return s != nullptr ? std::string_view(s + 1) : std::string_view(f);
+}
+std::string_view short_order(std::memory_order o) {
+  switch (o) {
+    case std::memory_order_relaxed:
+      return "rlx";
+    case std::memory_order_consume:
+      return "con";
+    case std::memory_order_acquire:
+      return "acq";
+    case std::memory_order_release:
+      return "rel";
+    case std::memory_order_acq_rel:
+      return "acq_rel";
+    case std::memory_order_seq_cst:
+      return "sc";
+  }
+  return "?";
+}
+}  // namespace
+
+std::string location_name(const graph& g, std::uint32_t loc) {
+  if (loc >= g.locs.size()) return fmt::format("loc{}", loc);
+  const location& l = g.locs[loc];
+  std::string s = fmt::format("loc{}@{}:{}", loc, basename(l.src.file), l.src.line);
+  if (l.in_array) s += fmt::format("[{}]", l.element);
+  return s;
+}
+
+std::string event_name(const graph& /*g*/, event_id id) {
+  if (!id.valid()) return "(none)";
+  return fmt::format("({}, {})", id.thread, id.index);
+}
+
+std::string event_line(const graph& g, event_id id) {
+  const event& e = g.at(id);
+  std::string s = fmt::format("{} {}", event_name(g, id), kind_name(e.kind));
+  if (e.rmw || e.op != rmw_op::none) s += e.kind == event_kind::read ? "(rmw)" : "";
+  if (e.kind == event_kind::write && e.rmw) s += "(rmw)";
+  if (is_access(e) || e.kind == event_kind::na_read || e.kind == event_kind::na_write)
+    s += " " + location_name(g, e.loc);
+  if (is_access(e)) {
+    if (e.value >= (std::uint64_t{1} << 40) && e.value < (std::uint64_t{1} << 56))
+      s += fmt::format(" {:#x}", e.value);  // a pointer
+    else
+      s += fmt::format(" {}", static_cast<std::int64_t>(e.value));
+  }
+  if (is_access(e) || e.kind == event_kind::fence) s += fmt::format(" {}", short_order(e.order));
+  if (is_read(e)) {
+    const bool init = g.contains(e.rf) && g.at(e.rf).kind == event_kind::init;
+    s += init ? " [init]" : fmt::format(" [rf {}]", event_name(g, e.rf));
+    if (e.spurious) s += " (spurious failure)";
+  }
+  if (e.kind == event_kind::spawn) s += fmt::format(" thread {}", e.aux);
+  if (e.kind == event_kind::join) s += fmt::format(" thread {}", e.aux);
+  if (e.kind == event_kind::block) {
+    static constexpr std::string_view why[] = {"spin_assume false", "mutex held",
+                                               "event bound reached"};
+    s += fmt::format(" ({})", why[e.aux < 3 ? e.aux : 0]);
+  }
+  if (e.src.file != nullptr && e.src.line != 0)
+    s += fmt::format(" {}:{}", basename(e.src.file), e.src.line);
+  return s;
+}
+
+std::string trace(const graph& g) {
+  std::string out;
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    out += fmt::format("thread {}:\n", t);
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i)
+      out +=
+          "  " + event_line(g, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)}) + "\n";
+  }
+  return out;
+}
+
+std::string dot(const graph& g) {
+  std::string out = "digraph execution {\n  node [shape=box, fontname=monospace];\n";
+  auto node = [](event_id id) { return fmt::format("e{}_{}", id.thread, id.index); };
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    out += fmt::format("  subgraph cluster_{} {{\n    label=\"thread {}\";\n", t, t);
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event_id id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+      std::string label = event_line(g, id);
+      for (char& c : label)
+        if (c == '"') c = '\'';
+      out += fmt::format("    {} [label=\"{}\"];\n", node(id), label);
+      if (i > 0)
+        out += fmt::format("    {} -> {} [label=po];\n", node({id.thread, id.index - 1}), node(id));
+    }
+    out += "  }\n";
+  }
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (is_read(e) && g.contains(e.rf))
+        out += fmt::format("  {} -> {} [label=rf, color=green];\n", node(e.rf),
+                           node({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)}));
+    }
+  for (const auto& m : g.mo)
+    for (std::size_t k = 1; k < m.size(); ++k)
+      out += fmt::format("  {} -> {} [label=mo, color=orange, style=dashed];\n", node(m[k - 1]),
+                         node(m[k]));
+  out += "}\n";
+  return out;
+}
+
+}  // namespace stealcheck::model

@@ -1,0 +1,26 @@
+// models/report.hpp: human-readable renderings of an execution graph.
+//
+//   trace(g)  per-thread listing, one event per line:
+//             (thread, index) kind location value order [reads-from (t,i) | init] file:line
+//   dot(g)    Graphviz DOT with po (black), rf (green), mo (orange, dashed) edges.
+// Thread role: any (pure functions of the graph). Complexity: O(E + mo).
+// Source: the trace format follows GenMC's error traces (MPI-SWS/genmc tests/wrong/*/*.trace).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/graph.hpp"
+
+namespace stealcheck::model {
+
+/// "file.hpp:123" of the location's constructor (plus "[k]" for array elements).
+std::string location_name(const graph& g, std::uint32_t loc);
+/// "(t, i)".
+std::string event_name(const graph& g, event_id id);
+/// One line for event id (without a newline).
+std::string event_line(const graph& g, event_id id);
+std::string trace(const graph& g);
+std::string dot(const graph& g);
+
+}  // namespace stealcheck::model

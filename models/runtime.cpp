@@ -1,0 +1,437 @@
+// models/runtime.cpp: fibers, replay cursor and commit of one run (see runtime.hpp).
+#include "models/runtime.hpp"
+
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "models/report.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define STEALCHECK_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define STEALCHECK_TSAN 1
+#endif
+
+namespace stealcheck::model::detail {
+
+namespace {
+
+thread_local execution* g_current = nullptr;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr std::size_t default_stack = std::size_t{1} << 20;
+#else
+constexpr std::size_t default_stack = std::size_t{256} << 10;
+#endif
+
+// Recycles fiber stacks across runs (each run creates fresh fibers).
+class pool_stack {
+ public:
+  pool_stack(std::vector<void*>* pool, std::size_t size, void** last)
+      : pool_(pool), size_(size), last_(last) {}
+  boost::context::stack_context allocate() {
+    void* base = nullptr;
+    if (!pool_->empty()) {
+      base = pool_->back();
+      pool_->pop_back();
+    } else {
+      base = std::malloc(size_);
+      if (base == nullptr) throw std::bad_alloc();
+    }
+    *last_ = base;
+    boost::context::stack_context sc;
+    sc.size = size_;
+    sc.sp = static_cast<char*>(base) + size_;
+    return sc;
+  }
+  void deallocate(boost::context::stack_context& sc) noexcept {
+    pool_->push_back(static_cast<char*>(sc.sp) - sc.size);
+  }
+
+ private:
+  std::vector<void*>* pool_;
+  std::size_t size_;
+  void** last_;
+};
+
+std::uint64_t mask(std::uint64_t v, std::uint8_t width) {
+  return width >= 8 ? v : (v & ((std::uint64_t{1} << (8U * width)) - 1));
+}
+
+}  // namespace
+
+execution* current_execution() noexcept {
+  return g_current;
+}
+void set_current_execution(execution* e) noexcept {
+  g_current = e;
+}
+
+std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width) {
+  std::uint64_t v = old;
+  switch (r.op) {
+    case rmw_op::exchange:
+    case rmw_op::cas:
+      v = r.operand;
+      break;
+    case rmw_op::add:
+      v = old + r.operand;
+      break;
+    case rmw_op::sub:
+      v = old - r.operand;
+      break;
+    case rmw_op::band:
+      v = old & r.operand;
+      break;
+    case rmw_op::bor:
+      v = old | r.operand;
+      break;
+    case rmw_op::bxor:
+      v = old ^ r.operand;
+      break;
+    case rmw_op::none:
+      break;
+  }
+  return mask(v, width);
+}
+
+execution::execution(run_config c, std::function<void()> main_body)
+    : cfg(std::move(c)), stack_size_(default_stack), main_body_(std::move(main_body)) {}
+
+execution::~execution() {
+  teardown();
+  for (void* p : stack_pool_)
+    std::free(p);
+}
+
+void execution::reset_run() {
+  threads.clear();
+  threads.push_back(std::make_unique<model_thread>());
+  threads[0]->body = main_body_;
+  if (g.threads.empty()) {
+    g.threads.resize(1);
+    g.info.resize(1);
+  }
+  loc_addr.clear();
+  loc_freed.clear();
+  shadow.clear();
+  allocs.clear();
+  next_element.reset();
+}
+
+// Every switch between the explorer (main) and a fiber goes through these two functions, so
+// AddressSanitizer and ThreadSanitizer can be told about each stack change. Abandoned fibers
+// are unwound by switching into them with `unwinding` set (post/park then throw
+// unwind_request), not by Boost's forced unwinding, so that no switch is unannotated.
+void execution::switch_to_fiber(std::size_t t) {
+  model_thread& th = *threads[t];
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_start_switch_fiber(&main_fake_, th.stack_base, th.stack_size);
+#endif
+#if defined(STEALCHECK_TSAN)
+  if (tsan_main_ == nullptr) tsan_main_ = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(th.tsan_fiber, 0);
+#endif
+  const std::size_t prev = current;
+  current = t;
+  th.fib = std::move(th.fib).resume();
+  current = prev;
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_finish_switch_fiber(main_fake_, nullptr, nullptr);
+#endif
+#if defined(STEALCHECK_TSAN)
+  if (th.finished && th.tsan_fiber != nullptr) {
+    __tsan_destroy_fiber(th.tsan_fiber);
+    th.tsan_fiber = nullptr;
+  }
+#endif
+}
+
+void execution::switch_to_main(bool exiting) {
+  model_thread& th = me();
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_start_switch_fiber(exiting ? nullptr : &th.asan_fake, main_bottom_, main_size_);
+#endif
+#if defined(STEALCHECK_TSAN)
+  __tsan_switch_to_fiber(tsan_main_, 0);
+#endif
+  if (exiting) return;  // the caller returns the sink to Boost, which switches
+  th.sink = std::move(th.sink).resume();
+#if defined(STEALCHECK_ASAN)
+  __sanitizer_finish_switch_fiber(th.asan_fake, &main_bottom_, &main_size_);
+#endif
+  if (th.unwinding) throw unwind_request{};
+}
+
+void execution::start_fiber(std::size_t t) {
+  model_thread& th = *threads[t];
+  th.started = true;
+  th.fib = boost::context::fiber(
+      std::allocator_arg, pool_stack(&stack_pool_, stack_size_, &last_stack_),
+      [this, t](boost::context::fiber&& sink) {
+        model_thread& self = *threads[t];
+#if defined(STEALCHECK_ASAN)
+        __sanitizer_finish_switch_fiber(nullptr, &main_bottom_, &main_size_);
+#endif
+        self.sink = std::move(sink);
+        try {
+          if (!self.unwinding) self.body();
+        } catch (const unwind_request&) {
+          // abandoned run: the stack is unwound, nothing to record
+        } catch (const std::exception& ex) {
+          if (!tearing_down && !error)
+            error = error_state{error_kind::exception,
+                                "thread " + std::to_string(t) + " threw: " + ex.what()};
+        } catch (...) {
+          if (!tearing_down && !error)
+            error = error_state{error_kind::exception,
+                                "thread " + std::to_string(t) + " threw a non-std exception"};
+        }
+        if (!tearing_down && !error) {
+          event e;
+          e.kind = event_kind::end;
+          free_event(e);
+        }
+        self.finished = true;
+        switch_to_main(true);
+        return std::move(self.sink);
+      });
+  th.stack_base = last_stack_;
+  th.stack_size = stack_size_;
+#if defined(STEALCHECK_TSAN)
+  th.tsan_fiber = __tsan_create_fiber(0);
+#endif
+}
+
+void execution::advance(std::size_t t) {
+  model_thread& th = *threads[t];
+  if (th.finished || th.blocked || th.has_op || error) return;
+  if (!th.started) start_fiber(t);
+  switch_to_fiber(t);
+}
+
+bool execution::replay_ready(std::size_t t) const {
+  const model_thread& th = *threads[t];
+  const event& e = g.threads[t][th.cursor];
+  if (is_read(e)) {
+    const event_id rf = e.rf;
+    if (!g.contains(rf)) return false;
+    const auto u = static_cast<std::size_t>(rf.thread);
+    return u == t ||
+           (u < threads.size() && static_cast<std::size_t>(rf.index) < threads[u]->cursor);
+  }
+  if (e.kind == event_kind::join) return e.aux < threads.size() && threads[e.aux]->finished;
+  return true;
+}
+
+bool execution::commit(std::size_t t) {
+  model_thread& th = *threads[t];
+  pending_op& op = th.op;
+  auto& evs = g.threads[t];
+  std::size_t c = th.cursor;
+  event& e = evs[c];
+  auto mismatch = [&] {
+    error = error_state{error_kind::nondeterminism,
+                        "re-execution of thread " + std::to_string(t) + " diverged at event " +
+                            std::to_string(c) + " (" + std::string(kind_name(e.kind)) + " vs op " +
+                            std::to_string(static_cast<int>(op.kind)) + " loc " +
+                            std::to_string(e.loc) + "/" + std::to_string(op.loc) + ")" +
+                            "): the client must be deterministic given the values it reads"};
+    return true;
+  };
+  if (th.half_rmw) {  // the read part was committed by an earlier replay
+    if (c == 0 || !(e.kind == event_kind::write && e.rmw)) return mismatch();
+    const event& r = evs[c - 1];
+    e.value = rmw_result(r, r.value, g.locs[r.loc].width);
+    ensure_loc(e.loc);
+    shadow[e.loc] = e.value;
+    op.result = r.value;
+    op.ok = true;
+    th.cursor = c + 1;
+    th.has_op = false;
+    th.half_rmw = false;
+    return true;
+  }
+  const bool is_rd = op.kind == op_kind::load || op.kind == op_kind::rmw ||
+                     op.kind == op_kind::cas || op.kind == op_kind::lock;
+  if (is_rd != is_read(e) || (op.kind == op_kind::store && e.kind != event_kind::write) ||
+      (op.kind == op_kind::fence && e.kind != event_kind::fence) ||
+      (op.kind == op_kind::join && e.kind != event_kind::join) || (is_access(e) && e.loc != op.loc))
+    return mismatch();
+  bool ok = false;
+  if (is_rd) {
+    e.value = g.at(e.rf).value;
+    op.result = e.value;
+    ok = op.kind == op_kind::rmw ||
+         (op.kind != op_kind::load && !e.spurious && e.value == e.expected);
+    if (e.op == rmw_op::cas) e.cas_ok = ok;
+    ++c;
+    if (ok) {
+      if (c == evs.size()) {
+        th.cursor = c;
+        th.half_rmw = true;
+        return false;
+      }
+      event& w = evs[c];
+      if (!(w.kind == event_kind::write && w.rmw)) return mismatch();
+      w.value = rmw_result(e, e.value, g.locs[e.loc].width);
+      ensure_loc(e.loc);
+      shadow[e.loc] = w.value;
+      ++c;
+    } else if (c < evs.size() && evs[c].kind == event_kind::write && evs[c].rmw) {
+      return mismatch();
+    }
+  } else if (op.kind == op_kind::store) {
+    e.value = op.value;
+    ensure_loc(e.loc);
+    shadow[e.loc] = e.value;
+    ++c;
+  } else {
+    ++c;
+  }
+  op.ok = ok;
+  th.cursor = c;
+  th.has_op = false;
+  th.half_rmw = false;
+  return true;
+}
+
+bool execution::restart(graph target) {
+  teardown();
+  g = std::move(target);
+  reset_run();
+  for (;;) {
+    bool pending = false;
+    bool progress = false;
+    for (std::size_t t = 0; t < threads.size() && !error; ++t) {
+      model_thread& th = *threads[t];
+      const std::size_t len = t < g.threads.size() ? g.threads[t].size() : 0;
+      while (th.cursor < len && !error) {
+        if (!th.has_op) {
+          const std::size_t before = th.cursor;
+          advance(t);
+          if (th.cursor != before) progress = true;
+          if (!th.has_op) break;  // finished or blocked: checked below
+          if (th.cursor >= len) break;
+        }
+        if (!replay_ready(t)) break;
+        commit(t);
+        progress = true;
+        if (th.half_rmw) break;
+      }
+      if (th.cursor < len) pending = true;
+    }
+    if (error) return false;
+    if (!pending) return true;
+    if (!progress) {
+      error = error_state{error_kind::nondeterminism,
+                          "re-execution could not replay the recorded graph (a thread finished "
+                          "or blocked early): the client must be deterministic"};
+      return false;
+    }
+  }
+}
+
+void execution::teardown() {
+  tearing_down = true;
+  for (std::size_t t = threads.size(); t-- > 0;) {
+    model_thread& th = *threads[t];
+    if (!th.started || th.finished) continue;
+    th.unwinding = true;
+    switch_to_fiber(t);  // throws unwind_request inside the fiber; it then finishes
+  }
+  current = 0;
+  for (alloc_record& a : allocs) {
+    ::operator delete (a.storage, std::align_val_t{alignof(std::max_align_t)});
+  }
+  allocs.clear();
+  threads.clear();
+  tearing_down = false;
+}
+
+void execution::ensure_loc(std::uint32_t loc) {
+  if (loc_addr.size() <= loc) {
+    loc_addr.resize(loc + 1, 0);
+    loc_freed.resize(loc + 1);
+    shadow.resize(loc + 1, 0);
+  }
+}
+
+event_id execution::free_event(event e) {
+  model_thread& th = me();
+  const std::size_t t = current;
+  const std::size_t len = t < g.threads.size() ? g.threads[t].size() : 0;
+  if (th.cursor < len) {
+    event& old = g.threads[t][th.cursor];
+    if (old.kind != e.kind || (is_access(e) && old.loc != e.loc))
+      fail(error_kind::nondeterminism, "re-execution of thread " + std::to_string(t) +
+                                           " diverged at event " + std::to_string(th.cursor) +
+                                           ": the client must be deterministic");
+    old.value = e.value;
+    old.aux = e.aux;
+    return {static_cast<std::int32_t>(t), static_cast<std::int32_t>(th.cursor++)};
+  }
+  if (len >= cfg.max_events_per_thread && e.kind != event_kind::block && e.kind != event_kind::end)
+    block(block_reason::bound);
+  const event_id id = g.append(t, e);
+  ++th.cursor;
+  if (e.kind == event_kind::init) g.mo[e.loc].push_back(id);
+  return id;
+}
+
+std::uint64_t execution::post(pending_op op) {
+  model_thread& th = me();
+  const std::size_t len = g.threads[current].size();
+  if (th.cursor >= len && len >= cfg.max_events_per_thread) block(block_reason::bound);
+  th.op = op;
+  th.has_op = true;
+  switch_to_main(false);
+  return th.op.result;
+}
+
+void execution::fail(error_kind k, std::string message) {
+  if (!error && !tearing_down) error = error_state{k, std::move(message)};
+  park();
+}
+
+void execution::block(block_reason why) {
+  model_thread& th = me();
+  event e;
+  e.kind = event_kind::block;
+  e.aux = static_cast<std::uint32_t>(why);
+  if (!tearing_down) free_event(e);
+  th.blocked = true;
+  th.why = why;
+  park();
+}
+
+void execution::park() {
+  for (;;)
+    switch_to_main(false);  // leaves only by unwind_request (teardown)
+}
+
+std::size_t execution::spawn(std::function<void()> body) {
+  const std::size_t child = threads.size();
+  if (child >= hb_cache::width && !tearing_down)
+    fail(error_kind::assertion,
+         "too many model threads (at most " + std::to_string(hb_cache::width) + ")");
+  threads.push_back(std::make_unique<model_thread>());
+  threads[child]->body = std::move(body);
+  if (tearing_down) return child;
+  event e;
+  e.kind = event_kind::spawn;
+  e.aux = static_cast<std::uint32_t>(child);
+  const event_id id = free_event(e);
+  if (g.threads.size() <= child) {
+    g.threads.resize(child + 1);
+    g.info.resize(child + 1);
+  }
+  g.info[child].created_by = id;
+  return child;
+}
+
+}  // namespace stealcheck::model::detail

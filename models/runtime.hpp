@@ -1,0 +1,162 @@
+// models/runtime.hpp: one run of the client program: model threads as fibers, the replay
+// cursor that re-executes the recorded graph, bookkeeping events, allocation tracking.
+//
+// Each run starts the real C++ client from the beginning (stateless model checking). Threads
+// are Boost.Context fibers on the explorer's OS thread. A model thread runs until its next
+// atomic operation, which it *posts* (a pending_op) before switching back; the explorer then
+// decides the operation's event (reads-from, mo position) and `commit`s it from the graph.
+// Operations that carry no choice (location initialisation, non-atomic accesses, spawn,
+// allocation, free, blocking) are recorded directly by the fiber ("free events").
+// When the graph already holds a thread's next events (a replay), they are matched instead
+// of added; a mismatch is a nondeterminism error.
+//
+// Thread role: the explorer's OS thread only. Complexity: O(1) per event plus a fiber switch.
+// Source: re-execution with recorded choices as in GenMC (Kokologiannakis et al., POPL 2022,
+// section 6) and CDSChecker (Norris, Demsky, OOPSLA 2013).
+#pragma once
+
+#include <boost/context/fiber.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/consistency.hpp"
+#include "models/graph.hpp"
+#include "models/runtime_api.hpp"
+#include "models/verdict.hpp"
+
+namespace stealcheck::model::detail {
+
+enum class op_kind : std::uint8_t { load, store, rmw, cas, fence, join, lock };
+
+struct pending_op {
+  op_kind kind = op_kind::fence;
+  std::memory_order order = std::memory_order_relaxed;
+  std::memory_order fail_order = std::memory_order_relaxed;
+  rmw_op op = rmw_op::none;
+  bool weak = false;
+  std::uint32_t loc = 0;
+  std::uint32_t aux = 0;       ///< join: the thread
+  std::uint64_t value = 0;     ///< store value, RMW operand, CAS desired
+  std::uint64_t expected = 0;  ///< CAS expected
+  source_loc src;
+  std::uint64_t result = 0;  ///< filled by commit: value read (old value for RMWs)
+  bool ok = false;           ///< filled by commit: CAS / lock succeeded
+};
+
+struct model_thread {
+  std::function<void()> body;
+  boost::context::fiber fib;
+  boost::context::fiber sink;
+  bool started = false;
+  bool finished = false;
+  bool blocked = false;
+  block_reason why = block_reason::assume;
+  bool has_op = false;
+  bool half_rmw = false;  ///< read part committed, write part still to be added
+  pending_op op;
+  std::size_t cursor = 0;  ///< next graph event of this thread to match
+  std::uint32_t loc_counter = 0;
+  bool unwinding = false;      ///< teardown: the next switch into the fiber unwinds its stack
+  void* stack_base = nullptr;  ///< for sanitizer fiber annotations
+  std::size_t stack_size = 0;
+  void* asan_fake = nullptr;
+  void* tsan_fiber = nullptr;
+};
+
+/// Thrown inside a fiber to unwind it when a run is abandoned (never escapes the fiber).
+struct unwind_request {};
+
+struct error_state {
+  error_kind kind = error_kind::assertion;
+  std::string message;
+};
+
+struct alloc_record {
+  void* storage = nullptr;
+  std::size_t bytes = 0;
+  std::size_t count = 0;
+  void (*destroy)(void*, std::size_t) = nullptr;
+  bool live = true;
+  event_id alloc_event;
+  event_id free_event;
+};
+
+struct run_config {
+  memory_model model = memory_model::rc11;
+  std::uint32_t max_events_per_thread = 1000;
+  std::vector<std::pair<std::string, std::memory_order>> sites;
+};
+
+class execution {
+ public:
+  explicit execution(run_config cfg, std::function<void()> main_body);
+  ~execution();
+  execution(const execution&) = delete;
+  execution& operator=(const execution&) = delete;
+
+  graph g;
+  std::vector<std::unique_ptr<model_thread>> threads;
+  std::optional<error_state> error;
+  run_config cfg;
+
+  /// Abandons the current run and starts a new one that re-executes `target` completely.
+  /// Returns false on nondeterminism or an error during the replay (see `error`).
+  bool restart(graph target);
+  /// Runs thread t until it posts an operation, finishes, blocks, or fails.
+  void advance(std::size_t t);
+  /// Delivers t's pending operation from the graph events at its cursor. Returns false if
+  /// it is an RMW whose write part is not in the graph yet (half_rmw is set).
+  bool commit(std::size_t t);
+  /// Whether t's pending operation at the cursor can be replayed now (its rf is replayed).
+  bool replay_ready(std::size_t t) const;
+  /// Unwinds every fiber and frees this run's storage.
+  void teardown();
+
+  // ---- called from fibers (runtime_api.cpp) ----
+  std::size_t current = 0;
+  bool tearing_down = false;
+  std::optional<std::uint32_t> next_element;
+  std::vector<std::uintptr_t> loc_addr;
+  std::vector<event_id> loc_freed;
+  std::vector<std::uint64_t> shadow;  ///< value last written in this run (teardown reads it)
+  std::vector<alloc_record> allocs;
+
+  event_id free_event(event e);
+  std::uint64_t post(pending_op op);
+  [[noreturn]] void fail(error_kind k, std::string message);
+  [[noreturn]] void block(block_reason why);
+  [[noreturn]] void park();
+  void ensure_loc(std::uint32_t loc);
+  model_thread& me() { return *threads[current]; }
+  std::size_t spawn(std::function<void()> body);
+
+ private:
+  void reset_run();
+  void start_fiber(std::size_t t);
+  void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
+  void switch_to_main(bool exiting);    // current fiber -> main (sanitizer-annotated)
+  void* main_fake_ = nullptr;
+  const void* main_bottom_ = nullptr;
+  std::size_t main_size_ = 0;
+  void* tsan_main_ = nullptr;
+  void* last_stack_ = nullptr;
+  std::vector<void*> stack_pool_;
+  std::size_t stack_size_;
+  std::function<void()> main_body_;
+};
+
+/// The execution the calling fiber belongs to (set while explore runs).
+execution* current_execution() noexcept;
+void set_current_execution(execution* e) noexcept;
+
+/// The write part's value of an RMW read part `r` that read `old`.
+std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width);
+
+}  // namespace stealcheck::model::detail

@@ -1,0 +1,271 @@
+// models/runtime_api.cpp: the model::memory entry points (see runtime_api.hpp).
+#include "models/runtime_api.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "models/report.hpp"
+#include "models/runtime.hpp"
+
+namespace stealcheck::model::detail {
+
+namespace {
+
+execution& ex() {
+  execution* e = current_execution();
+  if (e == nullptr) {
+    std::fputs("stealcheck: model::memory used outside model::explore\n", stderr);
+    std::abort();
+  }
+  return *e;
+}
+
+std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
+  x.ensure_loc(op.loc);
+  std::uint64_t& cell = x.shadow[op.loc];
+  const std::uint64_t old = cell;
+  ok = true;
+  switch (op.kind) {
+    case op_kind::store:
+      cell = op.value;
+      break;
+    case op_kind::rmw: {
+      event r;
+      r.op = op.op;
+      r.operand = op.value;
+      cell = rmw_result(r, old, x.g.locs.size() > op.loc ? x.g.locs[op.loc].width : 8);
+      break;
+    }
+    case op_kind::cas:
+    case op_kind::lock:
+      ok = old == op.expected;
+      if (ok) cell = op.value;
+      break;
+    default:
+      break;
+  }
+  return old;
+}
+
+// Posts an operation on an atomic location (after the use-after-free check).
+std::uint64_t post(pending_op op, bool* ok = nullptr) {
+  execution& x = ex();
+  if (x.tearing_down) {
+    bool k = false;
+    const std::uint64_t v = teardown_op(x, op, k);
+    if (ok != nullptr) *ok = k;
+    return v;
+  }
+  if (op.kind != op_kind::fence && op.kind != op_kind::join) {
+    x.ensure_loc(op.loc);
+    if (x.loc_freed[op.loc].valid())
+      x.fail(error_kind::use_after_free, "access to " + location_name(x.g, op.loc) +
+                                             " after it was freed at " +
+                                             event_name(x.g, x.loc_freed[op.loc]));
+  }
+  const std::uint64_t v = x.post(op);
+  if (ok != nullptr) *ok = x.me().op.ok;
+  return v;
+}
+
+}  // namespace
+
+std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
+                          std::uintptr_t addr, source_loc src) {
+  execution& x = ex();
+  location l;
+  l.key = (static_cast<std::uint64_t>(x.current) << 32) | x.me().loc_counter++;
+  l.atomic = kind != loc_kind::nonatomic;
+  l.width = width;
+  l.src = src;
+  if (x.next_element) {
+    l.in_array = true;
+    l.element = *x.next_element;
+    x.next_element.reset();
+  }
+  const std::uint32_t loc = x.g.location_for(l);
+  x.ensure_loc(loc);
+  x.loc_addr[loc] = addr;
+  x.loc_freed[loc] = event_id::none();
+  x.shadow[loc] = init;
+  if (x.tearing_down) return loc;
+  event e;
+  e.kind = kind == loc_kind::nonatomic ? event_kind::na_write : event_kind::init;
+  e.loc = loc;
+  e.value = init;
+  e.src = src;
+  x.free_event(e);
+  return loc;
+}
+
+std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src) {
+  pending_op op;
+  op.kind = op_kind::load;
+  op.loc = loc;
+  op.order = o;
+  op.src = src;
+  return post(op);
+}
+
+void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_loc src) {
+  pending_op op;
+  op.kind = op_kind::store;
+  op.loc = loc;
+  op.value = v;
+  op.order = o;
+  op.src = src;
+  post(op);
+}
+
+std::uint64_t rt_rmw(std::uint32_t loc, rmw_op r, std::uint64_t operand, std::memory_order o,
+                     source_loc src) {
+  pending_op op;
+  op.kind = op_kind::rmw;
+  op.op = r;
+  op.loc = loc;
+  op.value = operand;
+  op.order = o;
+  op.src = src;
+  return post(op);
+}
+
+bool rt_cas(std::uint32_t loc, std::uint64_t& expected, std::uint64_t desired, bool weak,
+            std::memory_order okm, std::memory_order fail, source_loc src) {
+  pending_op op;
+  op.kind = op_kind::cas;
+  op.op = rmw_op::cas;
+  op.loc = loc;
+  op.value = desired;
+  op.expected = expected;
+  op.weak = weak;
+  op.order = okm;
+  op.fail_order = fail;
+  op.src = src;
+  bool ok = false;
+  const std::uint64_t old = post(op, &ok);
+  if (!ok) expected = old;
+  return ok;
+}
+
+void rt_fence(std::memory_order o, source_loc src) {
+  pending_op op;
+  op.kind = op_kind::fence;
+  op.order = o;
+  op.src = src;
+  post(op);
+}
+
+void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
+  execution& x = ex();
+  if (x.tearing_down) return;
+  x.ensure_loc(loc);
+  if (x.loc_freed[loc].valid())
+    x.fail(error_kind::use_after_free, "access to " + location_name(x.g, loc) +
+                                           " after it was freed at " +
+                                           event_name(x.g, x.loc_freed[loc]));
+  event e;
+  e.kind = write ? event_kind::na_write : event_kind::na_read;
+  e.loc = loc;
+  e.src = src;
+  x.free_event(e);
+}
+
+void rt_lock(std::uint32_t loc, source_loc src) {
+  pending_op op;
+  op.kind = op_kind::lock;
+  op.op = rmw_op::cas;
+  op.loc = loc;
+  op.value = 1;
+  op.expected = 0;
+  op.order = std::memory_order_acquire;
+  op.fail_order = std::memory_order_acquire;
+  op.src = src;
+  bool ok = false;
+  post(op, &ok);
+  execution& x = ex();
+  if (!ok && !x.tearing_down) x.block(block_reason::mutex);
+}
+
+bool rt_try_lock(std::uint32_t loc, source_loc src) {
+  std::uint64_t expected = 0;
+  return rt_cas(loc, expected, 1, false, std::memory_order_acquire, std::memory_order_relaxed, src);
+}
+
+void rt_unlock(std::uint32_t loc, source_loc src) {
+  rt_store(loc, 0, std::memory_order_release, src);
+}
+
+void rt_assume(bool cond, source_loc /*src*/) {
+  execution& x = ex();
+  if (!cond && !x.tearing_down) x.block(block_reason::assume);
+}
+
+std::memory_order rt_site_order(const site& s) noexcept {
+  execution* x = current_execution();
+  if (x != nullptr)
+    for (const auto& [name, o] : x->cfg.sites)
+      if (name == s.name) return o;
+  return s.order;
+}
+
+void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
+               void (*destroy)(void*, std::size_t)) {
+  execution& x = ex();
+  const std::size_t bytes = size * (count == 0 ? 1 : count);
+  void* p = ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
+  alloc_record r;
+  r.storage = p;
+  r.bytes = bytes;
+  r.count = count;
+  r.destroy = destroy;
+  x.allocs.push_back(r);
+  if (!x.tearing_down) {
+    event e;
+    e.kind = event_kind::alloc;
+    e.aux = static_cast<std::uint32_t>(x.allocs.size() - 1);
+    x.allocs.back().alloc_event = x.free_event(e);
+  }
+  return p;
+}
+
+void rt_array_element(std::uint32_t i) {
+  ex().next_element = i;
+}
+
+bool rt_free_begin(const void* p, bool /*array*/) {
+  execution& x = ex();
+  for (alloc_record& a : x.allocs) {
+    if (a.storage != p) continue;
+    if (a.live) return true;
+    if (x.tearing_down) return false;
+    x.fail(error_kind::double_free, "double free of the allocation made at " +
+                                        event_name(x.g, a.alloc_event) + ", first freed at " +
+                                        event_name(x.g, a.free_event));
+  }
+  if (x.tearing_down) return false;
+  x.fail(error_kind::double_free, "destroy of a pointer that create() did not return");
+}
+
+void rt_free_end(const void* p) {
+  execution& x = ex();
+  for (std::size_t k = 0; k < x.allocs.size(); ++k) {
+    alloc_record& a = x.allocs[k];
+    if (a.storage != p || !a.live) continue;
+    a.live = false;
+    if (x.tearing_down) return;
+    event e;
+    e.kind = event_kind::free;
+    e.aux = static_cast<std::uint32_t>(k);
+    a.free_event = x.free_event(e);
+    const auto lo = reinterpret_cast<std::uintptr_t>(a.storage);
+    for (std::size_t l = 0; l < x.loc_addr.size(); ++l) {
+      const std::uintptr_t q = x.loc_addr[l];
+      if (q >= lo && q < lo + a.bytes) x.loc_freed[l] = a.free_event;
+    }
+    return;
+  }
+}
+
+}  // namespace stealcheck::model::detail

@@ -1,0 +1,51 @@
+// models/runtime_api.hpp: the calls model::memory makes into the running exploration.
+//
+// Thread role: called from model threads (fibers) of the exploration in progress, on the
+// explorer's OS thread. Requires: an exploration is running (model::explore); otherwise each
+// call reports "model::memory used outside model::explore" and aborts.
+// Values travel as 64-bit patterns zero-extended from the access width.
+// Errors: an access to freed memory, a double free, a failed check: the call records the bug
+// and the calling fiber never resumes (the explorer reports and unwinds it).
+// Complexity: O(1) amortised per call, plus one fiber switch for each atomic access.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "deques/memory.hpp"
+#include "models/event.hpp"
+
+namespace stealcheck::model::detail {
+
+enum class loc_kind : std::uint8_t { atomic, nonatomic, mutex };
+
+std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
+                          std::uintptr_t addr, source_loc src);
+std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src);
+void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_loc src);
+std::uint64_t rt_rmw(std::uint32_t loc, rmw_op op, std::uint64_t operand, std::memory_order o,
+                     source_loc src);
+bool rt_cas(std::uint32_t loc, std::uint64_t& expected, std::uint64_t desired, bool weak,
+            std::memory_order ok, std::memory_order fail, source_loc src);
+void rt_fence(std::memory_order o, source_loc src);
+void rt_na_access(std::uint32_t loc, bool write, source_loc src);
+void rt_lock(std::uint32_t loc, source_loc src);
+bool rt_try_lock(std::uint32_t loc, source_loc src);
+void rt_unlock(std::uint32_t loc, source_loc src);
+void rt_assume(bool cond, source_loc src);
+std::memory_order rt_site_order(const site& s) noexcept;
+
+/// Allocation: storage for `count` objects of `size` bytes each; `destroy(p, count)` runs
+/// the destructors (used when a run is abandoned). rt_array_element(i) names the element
+/// whose constructor runs next (for location names).
+void* rt_alloc(std::size_t size, std::size_t align, std::size_t count,
+               void (*destroy)(void*, std::size_t));
+void rt_array_element(std::uint32_t i);
+/// Begins freeing p (checks double/invalid free; returns false if the destructor must not
+/// run), then, after the destructors ran, ends it (the free event).
+bool rt_free_begin(const void* p, bool array);
+void rt_free_end(const void* p);
+
+}  // namespace stealcheck::model::detail

@@ -1,0 +1,81 @@
+// `stealcheck model` through CLI11: good runs, a known-bad variant found and replayed, and
+// bad input rejected with exit code 2.
+#include "models/cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace stealcheck::model {
+namespace {
+
+int run(std::vector<std::string> args) {
+  CLI::App app("stealcheck");
+  int code = -1;
+  add_model_command(app, code);
+  args.insert(args.begin(), "stealcheck");
+  std::vector<const char*> argv;
+  for (const auto& a : args)
+    argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return code;
+}
+
+TEST(Cli, CorrectVariantOneClient) {
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2"}), 0);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--model", "sc"}), 0);
+}
+
+TEST(Cli, KnownBadFoundAndReplayed) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"model", "chase_lev_no_pop_fence", "--client", "push2_pop_steal2"}), 1);
+  const std::string out = testing::internal::GetCapturedStdout();
+  const auto at = out.find("--replay '");
+  ASSERT_NE(at, std::string::npos) << out;
+  const auto end = out.find('\'', at + 10);
+  const std::string token = out.substr(at + 10, end - at - 10);
+  EXPECT_EQ(
+      run({"model", "chase_lev_no_pop_fence", "--client", "push2_pop_steal2", "--replay", token}),
+      1);
+}
+
+TEST(Cli, SiteOverrideBreaksTheCorrectVariant) {
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "push2_pop_steal2", "--site",
+                 "chase_lev::pop.fence=relaxed"}),
+            1);
+}
+
+TEST(Cli, BadInputExitsWith2) {
+  EXPECT_EQ(run({"model", "no_such_variant"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "nope"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--site", "chase_lev::pop.fence=strong"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--site", "nope=relaxed"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--site", "chase_lev::steal.load_top=release"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--model", "tso"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
+}
+
+TEST(Cli, VerifyColumn) {
+  const tools::checker c = tools::model_checker();
+  EXPECT_EQ(c.name, "model");
+  for_each_variant([&](auto, const variant_info& info) {
+    if (info.name != "chase_lev" && info.name != "chase_lev_no_push_fence") return;
+    const tools::check_cell cell = c.run(info, tools::verify_options{});
+    if (info.known_bad) {
+      EXPECT_EQ(cell.verdict, tools::cell_verdict::fail);
+      EXPECT_NE(cell.replay.find("--replay"), std::string::npos);
+      EXPECT_NE(cell.failure.find("never pushed"), std::string::npos) << cell.failure;
+    } else {
+      EXPECT_EQ(cell.verdict, tools::cell_verdict::pass) << cell.failure;
+      EXPECT_NE(cell.detail.find("3 clients"), std::string::npos) << cell.detail;
+    }
+  });
+}
+
+}  // namespace
+}  // namespace stealcheck::model

@@ -1,0 +1,222 @@
+// Every error kind the backend reports, each with a bad input beside a good one, and replay of
+// the failing execution.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "models/explore.hpp"
+
+namespace stealcheck::model {
+namespace {
+
+using mem = memory;
+constexpr auto rlx = std::memory_order_relaxed;
+constexpr auto rel = std::memory_order_release;
+constexpr auto acq = std::memory_order_acquire;
+
+void expect_replays(const options& o, const std::function<void(client&)>& body, const result& r) {
+  options again = o;
+  again.replay = r.bug->replay_token;
+  const result rr = explore(again, body);
+  ASSERT_FALSE(rr.ok()) << "replay of " << r.bug->replay_token << " found no bug";
+  EXPECT_EQ(rr.bug->kind, r.bug->kind);
+  EXPECT_EQ(rr.bug->replay_token, r.bug->replay_token);
+}
+
+// Message passing through a non-atomic payload: a data race unless the flag is release/acquire.
+std::function<void(client&)> mp_nonatomic(std::memory_order w, std::memory_order r) {
+  return [=](client& c) {
+    mem::nonatomic<int> data(0);
+    mem::atomic<int> flag{0};
+    c.spawn([&] {
+      data.write() = 42;
+      flag.store(1, w);
+    });
+    c.spawn([&] {
+      if (flag.load(r) == 1) c.check(data.read() == 42, "payload visible");
+    });
+    c.join_all();
+  };
+}
+
+TEST(Errors, DataRaceOnNonatomic) {
+  const auto bad = mp_nonatomic(rlx, rlx);
+  const result r = explore(options{}, bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::data_race);
+  EXPECT_NE(r.bug->message.find("data race"), std::string::npos);
+  EXPECT_NE(r.bug->trace.find("Wna"), std::string::npos) << r.bug->trace;
+  expect_replays(options{}, bad, r);
+  const result good = explore(options{}, mp_nonatomic(rel, acq));
+  EXPECT_TRUE(good.ok()) << good.bug->message << "\n" << good.bug->trace;
+  EXPECT_EQ(good.complete, 2u);
+}
+
+TEST(Errors, UseAfterFreeOfAModelAtomic) {
+  // The owner frees a node that a reader may still load through a stale pointer.
+  auto body = [](bool wait) {
+    return [wait](client& c) {
+      using node = mem::atomic<int>;
+      mem::atomic<node*> head{mem::create<node>(7)};
+      mem::atomic<int> done{0};
+      c.spawn([&] {
+        node* n = head.load(acq);
+        if (n != nullptr) (void)n->load(rlx);
+        done.store(1, rel);
+      });
+      if (wait) spin_assume(done.load(acq) == 1);
+      node* n = head.exchange(nullptr, std::memory_order_acq_rel);
+      mem::destroy(n);
+      c.join_all();
+    };
+  };
+  const result r = explore(options{}, body(false));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::use_after_free) << r.bug->message;
+  expect_replays(options{}, body(false), r);
+  const result good = explore(options{}, body(true));
+  EXPECT_TRUE(good.ok()) << good.bug->message << "\n" << good.bug->trace;
+  EXPECT_GT(good.blocked, 0u);  // executions where the owner does not see done == 1
+}
+
+TEST(Errors, DoubleFreeAndLeak) {
+  const result df = explore(options{}, [](client&) {
+    int* p = mem::create<int>(1);
+    mem::destroy(p);
+    mem::destroy(p);
+  });
+  ASSERT_FALSE(df.ok());
+  EXPECT_EQ(df.bug->kind, error_kind::double_free);
+  const result leak = explore(options{}, [](client&) { (void)mem::create<int>(1); });
+  ASSERT_FALSE(leak.ok());
+  EXPECT_EQ(leak.bug->kind, error_kind::leak);
+  const result fine = explore(options{}, [](client&) { mem::destroy(mem::create<int>(1)); });
+  EXPECT_TRUE(fine.ok());
+  EXPECT_EQ(fine.complete, 1u);
+}
+
+TEST(Errors, SpinLoopThatNeverEndsIsReportedWithThreadAndBound) {
+  options o;
+  o.max_events_per_thread = 50;
+  auto body = [](bool set) {
+    return [set](client& c) {
+      mem::atomic<int> flag{0};
+      c.spawn([&] {
+        while (flag.load(acq) == 0) {
+        }
+      });
+      if (set) flag.store(1, rel);
+      c.join_all();
+    };
+  };
+  const result r = explore(o, body(false));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::bound_exceeded);
+  EXPECT_NE(r.bug->message.find("thread 1"), std::string::npos) << r.bug->message;
+  EXPECT_NE(r.bug->message.find("50"), std::string::npos) << r.bug->message;
+  EXPECT_EQ(r.complete, 0u);
+  EXPECT_EQ(r.blocked, 1u);
+  // With the store, each bounded spin is counted as blocked, never dropped, and the
+  // executions where the loop sees the flag complete.
+  const result ok = explore(o, body(true));
+  EXPECT_TRUE(ok.ok()) << ok.bug->message;
+  EXPECT_GT(ok.complete, 0u);
+  EXPECT_EQ(ok.blocked, ok.bound_hits);
+  EXPECT_GT(ok.blocked, 0u);
+  EXPECT_NE(ok.blocked_note.find("thread 1"), std::string::npos);
+}
+
+TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
+  const result r = explore(options{}, [](client& c) {
+    mem::atomic<int> flag{0};
+    c.spawn([&] { spin_assume(flag.load(acq) == 1); });
+    flag.store(1, rel);
+    c.join_all();
+  });
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.complete, 1u);
+  EXPECT_EQ(r.blocked, 1u);
+  EXPECT_EQ(r.bound_hits, 0u);
+}
+
+TEST(Errors, DeadlockAndMutexExclusion) {
+  const result dl = explore(options{}, [](client& c) {
+    mem::mutex a, b;
+    c.spawn([&] {
+      a.lock();
+      b.lock();
+      b.unlock();
+      a.unlock();
+    });
+    c.spawn([&] {
+      b.lock();
+      a.lock();
+      a.unlock();
+      b.unlock();
+    });
+    c.join_all();
+  });
+  ASSERT_FALSE(dl.ok());
+  EXPECT_EQ(dl.bug->kind, error_kind::deadlock) << dl.bug->message;
+  const result ok = explore(options{}, [](client& c) {
+    mem::mutex m;
+    mem::nonatomic<int> counter(0);
+    for (int k = 0; k < 2; ++k)
+      c.spawn([&] {
+        m.lock();
+        counter.write() += 1;
+        m.unlock();
+      });
+    c.join_all();
+    c.check(counter.read() == 2, "both increments");
+  });
+  EXPECT_TRUE(ok.ok()) << ok.bug->message << "\n" << ok.bug->trace;
+  EXPECT_EQ(ok.complete, 2u);
+}
+
+TEST(Errors, ExceptionAndAssertion) {
+  const result ex = explore(options{}, [](client& c) {
+    c.spawn([] { throw std::runtime_error("boom"); });
+    c.join_all();
+  });
+  ASSERT_FALSE(ex.ok());
+  EXPECT_EQ(ex.bug->kind, error_kind::exception);
+  EXPECT_NE(ex.bug->message.find("boom"), std::string::npos);
+  const result as = explore(options{}, [](client& c) { c.check(1 + 1 == 3, "arithmetic"); });
+  ASSERT_FALSE(as.ok());
+  EXPECT_EQ(as.bug->kind, error_kind::assertion);
+  EXPECT_NE(as.bug->message.find("arithmetic"), std::string::npos);
+}
+
+TEST(Errors, WeakCasMayFailSpuriously) {
+  int spurious = 0;
+  const result r = explore(options{}, [&](client&) {
+    mem::atomic<int> x{0};
+    int e = 0;
+    if (!x.compare_exchange_weak(e, 1, std::memory_order_relaxed, std::memory_order_relaxed))
+      ++spurious;
+  });
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.complete, 2u);  // success, and the explored spurious failure
+  EXPECT_GE(spurious, 1);
+}
+
+TEST(Errors, OnlyTheMainThreadSpawns) {
+  const result r = explore(options{}, [](client& c) {
+    c.spawn([&c] { c.spawn([] {}); });
+    c.join_all();
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.bug->message.find("main thread may spawn"), std::string::npos);
+}
+
+TEST(Errors, MalformedReplayToken) {
+  options o;
+  o.replay = "not-a-token";
+  const result r = explore(o, [](client&) {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::bad_replay);
+}
+
+}  // namespace
+}  // namespace stealcheck::model

@@ -1,0 +1,79 @@
+// models/verdict.hpp: what an exploration returns: counts, or the bug with its execution.
+//
+// Thread role: plain data. Complexity: O(1). Source: error kinds after GenMC's
+// VerificationError (a closed enum, so tests assert *which* failure happened).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace stealcheck::model {
+
+enum class error_kind : std::uint8_t {
+  assertion,       ///< a client check failed
+  data_race,       ///< two non-atomic accesses, one a write, not ordered by hb
+  use_after_free,  ///< an access to freed model memory (or one racing with the free)
+  double_free,     ///< destroy of memory already destroyed, or never allocated
+  leak,            ///< model-allocated memory still live when the execution completed
+  deadlock,        ///< no thread can run and a mutex stays held
+  exception,       ///< an exception escaped a model thread
+  bound_exceeded,  ///< no execution completed: every one hit the per-thread event bound
+  nondeterminism,  ///< re-execution diverged from the recorded graph (client not deterministic)
+  bad_replay,      ///< a replay token does not describe an execution of this client
+};
+
+constexpr std::string_view error_name(error_kind k) noexcept {
+  switch (k) {
+    case error_kind::assertion:
+      return "assertion";
+    case error_kind::data_race:
+      return "data_race";
+    case error_kind::use_after_free:
+      return "use_after_free";
+    case error_kind::double_free:
+      return "double_free";
+    case error_kind::leak:
+      return "leak";
+    case error_kind::deadlock:
+      return "deadlock";
+    case error_kind::exception:
+      return "exception";
+    case error_kind::bound_exceeded:
+      return "bound_exceeded";
+    case error_kind::nondeterminism:
+      return "nondeterminism";
+    case error_kind::bad_replay:
+      return "bad_replay";
+  }
+  return "?";
+}
+
+/// A bug: its kind, a one-line message naming the offending value, and the failing
+/// execution (per-thread listing, Graphviz DOT, replay token).
+struct bug_report {
+  error_kind kind = error_kind::assertion;
+  std::string message;
+  std::string trace;
+  std::string dot;
+  std::string replay_token;
+};
+
+struct result {
+  std::uint64_t complete = 0;    ///< consistent complete executions explored
+  std::uint64_t blocked = 0;     ///< executions cut by spin_assume, a held mutex, or the bound
+  std::uint64_t bound_hits = 0;  ///< of the blocked: cut by the per-thread event bound
+  std::string blocked_note;      ///< names the first bound hit: thread and bound
+  bool limit_reached = false;    ///< stopped at options::max_executions
+  double seconds = 0;
+  std::optional<bug_report> bug;
+
+  bool ok() const noexcept { return !bug.has_value(); }
+  std::uint64_t executions() const noexcept { return complete + blocked; }
+  double execs_per_second() const noexcept {
+    return seconds > 0 ? static_cast<double>(executions()) / seconds : 0.0;
+  }
+};
+
+}  // namespace stealcheck::model
