@@ -100,10 +100,11 @@ void fork_join(pool<D>& p, A&& a, B&& b) {
     }
     std::rethrow_exception(ea);
   }
-  // b was stolen. By LIFO every task pushed after tb was consumed before a() returned, and a
-  // steal takes the oldest task, so the deque held nothing older either: `back` is empty.
-  assert(!back && "fork_join: deque order violated");
-  if (back) (*back)->execute(*back);  // defensive in release builds: never drop a task
+  // b was stolen. Every task pushed after tb was consumed before a() returned, so `back`, if
+  // any, is older than tb: with single steals there is none (a thief took tb, the oldest task
+  // left), but a batch steal (steal_into) may have left a victim's older tasks in this deque.
+  // Running it here is helping: it does not depend on b.
+  if (back) (*back)->execute(*back);
   // acquire: pairs with the release store in fork_task::run_stolen.
   p.help_until(*w, [&] { return tb.done.load(std::memory_order_acquire); });
   if (ea) std::rethrow_exception(ea);

@@ -18,7 +18,7 @@ namespace stealcheck::sched {
 
 class group_arena {
  public:
-  static constexpr std::size_t inline_bytes = 256;
+  static constexpr std::size_t inline_bytes = 768;
   static constexpr std::size_t block_bytes = 4096;
 
   group_arena() = default;
@@ -56,7 +56,7 @@ class group_arena {
       ++current_;
     if (current_ == blocks_.size()) {
       const std::size_t bytes = need > block_bytes ? need : block_bytes;
-      blocks_.push_back({std::make_unique<std::byte[]>(bytes), bytes});
+      blocks_.push_back({std::make_unique_for_overwrite<std::byte[]>(bytes), bytes});
     }
     cursor_ = blocks_[current_].data.get();
     end_ = cursor_ + blocks_[current_].size;

@@ -139,7 +139,9 @@ class pool {
   template <class F>
   std::invoke_result_t<F&> run(F&& f);
 
-  /// Sum of the workers' counters. Exact when no job runs (after run() returned).
+  /// Sum of the workers' counters. `tasks` is exact after run() returned; the steal counters
+  /// include the idle spinning after a job and are mutually consistent (attempts = steals +
+  /// empty + abort) once every worker is parked (sleeping() == size()).
   scheduler_stats stats() const noexcept {
     scheduler_stats s;
     for (auto& w : workers_)

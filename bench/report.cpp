@@ -1,0 +1,140 @@
+// bench/report.cpp: the table, JSON and gnuplot output of runner.hpp.
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "bench/runner.hpp"
+
+namespace stealcheck::bench {
+namespace {
+
+std::string ratio(double v) {
+  return v > 0 ? fmt::format("{:.2f}", v) : "-";
+}
+
+std::string stat_cell(const std::optional<sched::scheduler_stats>& s, bool failed) {
+  if (!s) return "-";
+  return std::to_string(failed ? s->failed_steals() : s->steals);
+}
+
+}  // namespace
+
+void print_table(const bench_report& r, std::FILE* out) {
+  for (const auto& k : r.kernels)
+    fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  check {:#x}\n",
+               kernel_name(k.kernel), k.size, k.tasks, k.span, k.expected);
+  fmt::print(
+      out, "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>6} {:>7} {}\n",
+      "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
+      "steals", "failed", "parks", "P*Tinf", "check");
+  for (const auto& row : r.rows) {
+    fmt::print(out,
+               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>6} "
+               "{:>7} {}\n",
+               row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
+               ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
+               row.peak_rss_kb >= 0
+                   ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
+                   : "-",
+               stat_cell(row.stats, false), stat_cell(row.stats, true),
+               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf,
+               row.check_ok ? "ok" : "WRONG");
+  }
+  fmt::print(out, "\nidle CPU (process, ms per idle second after a job; baseline {:.3f})\n",
+             r.baseline_idle_ms_per_s);
+  for (const auto& i : r.idle)
+    fmt::print(out, "  {:<14} P={} {:8.3f}\n", i.runtime, i.threads, i.cpu_ms_per_idle_s);
+  fmt::print(out, "\nresults: {}\n", r.checks_ok ? "all checked ok" : "SOME RESULTS WRONG");
+}
+
+std::string report_json(const bench_report& r, const std::string& command) {
+  nlohmann::json j;
+  j["command"] = command;
+  j["reps"] = r.reps;
+  j["checks_ok"] = r.checks_ok;
+  for (const auto& k : r.kernels)
+    j["kernels"].push_back({{"kernel", kernel_name(k.kernel)},
+                            {"size", k.size},
+                            {"check", k.expected},
+                            {"tasks", k.tasks},
+                            {"span", k.span},
+                            {"serial_seconds", k.ts}});
+  for (const auto& row : r.rows) {
+    nlohmann::json x = {{"kernel", row.kernel},           {"runtime", row.runtime},
+                        {"threads", row.threads},         {"seconds", row.seconds},
+                        {"t1_over_ts", row.t1_over_ts},   {"ts_over_tp", row.ts_over_tp},
+                        {"t1_over_tp", row.t1_over_tp},   {"ns_per_task", row.ns_per_task},
+                        {"peak_rss_kb", row.peak_rss_kb}, {"p_tinf", row.p_tinf},
+                        {"check_ok", row.check_ok}};
+    if (row.stats)
+      x["stats"] = {{"tasks", row.stats->tasks},
+                    {"steal_attempts", row.stats->steal_attempts},
+                    {"steals", row.stats->steals},
+                    {"steal_empty", row.stats->steal_empty},
+                    {"steal_abort", row.stats->steal_abort},
+                    {"parks", row.stats->parks}};
+    j["rows"].push_back(x);
+  }
+  j["idle_baseline_ms_per_s"] = r.baseline_idle_ms_per_s;
+  for (const auto& i : r.idle)
+    j["idle"].push_back({{"runtime", i.runtime},
+                         {"threads", i.threads},
+                         {"cpu_ms_per_idle_s", i.cpu_ms_per_idle_s}});
+  return j.dump(2);
+}
+
+bool write_plot(const bench_report& r, const std::string& png, std::string& error) {
+  std::vector<std::string> runtimes;  // table order, first appearance
+  for (const auto& row : r.rows)
+    if (row.runtime != "serial" &&
+        std::find(runtimes.begin(), runtimes.end(), row.runtime) == runtimes.end())
+      runtimes.push_back(row.runtime);
+  const std::string dat = png + ".dat", gp = png + ".gp";
+  {
+    std::ofstream d(dat);
+    for (const auto& k : r.kernels) {  // one gnuplot index block per (kernel, runtime)
+      for (const auto& rt : runtimes) {
+        d << "# " << kernel_name(k.kernel) << ' ' << rt << "\n# P time_ms speedup_Ts_over_TP\n";
+        for (const auto& row : r.rows)
+          if (row.kernel == kernel_name(k.kernel) && row.runtime == rt)
+            d << row.threads << ' ' << row.seconds * 1e3 << ' ' << row.ts_over_tp << '\n';
+        d << "\n\n";
+      }
+    }
+    if (!d) return error = "cannot write " + dat, false;
+  }
+  std::ofstream g(gp);
+  const std::size_t nk = r.kernels.size(), nr = runtimes.size();
+  std::string names;
+  for (const auto& rt : runtimes)
+    names += rt + ' ';
+  g << "set terminal pngcairo size " << 420 * nk << ",760 font ',9'\nset output '" << png
+    << "'\nset multiplot layout 2," << nk << "\nset key top left font ',8'\nset grid\n"
+    << "names = '" << names << "'\nset xlabel 'P (threads)'\n";
+  for (std::size_t row = 0; row < 2; ++row) {
+    for (std::size_t ki = 0; ki < nk; ++ki) {
+      const auto& k = r.kernels[ki];
+      g << "set title '" << kernel_name(k.kernel) << " " << k.size
+        << (row ? ": speedup Ts/TP'" : ": time (ms)'") << "\nset ylabel '" << (row ? "Ts/TP" : "ms")
+        << "'\n"
+        << (row ? "unset logscale y\n" : "set logscale y\n") << "plot for [i=0:" << nr - 1 << "] '"
+        << dat << "' index (" << ki * nr << "+i) using 1:" << (row ? 3 : 2)
+        << " with linespoints title word(names, i+1)\n";
+    }
+  }
+  g << "unset multiplot\n";
+  g.close();
+  if (!g) return error = "cannot write " + gp, false;
+  const std::string cmd = "gnuplot '" + gp + "'";
+  if (std::system(cmd.c_str()) != 0)
+    return error = "gnuplot failed (is gnuplot installed? apt-get install gnuplot-nox): " + cmd,
+           false;
+  return true;
+}
+
+}  // namespace stealcheck::bench
