@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -121,7 +122,7 @@ template <class R>
 /// Child i's id: splitmix64 of (parent, i). A documented stand-in for UTS's SHA-1 splitting:
 /// deterministic, well mixed, 3 multiplies instead of a SHA-1 block.
 constexpr std::uint64_t uts_child(std::uint64_t parent, int i) noexcept {
-  std::uint64_t z = parent + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(i + 1);
+  std::uint64_t z = parent + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(i) + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
@@ -212,7 +213,7 @@ std::uint64_t matmul(R& rt, matmul_data& d) {
   matmul_rec(rt, d, 0, 0, 0, d.n);
   std::uint64_t h = 0;
   for (double v : d.c)
-    h = uts_child(h, static_cast<int>(static_cast<std::int64_t>(v) & 0x7fffffff));
+    h = uts_child(h ^ std::bit_cast<std::uint64_t>(v), 0);
   return h;
 }
 

@@ -88,33 +88,44 @@ std::string report_json(const bench_report& r, const std::string& command) {
   return j.dump(2);
 }
 
-bool write_plot(const bench_report& r, const std::string& png, std::string& error) {
+namespace {
+
+std::vector<std::string> plotted_runtimes(const bench_report& r) {
   std::vector<std::string> runtimes;  // table order, first appearance
   for (const auto& row : r.rows)
     if (row.runtime != "serial" &&
         std::find(runtimes.begin(), runtimes.end(), row.runtime) == runtimes.end())
       runtimes.push_back(row.runtime);
-  const std::string dat = png + ".dat", gp = png + ".gp";
-  {
-    std::ofstream d(dat);
-    for (const auto& k : r.kernels) {  // one gnuplot index block per (kernel, runtime)
-      for (const auto& rt : runtimes) {
-        d << "# " << kernel_name(k.kernel) << ' ' << rt << "\n# P time_ms speedup_Ts_over_TP\n";
-        for (const auto& row : r.rows)
-          if (row.kernel == kernel_name(k.kernel) && row.runtime == rt)
-            d << row.threads << ' ' << row.seconds * 1e3 << ' ' << row.ts_over_tp << '\n';
-        d << "\n\n";
-      }
+  return runtimes;
+}
+
+// One gnuplot index block per (kernel, runtime): "P time_ms Ts/TP" lines.
+bool write_plot_data(const bench_report& r, const std::vector<std::string>& runtimes,
+                     const std::string& dat) {
+  std::ofstream d(dat);
+  for (const auto& k : r.kernels) {
+    for (const auto& rt : runtimes) {
+      d << "# " << kernel_name(k.kernel) << ' ' << rt << "\n# P time_ms speedup_Ts_over_TP\n";
+      for (const auto& row : r.rows)
+        if (row.kernel == kernel_name(k.kernel) && row.runtime == rt)
+          d << row.threads << ' ' << row.seconds * 1e3 << ' ' << row.ts_over_tp << '\n';
+      d << "\n\n";
     }
-    if (!d) return error = "cannot write " + dat, false;
   }
+  return static_cast<bool>(d);
+}
+
+// Top row: time per runtime (log scale); bottom row: speedup over serial; one column per kernel.
+bool write_plot_script(const bench_report& r, const std::vector<std::string>& runtimes,
+                       const std::string& dat, const std::string& png, const std::string& gp) {
   std::ofstream g(gp);
   const std::size_t nk = r.kernels.size(), nr = runtimes.size();
   std::string names;
   for (const auto& rt : runtimes)
     names += rt + ' ';
   g << "set terminal pngcairo size " << 420 * nk << ",760 font ',9'\nset output '" << png
-    << "'\nset multiplot layout 2," << nk << "\nset key top left font ',8'\nset grid\n"
+    << "'\nset termoption noenhanced\nset multiplot layout 2," << nk
+    << "\nset key top left font ',8'\nset grid\nset xtics 1\n"
     << "names = '" << names << "'\nset xlabel 'P (threads)'\n";
   for (std::size_t row = 0; row < 2; ++row) {
     for (std::size_t ki = 0; ki < nk; ++ki) {
@@ -129,7 +140,16 @@ bool write_plot(const bench_report& r, const std::string& png, std::string& erro
   }
   g << "unset multiplot\n";
   g.close();
-  if (!g) return error = "cannot write " + gp, false;
+  return static_cast<bool>(g);
+}
+
+}  // namespace
+
+bool write_plot(const bench_report& r, const std::string& png, std::string& error) {
+  const std::vector<std::string> runtimes = plotted_runtimes(r);
+  const std::string dat = png + ".dat", gp = png + ".gp";
+  if (!write_plot_data(r, runtimes, dat)) return error = "cannot write " + dat, false;
+  if (!write_plot_script(r, runtimes, dat, png, gp)) return error = "cannot write " + gp, false;
   const std::string cmd = "gnuplot '" + gp + "'";
   if (std::system(cmd.c_str()) != 0)
     return error = "gnuplot failed (is gnuplot installed? apt-get install gnuplot-nox): " + cmd,

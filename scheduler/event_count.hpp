@@ -40,6 +40,7 @@ class event_count {
   static constexpr std::uint32_t waiter_mask = 0xff;
   static constexpr std::uint32_t signalled = 0x100;
   static constexpr std::uint32_t epoch_one = 0x200;
+  static constexpr std::uint32_t epoch_mask = ~(epoch_one - 1);
 
   /// Thread role: the would-be sleeper. Registers it; returns the key to pass to wait().
   std::uint32_t prepare_wait() noexcept {
@@ -53,11 +54,19 @@ class event_count {
   void cancel_wait() noexcept { leave(); }
 
   /// Thread role: the registered sleeper. Blocks until the word differs from `key` (a wake-up
-  /// was issued after prepare_wait()), then unregisters. May return spuriously: re-check.
+  /// was issued after prepare_wait()): returns only once the epoch moved, then unregisters. The
+  /// caller still re-checks its condition (a wake-up may be meant for another sleeper).
   void wait(std::uint32_t key) noexcept {
-    // relaxed: the wait only decides when to look again; what the sleeper then reads is ordered
-    // by the deques' own synchronization, not by this word.
-    word_.wait(key, std::memory_order_relaxed);
+    // Only an epoch change is a wake-up: another sleeper registering or leaving changes the low
+    // bits, and returning on that would let two idle workers wake each other forever (each
+    // return means another spin before the next park).
+    std::uint32_t seen = key;
+    do {
+      // relaxed (both): the wait only decides when to look again; what the sleeper then reads
+      // is ordered by the deques' and the injection queue's own synchronization.
+      word_.wait(seen, std::memory_order_relaxed);
+      seen = word_.load(std::memory_order_relaxed);
+    } while ((seen & epoch_mask) == (key & epoch_mask));
     leave();
   }
 

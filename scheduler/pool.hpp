@@ -107,7 +107,10 @@ class pool {
   using deque_type = D;
   using worker_type = worker<D>;
 
-  /// Requires: threads >= 1 (and <= 255, the event count's limit). Starts the workers.
+  /// Thread role: any thread that is not a worker of this pool.
+  /// Requires: 1 <= threads <= 255 (the event count's limit). Ensures: `threads` workers run,
+  /// each with an empty deque and a generator seeded with opts.seed + index.
+  /// Complexity: O(threads) thread creations.
   explicit pool(unsigned threads, pool_options opts = {}) : opts_(opts) {
     assert(threads >= 1 && threads <= 255 && "pool: 1..255 workers");
     threads = std::clamp(threads, 1u, 255u);
@@ -133,9 +136,15 @@ class pool {
   const pool_options& options() const noexcept { return opts_; }
 
   /// Runs f() on a worker and returns its result; rethrows what f throws.
-  /// Thread role: any. On a worker of this pool f runs inline; any other thread submits f to
-  /// the injection queue and blocks (no spinning) until it has run.
-  /// Memory ordering: everything f did happens-before run() returns.
+  /// Thread role: any. On a worker of this pool f runs inline; any other thread (a worker of
+  /// another pool included: it blocks instead of helping) submits f to the injection queue and
+  /// blocks in an atomic wait (no spinning) until f has run.
+  /// Requires: f callable with no arguments; the pool is not being destroyed.
+  /// Ensures: f ran exactly once, on a worker of this pool.
+  /// Memory ordering: for any threads X (the caller) and Y (the worker running f): X's writes
+  ///   before run() happen-before f starts (the injection queue's mutex), and f's effects
+  ///   happen-before run() returns (release store of done / acquire load, see root_task).
+  /// Complexity: f's cost plus one lock, one futex wake and one futex wait.
   template <class F>
   std::invoke_result_t<F&> run(F&& f);
 
@@ -156,8 +165,11 @@ class pool {
   /// Sleepers registered right now (a snapshot; tests use it to see that an idle pool parks).
   std::uint32_t sleeping() const noexcept { return sleep_.sleepers(); }
 
-  /// Thread role: any. Queues t for the workers and wakes one (strict). Used by run() and by
-  /// task_group::spawn() on a non-worker thread.
+  /// Thread role: any. Queues t for the workers and wakes one (strict: event_count::notify_one).
+  /// Used by run() and by task_group::spawn() on a non-worker thread.
+  /// Requires: t stays valid until it ran. Ensures: some worker runs t, even if all were parked.
+  /// Memory ordering: writes before inject() happen-before t runs (the queue's mutex).
+  /// Complexity: one lock and at most one futex wake.
   void inject(task* t) {
     {
       std::scoped_lock lock(inject_mutex_);
@@ -168,8 +180,12 @@ class pool {
     sleep_.notify_one();  // strict: the queue change above precedes it (event_count protocol)
   }
 
-  /// Thread role: a worker of this pool. Runs tasks until done() holds: pops its own deque
-  /// first, then steals; never blocks (ABP's yield when nothing can be stolen).
+  /// Thread role: a worker of this pool (w is the caller's own worker). Runs tasks until
+  /// done() holds: pops its own deque first, then steals; never blocks (ABP's yield when
+  /// nothing can be stolen). Requires: done() becomes true once the tasks it waits for ran.
+  /// Memory ordering: as done() provides (callers use an acquire load of a flag or counter).
+  /// Complexity: O(1) per task run; O(P) per failed steal round.
+  /// Source: Blumofe-Leiserson 1999, section 3: a worker whose join stalls steals work.
   template <class Done>
   void help_until(worker_type& w, Done&& done) {
     unsigned fails = 0;
