@@ -24,6 +24,50 @@ std::string stat_cell(const std::optional<sched::scheduler_stats>& s, bool faile
 
 }  // namespace
 
+namespace {
+
+const result_row* find_row(const bench_report& r, std::string_view kernel, std::string_view rt,
+                           unsigned p) {
+  for (const auto& row : r.rows)
+    if (row.kernel == kernel && row.runtime == rt && row.threads == p) return &row;
+  return nullptr;
+}
+
+// The issue's targets, as ratios from this run: fib per-task cost vs oneTBB (>= 3x) and OpenMP
+// (>= 1.5x) at P = 1; T1/T2 >= 1.7 on nqueens and uts; idle CPU < 1 ms per idle second.
+void print_targets(const bench_report& r, std::FILE* out) {
+  fmt::print(out, "\ntargets (issue 6), measured in this run:\n");
+  const char* variants[] = {"sc-chase_lev", "sc-locked", "sc-steal_half"};
+  const result_row* tbb = find_row(r, "fib", "tbb", 1);
+  const result_row* omp = find_row(r, "fib", "omp", 1);
+  for (const char* v : variants) {
+    const result_row* ours = find_row(r, "fib", v, 1);
+    if (ours == nullptr) continue;
+    if (tbb != nullptr)
+      fmt::print(out, "  fib P=1 ns/task tbb/{:<14} {:6.2f}x (>= 3.0: {})\n", v,
+                 tbb->ns_per_task / ours->ns_per_task,
+                 tbb->ns_per_task >= 3 * ours->ns_per_task ? "met" : "NOT met");
+    if (omp != nullptr)
+      fmt::print(out, "  fib P=1 ns/task omp/{:<14} {:6.2f}x (>= 1.5: {})\n", v,
+                 omp->ns_per_task / ours->ns_per_task,
+                 omp->ns_per_task >= 1.5 * ours->ns_per_task ? "met" : "NOT met");
+  }
+  for (const char* k : {"nqueens", "uts"}) {
+    for (const auto& row : r.rows) {
+      if (row.kernel != k || row.threads != 2 || row.t1_over_tp <= 0) continue;
+      fmt::print(out, "  {:<7} T1/T2 {:<14} {:6.2f}  (>= 1.7: {})\n", k, row.runtime,
+                 row.t1_over_tp, row.t1_over_tp >= 1.7 ? "met" : "NOT met");
+    }
+  }
+  for (const auto& i : r.idle) {
+    if (!i.runtime.starts_with("sc-")) continue;
+    fmt::print(out, "  idle {:<14} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
+               i.cpu_ms_per_idle_s, i.cpu_ms_per_idle_s < 1 ? "met" : "NOT met");
+  }
+}
+
+}  // namespace
+
 void print_table(const bench_report& r, std::FILE* out) {
   for (const auto& k : r.kernels)
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  check {:#x}\n",
@@ -49,6 +93,7 @@ void print_table(const bench_report& r, std::FILE* out) {
              r.baseline_idle_ms_per_s);
   for (const auto& i : r.idle)
     fmt::print(out, "  {:<14} P={} {:8.3f}\n", i.runtime, i.threads, i.cpu_ms_per_idle_s);
+  print_targets(r, out);
   fmt::print(out, "\nresults: {}\n", r.checks_ok ? "all checked ok" : "SOME RESULTS WRONG");
 }
 

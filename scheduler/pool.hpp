@@ -139,7 +139,8 @@ class pool {
   /// Thread role: any. On a worker of this pool f runs inline; any other thread (a worker of
   /// another pool included: it blocks instead of helping) submits f to the injection queue and
   /// blocks in an atomic wait (no spinning) until f has run.
-  /// Requires: f callable with no arguments; the pool is not being destroyed.
+  /// Requires: f callable with no arguments, returning void or an object type; the pool is not
+  /// being destroyed.
   /// Ensures: f ran exactly once, on a worker of this pool.
   /// Memory ordering: for any threads X (the caller) and Y (the worker running f): X's writes
   ///   before run() happen-before f starts (the injection queue's mutex), and f's effects
@@ -372,6 +373,8 @@ requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
 template <class F>
 std::invoke_result_t<F&> pool<D>::run(F&& f) {
   using R = std::invoke_result_t<F&>;
+  static_assert(std::is_void_v<R> || std::is_object_v<R>,
+                "pool::run: f must return void or an object type (not a reference)");
   if (worker_type* w = current_worker<D>; w != nullptr && w->owner == this) return f();
   detail::root_task<std::remove_reference_t<F>, R> root(f, external_done_);
   inject(&root);
