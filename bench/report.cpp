@@ -72,21 +72,22 @@ void print_table(const bench_report& r, std::FILE* out) {
   for (const auto& k : r.kernels)
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  check {:#x}\n",
                kernel_name(k.kernel), k.size, k.tasks, k.span, k.expected);
-  fmt::print(
-      out, "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>6} {:>7} {}\n",
-      "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
-      "steals", "failed", "parks", "P*Tinf", "check");
+  fmt::print(out,
+             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>6} {:>7} "
+             "{:>5} {}\n",
+             "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
+             "steals", "failed", "parks", "P*Tinf", "cores", "check");
   for (const auto& row : r.rows) {
     fmt::print(out,
                "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>6} "
-               "{:>7} {}\n",
+               "{:>7} {:>5.2f} {}\n",
                row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
                ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
                row.peak_rss_kb >= 0
                    ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
                    : "-",
                stat_cell(row.stats, false), stat_cell(row.stats, true),
-               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf,
+               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf, row.cores,
                row.check_ok ? "ok" : "WRONG");
   }
   fmt::print(out, "\nidle CPU (process, ms per idle second after a job; baseline {:.3f})\n",
@@ -114,8 +115,8 @@ std::string report_json(const bench_report& r, const std::string& command) {
                         {"threads", row.threads},         {"seconds", row.seconds},
                         {"t1_over_ts", row.t1_over_ts},   {"ts_over_tp", row.ts_over_tp},
                         {"t1_over_tp", row.t1_over_tp},   {"ns_per_task", row.ns_per_task},
-                        {"peak_rss_kb", row.peak_rss_kb}, {"p_tinf", row.p_tinf},
-                        {"check_ok", row.check_ok}};
+                        {"peak_rss_kb", row.peak_rss_kb}, {"cores", row.cores},
+                        {"p_tinf", row.p_tinf},           {"check_ok", row.check_ok}};
     if (row.stats)
       x["stats"] = {{"tasks", row.stats->tasks},
                     {"steal_attempts", row.stats->steal_attempts},

@@ -73,6 +73,7 @@ bool serial_result_plausible(kernel_id k, const kernel_params& p, std::uint64_t 
 
 struct sample_set {
   std::vector<double> times;
+  std::vector<double> cores;
   std::int64_t rss = -1;
   sched::scheduler_stats stats;
   bool has_stats = false;
@@ -99,9 +100,12 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
                std::uint64_t expected, sample_set& s) {
   reset_peak_rss();
   (void)rt.take_stats();
+  const double cpu0 = process_cpu_seconds();
   const auto t0 = clock_type::now();
   const std::uint64_t v = rt.run(k, p, m);
-  s.times.push_back(seconds_since(t0));
+  const double wall = seconds_since(t0);
+  s.times.push_back(wall);
+  s.cores.push_back(wall > 0 ? (process_cpu_seconds() - cpu0) / wall : 0);
   s.rss = std::max(s.rss, peak_rss_kb());
   if (auto st = rt.take_stats()) {
     add_stats(s.stats, *st);
@@ -112,7 +116,7 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
 
 kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial, matmul_data& m,
                            std::FILE* progress, bool& ok) {
-  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0};
+  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0};
   counting_rt counter;
   info.expected = run_kernel(counter, k, cfg.params, m);
   info.tasks = counter.tasks;
@@ -126,6 +130,7 @@ kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial
   for (int r = 0; r < cfg.reps; ++r)
     timed_run(serial, k, cfg.params, m, info.expected, s);
   info.ts = median(s.times);
+  info.serial_cores = median(s.cores);
   ok = ok && s.ok;
   return info;
 }
@@ -140,6 +145,7 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   row.ts_over_tp = ki.ts / row.seconds;
   row.ns_per_task = ki.tasks ? row.seconds * 1e9 / static_cast<double>(ki.tasks) : 0;
   row.peak_rss_kb = s.rss;
+  row.cores = s.cores.empty() ? 0 : median(s.cores);
   if (s.has_stats) row.stats = mean_stats(s.stats, reps);
   row.p_tinf = static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(ki.span);
   row.check_ok = s.ok;
@@ -230,6 +236,7 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
                  ki.size, ki.tasks, ki.span, ki.ts * 1e3);
     sample_set serial_set;
     serial_set.times = {ki.ts};
+    serial_set.cores = {ki.serial_cores};
     serial_set.ok = ok;
     out.rows.push_back(make_row(ki, "serial", 1, serial_set, 1));
     for (unsigned p : cfg.threads)

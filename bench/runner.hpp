@@ -5,11 +5,13 @@
 // program timed (Ts). Per thread count P: every runtime is set up for P threads and warmed up
 // once, then the repetitions interleave the runtimes (rep 1 of each, rep 2 of each, ...) so slow
 // drifts of the shared machine hit all runtimes alike; the reported time is the median. T1 is
-// the same runtime's median at P = 1. Peak RSS is the process's VmHWM, reset before each run.
-// Idle CPU: after all kernels, each parallel runtime runs a short job with P threads and the
-// process CPU time (all threads, getrusage) is measured over the following idle window; the
-// other runtimes' threads have been idle for long and are asleep, and a baseline window with no
-// job is reported too.
+// the same runtime's median at P = 1. `cores` is the process's CPU time over the wall time of
+// each run (median): on a shared machine it shows how many cores the run actually got (idle
+// thieves that spin count too), which bounds any speedup. Peak RSS is the process's VmHWM, reset
+// before each run. Idle CPU: after all kernels, each parallel runtime runs a short job with P
+// threads and the process CPU time (all threads, getrusage) is measured over the following idle
+// window; the other runtimes' threads have been idle for long and are asleep, and a baseline window
+// with no job is reported too.
 //
 // Thread role: run_bench() from one non-worker thread. Complexity: the kernels' times the reps.
 #pragma once
@@ -42,6 +44,7 @@ struct kernel_info {
   std::uint64_t tasks;     ///< spawned tasks per run
   int span;                ///< deepest spawn nesting (fork levels): the T_inf scale
   double ts;               ///< serial median, seconds
+  double serial_cores;     ///< cores the serial runs obtained (see result_row::cores)
 };
 
 struct result_row {
@@ -51,6 +54,7 @@ struct result_row {
   double t1_over_ts = 0, ts_over_tp = 0, t1_over_tp = 0;  ///< 0 when T1 was not measured
   double ns_per_task = 0;                                 ///< seconds / tasks
   std::int64_t peak_rss_kb = -1;
+  double cores = 0;  ///< process CPU time / wall time during the runs (median): cores obtained
   std::optional<sched::scheduler_stats> stats;  ///< per run (mean over reps), pools only
   std::uint64_t p_tinf = 0;                     ///< P * span
   bool check_ok = true;
