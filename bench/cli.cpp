@@ -1,0 +1,137 @@
+// bench/cli.cpp: see cli.hpp.
+#include "bench/cli.hpp"
+
+#include <fmt/core.h>
+
+// g++ 12 reports a false -Wnull-dereference inside CLI11's CLI::detail::split (vector<string>
+// relocation inlined into the header); the warning is silenced for CLI11's header only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
+#include <charconv>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/runner.hpp"
+#include "bench/runtimes.hpp"
+
+namespace stealcheck::bench {
+namespace {
+
+struct bench_args {
+  std::string kernels, threads = "1,2", runtimes, json, plot;
+  int reps = 0;  // 0: 5, or 1 with --quick
+  bool quick = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = s.find(',', start);
+    const std::size_t end = comma == std::string::npos ? s.size() : comma;
+    out.push_back(s.substr(start, end - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// Fills cfg from args; on bad input returns the one-line error.
+std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
+  if (!a.kernels.empty()) {
+    cfg.kernels.clear();
+    for (const auto& name : split(a.kernels)) {
+      const auto* it = std::find_if(all_kernels.begin(), all_kernels.end(),
+                                    [&](kernel_id k) { return kernel_name(k) == name; });
+      if (it == all_kernels.end())
+        return fmt::format("unknown kernel '{}' (known: fib, nqueens, uts, matmul)", name);
+      cfg.kernels.push_back(*it);
+    }
+  }
+  cfg.threads.clear();
+  for (const auto& t : split(a.threads)) {
+    unsigned v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || end != t.data() + t.size() || v < 1 || v > 255)
+      return fmt::format("bad thread count '{}' in --threads (want integers 1..255, e.g. 1,2)", t);
+    cfg.threads.push_back(v);
+  }
+  if (!a.runtimes.empty()) {
+    for (const auto& name : split(a.runtimes)) {
+      if (make_runtime(name) == nullptr)
+        return fmt::format(
+            "unknown runtime '{}' (known: serial, sc-chase_lev, sc-locked, "
+            "sc-steal_half, tbb, omp)",
+            name);
+      cfg.runtimes.push_back(name);
+    }
+  }
+  if (a.reps < 0 || a.reps > 1000) return fmt::format("bad --reps {} (want 1..1000)", a.reps);
+  cfg.quick = a.quick;
+  cfg.reps = a.reps > 0 ? a.reps : (a.quick ? 1 : 5);
+  cfg.idle_seconds = a.quick ? 0.1 : 1.0;
+  if (a.quick) cfg.params = kernel_params::quick();
+  return std::nullopt;
+}
+
+int run_command(const bench_args& a, const std::string& command) {
+  bench_config cfg;
+  if (auto err = to_config(a, cfg)) {
+    fmt::print(stderr, "stealcheck bench: error: {}\n", *err);
+    return 2;
+  }
+  const bench_report r = run_bench(cfg, stderr);
+  print_table(r, stdout);
+  int code = r.checks_ok ? 0 : 1;
+  if (!a.json.empty()) {
+    std::ofstream f(a.json);
+    f << report_json(r, command) << '\n';
+    if (!f) {
+      fmt::print(stderr, "stealcheck bench: error: cannot write {}\n", a.json);
+      code = 1;
+    }
+  }
+  if (!a.plot.empty()) {
+    std::string err;
+    if (!write_plot(r, a.plot, err)) {
+      fmt::print(stderr, "stealcheck bench: error: {}\n", err);
+      code = 1;
+    } else {
+      fmt::print(stderr, "plot written to {}\n", a.plot);
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<bench_args>();
+  CLI::App* sub = app.add_subcommand(
+      "bench", "Benchmark the scheduler (every deque variant) against serial, oneTBB and OpenMP");
+  sub->add_option("--kernels", args->kernels, "Comma list of fib,nqueens,uts,matmul (default all)");
+  sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
+  sub->add_option(
+      "--runtimes", args->runtimes,
+      "Comma list of serial,sc-chase_lev,sc-locked,sc-steal_half,tbb,omp (default all)");
+  sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
+  sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
+  sub->add_option("--json", args->json, "Write the results as JSON to FILE");
+  sub->add_option("--plot", args->plot, "Write a PNG plot (gnuplot) to FILE.png");
+  sub->callback([args, sub, &exit_code] {
+    std::string command = "stealcheck bench";
+    for (const auto& o : sub->get_options()) {
+      if (o->count() == 0 || o->get_name() == "--help") continue;
+      command += " " + o->get_name();
+      if (o->get_type_size() != 0) command += " " + o->as<std::string>();
+    }
+    exit_code = run_command(*args, command);
+  });
+}
+
+}  // namespace stealcheck::bench

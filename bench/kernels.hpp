@@ -1,0 +1,283 @@
+// bench/kernels.hpp: the benchmark kernels, written once against a runtime policy `R` and
+// instantiated for every runtime (serial, stealcheck's pool per deque, oneTBB, OpenMP).
+//
+// A policy R provides
+//   rt.fork2(a, b)   run a() and b(), possibly in parallel, return when both are done;
+//   typename R::group g(rt); g.spawn(f); g.wait();   a group of tasks.
+// The recursive functions are [[gnu::noinline]] in every instantiation, the serial one included,
+// so the serial baseline is the same recursion without scheduling (as libfork's suite does).
+//
+// Kernels (as the field reports them):
+//   fib      fib(n) without cutoff: every call with n >= 2 forks. tasks = fib(n+1) - 1.
+//   nqueens  all solutions of n queens; each child gets its own copy of the board array.
+//   uts      Unbalanced Tree Search, binomial tree (T3-like; Olivier et al., LCPC 2006): the root
+//            has b0 children, every other node has m children with probability q, else none.
+//            Node ids are derived with splitmix64 instead of UTS's SHA-1 (see uts_child): the
+//            tree shape statistics are the same, the exact tree (and node count) differ from T3.
+//   matmul   C = A * B, n x n doubles holding small integers (so every order of sums is exact),
+//            recursive quadrant split over (i, j) in 4 tasks, k halves in sequence, 64x64 leaves.
+// Every kernel returns a 64-bit check value compared against the serial run.
+//
+// Thread role: kernels run on the runtime's threads; data is per call. Complexity: as the
+// algorithms. Source: kernels as in libfork's benchmark suite (ConorWilliams/libfork, bench/),
+// rewritten here.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace stealcheck::bench {
+
+enum class kernel_id : std::uint8_t { fib, nqueens, uts, matmul };
+inline constexpr std::array<kernel_id, 4> all_kernels = {kernel_id::fib, kernel_id::nqueens,
+                                                         kernel_id::uts, kernel_id::matmul};
+
+constexpr std::string_view kernel_name(kernel_id k) noexcept {
+  switch (k) {
+    case kernel_id::fib:
+      return "fib";
+    case kernel_id::nqueens:
+      return "nqueens";
+    case kernel_id::uts:
+      return "uts";
+    case kernel_id::matmul:
+      return "matmul";
+  }
+  return "?";
+}
+
+struct uts_params {
+  int b0 = 2000;        ///< root children
+  int m = 8;            ///< children of a non-leaf node
+  double q = 0.124875;  ///< probability that a node has m children (T3: m*q = 0.999)
+  std::uint64_t seed = 42;
+};
+
+struct kernel_params {
+  int fib_n = 32;
+  int queens_n = 12;
+  uts_params uts;
+  int matmul_n = 512;
+  static kernel_params quick() {
+    kernel_params p;
+    p.fib_n = 20;
+    p.queens_n = 8;
+    p.uts = uts_params{200, 8, 0.12, 42};
+    p.matmul_n = 128;
+    return p;
+  }
+};
+
+/// The matrices of matmul, built once per size outside the timed region.
+struct matmul_data {
+  explicit matmul_data(int n);
+  int n;
+  std::vector<double> a, b, c;
+};
+
+// ---- fib --------------------------------------------------------------------------------------
+template <class R>
+[[gnu::noinline]] std::uint64_t fib(R& rt, int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  std::uint64_t x = 0, y = 0;
+  rt.fork2([&] { x = fib(rt, n - 1); }, [&] { y = fib(rt, n - 2); });
+  return x + y;
+}
+
+// ---- nqueens ----------------------------------------------------------------------------------
+using board = std::array<signed char, 16>;
+
+inline bool queen_fits(const board& b, int row, int col) noexcept {
+  for (int r = 0; r < row; ++r) {
+    const int d = b[static_cast<std::size_t>(r)] - col;
+    if (d == 0 || d == row - r || d == r - row) return false;
+  }
+  return true;
+}
+
+template <class R>
+[[gnu::noinline]] std::uint64_t nqueens(R& rt, int n, int row, board b) {
+  if (row == n) return 1;
+  std::array<std::uint64_t, 16> found{};
+  typename R::group g(rt);
+  for (int c = 0; c < n; ++c) {
+    if (!queen_fits(b, row, c)) continue;
+    board child = b;  // the child's own copy
+    child[static_cast<std::size_t>(row)] = static_cast<signed char>(c);
+    std::uint64_t* out = &found[static_cast<std::size_t>(c)];
+    g.spawn([&rt, n, row, child, out] { *out = nqueens(rt, n, row + 1, child); });
+  }
+  g.wait();
+  std::uint64_t total = 0;
+  for (std::uint64_t f : found)
+    total += f;
+  return total;
+}
+
+// ---- uts --------------------------------------------------------------------------------------
+/// Child i's id: splitmix64 of (parent, i). A documented stand-in for UTS's SHA-1 splitting:
+/// deterministic, well mixed, 3 multiplies instead of a SHA-1 block.
+constexpr std::uint64_t uts_child(std::uint64_t parent, int i) noexcept {
+  std::uint64_t z = parent + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(i) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+/// Children of a non-root node: m with probability q (the id's top 53 bits as a uniform [0,1)).
+inline int uts_children(const uts_params& p, std::uint64_t id) noexcept {
+  const double u = static_cast<double>(id >> 11) * 0x1.0p-53;
+  return u < p.q ? p.m : 0;
+}
+
+template <class R>
+[[gnu::noinline]] std::uint64_t uts_node(R& rt, const uts_params& p, std::uint64_t id, int kids) {
+  if (kids == 0) return 1;
+  std::array<std::uint64_t, 8> counts{};  // Requires: m <= 8 (checked by the runner)
+  typename R::group g(rt);
+  for (int i = 0; i < kids; ++i) {
+    const std::uint64_t child = uts_child(id, i);
+    std::uint64_t* out = &counts[static_cast<std::size_t>(i)];
+    g.spawn([&rt, &p, child, out] { *out = uts_node(rt, p, child, uts_children(p, child)); });
+  }
+  g.wait();
+  std::uint64_t total = 1;
+  for (int i = 0; i < kids; ++i)
+    total += counts[static_cast<std::size_t>(i)];
+  return total;
+}
+
+/// The root's b0 children, spawned in batches of up to 50 under b0/50 + 1 internal nodes that
+/// are not counted as tree nodes (keeps uts_node's frame small).
+template <class R>
+std::uint64_t uts(R& rt, const uts_params& p) {
+  const int batches = (p.b0 + 49) / 50;
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(batches));
+  typename R::group g(rt);
+  for (int bi = 0; bi < batches; ++bi) {
+    g.spawn([&rt, &p, &counts, bi] {
+      const int lo = bi * 50, hi = lo + 50 < p.b0 ? lo + 50 : p.b0;
+      std::array<std::uint64_t, 50> sub{};
+      typename R::group inner(rt);
+      for (int i = lo; i < hi; ++i) {
+        const std::uint64_t child = uts_child(p.seed, i);
+        std::uint64_t* out = &sub[static_cast<std::size_t>(i - lo)];
+        inner.spawn(
+            [&rt, &p, child, out] { *out = uts_node(rt, p, child, uts_children(p, child)); });
+      }
+      inner.wait();
+      std::uint64_t t = 0;
+      for (std::uint64_t s : sub)
+        t += s;
+      counts[static_cast<std::size_t>(bi)] = t;
+    });
+  }
+  g.wait();
+  std::uint64_t total = 1;  // the root
+  for (std::uint64_t c : counts)
+    total += c;
+  return total;
+}
+
+// ---- matmul -----------------------------------------------------------------------------------
+inline constexpr int matmul_leaf = 64;
+
+/// C[i0.., j0..] += A[i0.., k0..] * B[k0.., j0..] for an s x s block (row-major, stride n).
+void matmul_leaf_kernel(const matmul_data& d, int i0, int j0, int k0, int s) noexcept;
+
+template <class R>
+[[gnu::noinline]] void matmul_rec(R& rt, matmul_data& d, int i0, int j0, int k0, int s) {
+  if (s <= matmul_leaf) {
+    matmul_leaf_kernel(d, i0, j0, k0, s);
+    return;
+  }
+  const int h = s / 2;
+  for (int kk = 0; kk < 2; ++kk) {  // the two k halves in sequence: same sum order everywhere
+    const int k = k0 + kk * h;
+    typename R::group g(rt);
+    g.spawn([&rt, &d, i0, j0, k, h] { matmul_rec(rt, d, i0, j0, k, h); });
+    g.spawn([&rt, &d, i0, j0, k, h] { matmul_rec(rt, d, i0, j0 + h, k, h); });
+    g.spawn([&rt, &d, i0, j0, k, h] { matmul_rec(rt, d, i0 + h, j0, k, h); });
+    g.spawn([&rt, &d, i0, j0, k, h] { matmul_rec(rt, d, i0 + h, j0 + h, k, h); });
+    g.wait();
+  }
+}
+
+/// Zeroes C, multiplies, returns a hash of C's bit patterns (exact comparison across runtimes).
+template <class R>
+std::uint64_t matmul(R& rt, matmul_data& d) {
+  std::fill(d.c.begin(), d.c.end(), 0.0);
+  matmul_rec(rt, d, 0, 0, 0, d.n);
+  std::uint64_t h = 0;
+  for (double v : d.c)
+    h = uts_child(h ^ std::bit_cast<std::uint64_t>(v), 0);
+  return h;
+}
+
+/// Runs kernel k under runtime rt; returns its check value.
+template <class R>
+std::uint64_t run_kernel(R& rt, kernel_id k, const kernel_params& p, matmul_data& m) {
+  switch (k) {
+    case kernel_id::fib:
+      return fib(rt, p.fib_n);
+    case kernel_id::nqueens:
+      return nqueens(rt, p.queens_n, 0, board{});
+    case kernel_id::uts:
+      return uts(rt, p.uts);
+    case kernel_id::matmul:
+      return matmul(rt, m);
+  }
+  return 0;
+}
+
+/// The serial program (the baseline Ts): fork2 and spawn call in place.
+struct serial_rt {
+  template <class A, class B>
+  void fork2(A&& a, B&& b) {
+    a();
+    b();
+  }
+  struct group {
+    explicit group(serial_rt&) noexcept {}
+    template <class F>
+    void spawn(F&& f) {
+      f();
+    }
+    void wait() noexcept {}
+  };
+};
+
+/// A serial run that counts spawned tasks and the deepest spawn nesting (the span in fork
+/// levels, the T_inf scale of the Blumofe-Leiserson steal bound). Not timed.
+struct counting_rt {
+  std::uint64_t tasks = 0;
+  int depth = 0;
+  int max_depth = 0;
+  void enter() noexcept {
+    ++tasks;
+    if (++depth > max_depth) max_depth = depth;
+  }
+  template <class A, class B>
+  void fork2(A&& a, B&& b) {
+    enter();
+    a();
+    b();
+    --depth;
+  }
+  struct group {
+    explicit group(counting_rt& r) noexcept : rt(r) {}
+    counting_rt& rt;
+    template <class F>
+    void spawn(F&& f) {
+      rt.enter();
+      f();
+      --rt.depth;
+    }
+    void wait() noexcept {}
+  };
+};
+
+}  // namespace stealcheck::bench

@@ -1,0 +1,206 @@
+// bench/report.cpp: the table, JSON and gnuplot output of runner.hpp.
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "bench/runner.hpp"
+
+namespace stealcheck::bench {
+namespace {
+
+std::string ratio(double v) {
+  return v > 0 ? fmt::format("{:.2f}", v) : "-";
+}
+
+std::string stat_cell(const std::optional<sched::scheduler_stats>& s, bool failed) {
+  if (!s) return "-";
+  return std::to_string(failed ? s->failed_steals() : s->steals);
+}
+
+}  // namespace
+
+namespace {
+
+const result_row* find_row(const bench_report& r, std::string_view kernel, std::string_view rt,
+                           unsigned p) {
+  for (const auto& row : r.rows)
+    if (row.kernel == kernel && row.runtime == rt && row.threads == p) return &row;
+  return nullptr;
+}
+
+// The issue's targets, as ratios from this run: fib per-task cost vs oneTBB (>= 3x) and OpenMP
+// (>= 1.5x) at P = 1; T1/T2 >= 1.7 on nqueens and uts; idle CPU < 1 ms per idle second.
+void print_targets(const bench_report& r, std::FILE* out) {
+  fmt::print(out, "\ntargets (issue 6), measured in this run:\n");
+  const char* variants[] = {"sc-chase_lev", "sc-locked", "sc-steal_half"};
+  const result_row* tbb = find_row(r, "fib", "tbb", 1);
+  const result_row* omp = find_row(r, "fib", "omp", 1);
+  for (const char* v : variants) {
+    const result_row* ours = find_row(r, "fib", v, 1);
+    if (ours == nullptr) continue;
+    if (tbb != nullptr)
+      fmt::print(out, "  fib P=1 ns/task tbb/{:<14} {:6.2f}x (>= 3.0: {})\n", v,
+                 tbb->ns_per_task / ours->ns_per_task,
+                 tbb->ns_per_task >= 3 * ours->ns_per_task ? "met" : "NOT met");
+    if (omp != nullptr)
+      fmt::print(out, "  fib P=1 ns/task omp/{:<14} {:6.2f}x (>= 1.5: {})\n", v,
+                 omp->ns_per_task / ours->ns_per_task,
+                 omp->ns_per_task >= 1.5 * ours->ns_per_task ? "met" : "NOT met");
+  }
+  for (const char* k : {"nqueens", "uts"}) {
+    for (const auto& row : r.rows) {
+      if (row.kernel != k || row.threads != 2 || row.t1_over_tp <= 0) continue;
+      fmt::print(out, "  {:<7} T1/T2 {:<14} {:6.2f}  (>= 1.7: {})\n", k, row.runtime,
+                 row.t1_over_tp, row.t1_over_tp >= 1.7 ? "met" : "NOT met");
+    }
+  }
+  for (const auto& i : r.idle) {
+    if (!i.runtime.starts_with("sc-")) continue;
+    fmt::print(out, "  idle {:<14} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
+               i.cpu_ms_per_idle_s, i.cpu_ms_per_idle_s < 1 ? "met" : "NOT met");
+  }
+}
+
+}  // namespace
+
+void print_table(const bench_report& r, std::FILE* out) {
+  for (const auto& k : r.kernels)
+    fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  check {:#x}\n",
+               kernel_name(k.kernel), k.size, k.tasks, k.span, k.expected);
+  fmt::print(out,
+             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>6} {:>7} "
+             "{:>5} {}\n",
+             "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
+             "steals", "failed", "parks", "P*Tinf", "cores", "check");
+  for (const auto& row : r.rows) {
+    fmt::print(out,
+               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>6} "
+               "{:>7} {:>5.2f} {}\n",
+               row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
+               ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
+               row.peak_rss_kb >= 0
+                   ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
+                   : "-",
+               stat_cell(row.stats, false), stat_cell(row.stats, true),
+               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf, row.cores,
+               row.check_ok ? "ok" : "WRONG");
+  }
+  fmt::print(out, "\nidle CPU (process, ms per idle second after a job; baseline {:.3f})\n",
+             r.baseline_idle_ms_per_s);
+  for (const auto& i : r.idle)
+    fmt::print(out, "  {:<14} P={} {:8.3f}\n", i.runtime, i.threads, i.cpu_ms_per_idle_s);
+  print_targets(r, out);
+  fmt::print(out, "\nresults: {}\n", r.checks_ok ? "all checked ok" : "SOME RESULTS WRONG");
+}
+
+std::string report_json(const bench_report& r, const std::string& command) {
+  nlohmann::json j;
+  j["command"] = command;
+  j["reps"] = r.reps;
+  j["checks_ok"] = r.checks_ok;
+  for (const auto& k : r.kernels)
+    j["kernels"].push_back({{"kernel", kernel_name(k.kernel)},
+                            {"size", k.size},
+                            {"check", k.expected},
+                            {"tasks", k.tasks},
+                            {"span", k.span},
+                            {"serial_seconds", k.ts}});
+  for (const auto& row : r.rows) {
+    nlohmann::json x = {{"kernel", row.kernel},           {"runtime", row.runtime},
+                        {"threads", row.threads},         {"seconds", row.seconds},
+                        {"t1_over_ts", row.t1_over_ts},   {"ts_over_tp", row.ts_over_tp},
+                        {"t1_over_tp", row.t1_over_tp},   {"ns_per_task", row.ns_per_task},
+                        {"peak_rss_kb", row.peak_rss_kb}, {"cores", row.cores},
+                        {"p_tinf", row.p_tinf},           {"check_ok", row.check_ok}};
+    if (row.stats)
+      x["stats"] = {{"tasks", row.stats->tasks},
+                    {"steal_attempts", row.stats->steal_attempts},
+                    {"steals", row.stats->steals},
+                    {"steal_empty", row.stats->steal_empty},
+                    {"steal_abort", row.stats->steal_abort},
+                    {"parks", row.stats->parks}};
+    j["rows"].push_back(x);
+  }
+  j["idle_baseline_ms_per_s"] = r.baseline_idle_ms_per_s;
+  for (const auto& i : r.idle)
+    j["idle"].push_back({{"runtime", i.runtime},
+                         {"threads", i.threads},
+                         {"cpu_ms_per_idle_s", i.cpu_ms_per_idle_s}});
+  return j.dump(2);
+}
+
+namespace {
+
+std::vector<std::string> plotted_runtimes(const bench_report& r) {
+  std::vector<std::string> runtimes;  // table order, first appearance
+  for (const auto& row : r.rows)
+    if (row.runtime != "serial" &&
+        std::find(runtimes.begin(), runtimes.end(), row.runtime) == runtimes.end())
+      runtimes.push_back(row.runtime);
+  return runtimes;
+}
+
+// One gnuplot index block per (kernel, runtime): "P time_ms Ts/TP" lines.
+bool write_plot_data(const bench_report& r, const std::vector<std::string>& runtimes,
+                     const std::string& dat) {
+  std::ofstream d(dat);
+  for (const auto& k : r.kernels) {
+    for (const auto& rt : runtimes) {
+      d << "# " << kernel_name(k.kernel) << ' ' << rt << "\n# P time_ms speedup_Ts_over_TP\n";
+      for (const auto& row : r.rows)
+        if (row.kernel == kernel_name(k.kernel) && row.runtime == rt)
+          d << row.threads << ' ' << row.seconds * 1e3 << ' ' << row.ts_over_tp << '\n';
+      d << "\n\n";
+    }
+  }
+  return static_cast<bool>(d);
+}
+
+// Top row: time per runtime (log scale); bottom row: speedup over serial; one column per kernel.
+bool write_plot_script(const bench_report& r, const std::vector<std::string>& runtimes,
+                       const std::string& dat, const std::string& png, const std::string& gp) {
+  std::ofstream g(gp);
+  const std::size_t nk = r.kernels.size(), nr = runtimes.size();
+  std::string names;
+  for (const auto& rt : runtimes)
+    names += rt + ' ';
+  g << "set terminal pngcairo size " << 420 * nk << ",760 font ',9'\nset output '" << png
+    << "'\nset termoption noenhanced\nset multiplot layout 2," << nk
+    << "\nset key top left font ',8'\nset grid\nset xtics 1\n"
+    << "names = '" << names << "'\nset xlabel 'P (threads)'\n";
+  for (std::size_t row = 0; row < 2; ++row) {
+    for (std::size_t ki = 0; ki < nk; ++ki) {
+      const auto& k = r.kernels[ki];
+      g << "set title '" << kernel_name(k.kernel) << " " << k.size
+        << (row ? ": speedup Ts/TP'" : ": time (ms)'") << "\nset ylabel '" << (row ? "Ts/TP" : "ms")
+        << "'\n"
+        << (row ? "unset logscale y\n" : "set logscale y\n") << "plot for [i=0:" << nr - 1 << "] '"
+        << dat << "' index (" << ki * nr << "+i) using 1:" << (row ? 3 : 2)
+        << " with linespoints title word(names, i+1)\n";
+    }
+  }
+  g << "unset multiplot\n";
+  g.close();
+  return static_cast<bool>(g);
+}
+
+}  // namespace
+
+bool write_plot(const bench_report& r, const std::string& png, std::string& error) {
+  const std::vector<std::string> runtimes = plotted_runtimes(r);
+  const std::string dat = png + ".dat", gp = png + ".gp";
+  if (!write_plot_data(r, runtimes, dat)) return error = "cannot write " + dat, false;
+  if (!write_plot_script(r, runtimes, dat, png, gp)) return error = "cannot write " + gp, false;
+  const std::string cmd = "gnuplot '" + gp + "'";
+  if (std::system(cmd.c_str()) != 0)
+    return error = "gnuplot failed (is gnuplot installed? apt-get install gnuplot-nox): " + cmd,
+           false;
+  return true;
+}
+
+}  // namespace stealcheck::bench

@@ -1,0 +1,250 @@
+// bench/runner.cpp: see runner.hpp.
+#include "bench/runner.hpp"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include "bench/measure.hpp"
+#include "bench/runtimes.hpp"
+
+namespace stealcheck::bench {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string size_of(kernel_id k, const kernel_params& p) {
+  switch (k) {
+    case kernel_id::fib:
+      return fmt::format("n={}", p.fib_n);
+    case kernel_id::nqueens:
+      return fmt::format("n={}", p.queens_n);
+    case kernel_id::uts:
+      return fmt::format("b0={} m={} q={}", p.uts.b0, p.uts.m, p.uts.q);
+    case kernel_id::matmul:
+      return fmt::format("n={}", p.matmul_n);
+  }
+  return "";
+}
+
+// Independent checks of the serial result where a closed form or a table exists.
+bool serial_result_plausible(kernel_id k, const kernel_params& p, std::uint64_t v,
+                             const matmul_data& m) {
+  if (k == kernel_id::fib) {
+    std::uint64_t a = 0, b = 1;
+    for (int i = 0; i < p.fib_n; ++i)
+      b = std::exchange(a, b) + b;
+    return v == a;
+  }
+  if (k == kernel_id::nqueens) {
+    static constexpr std::uint64_t solutions[] = {1,  1,   0,   0,    2,     10,    4,     40,
+                                                  92, 352, 724, 2680, 14200, 73712, 365596};
+    return p.queens_n > 14 || v == solutions[p.queens_n];
+  }
+  if (k == kernel_id::matmul) {  // a few entries of C against a direct dot product
+    const auto n = static_cast<std::size_t>(m.n);
+    for (std::size_t probe = 0; probe < 16; ++probe) {
+      const std::size_t i = (probe * 37) % n, j = (probe * 101 + 5) % n;
+      double dot = 0;
+      for (std::size_t k2 = 0; k2 < n; ++k2)
+        dot += m.a[i * n + k2] * m.b[k2 * n + j];
+      if (dot != m.c[i * n + j]) return false;
+    }
+  }
+  return true;
+}
+
+struct sample_set {
+  std::vector<double> times;
+  std::vector<double> cores;
+  std::int64_t rss = -1;
+  sched::scheduler_stats stats;
+  bool has_stats = false;
+  bool ok = true;
+};
+
+void add_stats(sched::scheduler_stats& a, const sched::scheduler_stats& b) {
+  a.tasks += b.tasks;
+  a.steal_attempts += b.steal_attempts;
+  a.steals += b.steals;
+  a.steal_empty += b.steal_empty;
+  a.steal_abort += b.steal_abort;
+  a.parks += b.parks;
+}
+
+sched::scheduler_stats mean_stats(const sched::scheduler_stats& s, int reps) {
+  const auto r = static_cast<std::uint64_t>(reps);
+  return {s.tasks / r,       s.steal_attempts / r, s.steals / r,
+          s.steal_empty / r, s.steal_abort / r,    s.parks / r};
+}
+
+// One timed run of rt; appends to s and checks the value.
+void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
+               std::uint64_t expected, sample_set& s) {
+  reset_peak_rss();
+  (void)rt.take_stats();
+  const double cpu0 = process_cpu_seconds();
+  const auto t0 = clock_type::now();
+  const std::uint64_t v = rt.run(k, p, m);
+  const double wall = seconds_since(t0);
+  s.times.push_back(wall);
+  s.cores.push_back(wall > 0 ? (process_cpu_seconds() - cpu0) / wall : 0);
+  s.rss = std::max(s.rss, peak_rss_kb());
+  if (auto st = rt.take_stats()) {
+    add_stats(s.stats, *st);
+    s.has_stats = true;
+  }
+  if (v != expected) s.ok = false;
+}
+
+kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial, matmul_data& m,
+                           std::FILE* progress, bool& ok) {
+  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0};
+  counting_rt counter;
+  info.expected = run_kernel(counter, k, cfg.params, m);
+  info.tasks = counter.tasks;
+  info.span = counter.max_depth;
+  if (!serial_result_plausible(k, cfg.params, info.expected, m)) {
+    ok = false;
+    if (progress)
+      fmt::print(progress, "CHECK FAILED: serial {} gave {}\n", kernel_name(k), info.expected);
+  }
+  sample_set s;
+  for (int r = 0; r < cfg.reps; ++r)
+    timed_run(serial, k, cfg.params, m, info.expected, s);
+  info.ts = median(s.times);
+  info.serial_cores = median(s.cores);
+  ok = ok && s.ok;
+  return info;
+}
+
+result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, const sample_set& s,
+                    int reps) {
+  result_row row;
+  row.kernel = std::string(kernel_name(ki.kernel));
+  row.runtime = std::string(rt);
+  row.threads = p;
+  row.seconds = median(s.times);
+  row.ts_over_tp = ki.ts / row.seconds;
+  row.ns_per_task = ki.tasks ? row.seconds * 1e9 / static_cast<double>(ki.tasks) : 0;
+  row.peak_rss_kb = s.rss;
+  row.cores = s.cores.empty() ? 0 : median(s.cores);
+  if (s.has_stats) row.stats = mean_stats(s.stats, reps);
+  row.p_tinf = static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(ki.span);
+  row.check_ok = s.ok;
+  return row;
+}
+
+// All parallel runtimes at p threads for one kernel, reps interleaved.
+void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
+                     std::vector<std::unique_ptr<runtime>>& rts, matmul_data& m, bench_report& out,
+                     std::FILE* progress) {
+  std::vector<sample_set> sets(rts.size());
+  for (auto& rt : rts) {
+    rt->set_threads(p);
+    sample_set warm;
+    timed_run(*rt, ki.kernel, cfg.params, m, ki.expected, warm);
+    if (!warm.ok) sets[static_cast<std::size_t>(&rt - rts.data())].ok = false;
+  }
+  for (int r = 0; r < cfg.reps; ++r)
+    for (std::size_t i = 0; i < rts.size(); ++i)
+      timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
+  for (std::size_t i = 0; i < rts.size(); ++i) {
+    out.rows.push_back(make_row(ki, rts[i]->name(), p, sets[i], cfg.reps));
+    out.checks_ok = out.checks_ok && sets[i].ok;
+    if (progress)
+      fmt::print(progress, "  {:<8} {:<14} P={} {:9.3f} ms{}\n", kernel_name(ki.kernel),
+                 rts[i]->name(), p, out.rows.back().seconds * 1e3,
+                 sets[i].ok ? "" : "  WRONG RESULT");
+  }
+}
+
+// T1 ratios, once every P of a kernel is measured.
+void fill_t1(bench_report& out, const kernel_info& ki) {
+  std::map<std::string, double> t1;
+  for (const auto& r : out.rows)
+    if (r.kernel == kernel_name(ki.kernel) && r.threads == 1) t1[r.runtime] = r.seconds;
+  for (auto& r : out.rows) {
+    if (r.kernel != kernel_name(ki.kernel) || !t1.count(r.runtime)) continue;
+    r.t1_over_ts = t1[r.runtime] / ki.ts;
+    r.t1_over_tp = t1[r.runtime] / r.seconds;
+  }
+}
+
+double idle_cpu_ms_per_s(double window) {
+  const double c0 = process_cpu_seconds();
+  std::this_thread::sleep_for(std::chrono::duration<double>(window));
+  return (process_cpu_seconds() - c0) * 1e3 / window;
+}
+
+void measure_idle(const bench_config& cfg, std::vector<std::unique_ptr<runtime>>& rts,
+                  bench_report& out, std::FILE* progress) {
+  // Let every runtime's threads finish spinning (libgomp spins for a long time), then measure
+  // the process at rest as the baseline.
+  std::this_thread::sleep_for(std::chrono::duration<double>(cfg.idle_seconds));
+  out.baseline_idle_ms_per_s = idle_cpu_ms_per_s(cfg.idle_seconds);
+  kernel_params small = cfg.params;
+  small.fib_n = 20;
+  matmul_data none(1);
+  for (auto& rt : rts) {
+    for (unsigned p : cfg.threads) {
+      rt->set_threads(p);
+      (void)rt->run(kernel_id::fib, small, none);
+      out.idle.push_back({std::string(rt->name()), p, idle_cpu_ms_per_s(cfg.idle_seconds)});
+      if (progress)
+        fmt::print(progress, "  idle {:<14} P={} {:.3f} ms CPU per idle s\n", rt->name(), p,
+                   out.idle.back().cpu_ms_per_idle_s);
+    }
+  }
+}
+
+}  // namespace
+
+bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
+  bench_report out;
+  out.reps = cfg.reps;
+  auto serial = make_serial_runtime();
+  std::vector<std::unique_ptr<runtime>> rts;
+  const std::vector<std::string> names = cfg.runtimes.empty() ? all_runtime_names() : cfg.runtimes;
+  for (const auto& n : names)
+    if (n != "serial") rts.push_back(make_runtime(n));
+  for (kernel_id k : cfg.kernels) {
+    matmul_data m(k == kernel_id::matmul ? cfg.params.matmul_n : 1);
+    bool ok = true;
+    out.kernels.push_back(prepare_kernel(k, cfg, *serial, m, progress, ok));
+    const kernel_info& ki = out.kernels.back();
+    out.checks_ok = out.checks_ok && ok;
+    if (progress)
+      fmt::print(progress, "{} ({}): {} tasks, span {}, serial {:.3f} ms\n", kernel_name(k),
+                 ki.size, ki.tasks, ki.span, ki.ts * 1e3);
+    sample_set serial_set;
+    serial_set.times = {ki.ts};
+    serial_set.cores = {ki.serial_cores};
+    serial_set.ok = ok;
+    out.rows.push_back(make_row(ki, "serial", 1, serial_set, 1));
+    for (unsigned p : cfg.threads)
+      measure_threads(ki, cfg, p, rts, m, out, progress);
+    fill_t1(out, ki);
+  }
+  measure_idle(cfg, rts, out, progress);
+  return out;
+}
+
+}  // namespace stealcheck::bench

@@ -1,0 +1,86 @@
+// bench/runner.hpp: the measurement loop behind `stealcheck bench`: every kernel, runtime and
+// thread count in one process, results checked against the serial program, ratios from one run.
+//
+// Method. Per kernel: a counting serial pass (tasks, span in fork levels), then the serial
+// program timed (Ts). Per thread count P: every runtime is set up for P threads and warmed up
+// once, then the repetitions interleave the runtimes (rep 1 of each, rep 2 of each, ...) so slow
+// drifts of the shared machine hit all runtimes alike; the reported time is the median. T1 is
+// the same runtime's median at P = 1. `cores` is the process's CPU time over the wall time of
+// each run (median): on a shared machine it shows how many cores the run actually got (idle
+// thieves that spin count too), which bounds any speedup. Peak RSS is the process's VmHWM, reset
+// before each run. Idle CPU: after all kernels, each parallel runtime runs a short job with P
+// threads and the process CPU time (all threads, getrusage) is measured over the following idle
+// window; the other runtimes' threads have been idle for long and are asleep, and a baseline window
+// with no job is reported too.
+//
+// Thread role: run_bench() from one non-worker thread. Complexity: the kernels' times the reps.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/kernels.hpp"
+#include "scheduler/task.hpp"
+
+namespace stealcheck::bench {
+
+struct bench_config {
+  std::vector<kernel_id> kernels{all_kernels.begin(), all_kernels.end()};
+  std::vector<unsigned> threads{1, 2};
+  std::vector<std::string> runtimes;  ///< empty: all (all_runtime_names())
+  bool quick = false;
+  int reps = 5;
+  double idle_seconds = 1.0;
+  kernel_params params;
+};
+
+struct kernel_info {
+  kernel_id kernel;
+  std::string size;        ///< e.g. "n=32"
+  std::uint64_t expected;  ///< check value of the serial run
+  std::uint64_t tasks;     ///< spawned tasks per run
+  int span;                ///< deepest spawn nesting (fork levels): the T_inf scale
+  double ts;               ///< serial median, seconds
+  double serial_cores;     ///< cores the serial runs obtained (see result_row::cores)
+};
+
+struct result_row {
+  std::string kernel, runtime;
+  unsigned threads = 1;
+  double seconds = 0;                                     ///< median of the reps
+  double t1_over_ts = 0, ts_over_tp = 0, t1_over_tp = 0;  ///< 0 when T1 was not measured
+  double ns_per_task = 0;                                 ///< seconds / tasks
+  std::int64_t peak_rss_kb = -1;
+  double cores = 0;  ///< process CPU time / wall time during the runs (median): cores obtained
+  std::optional<sched::scheduler_stats> stats;  ///< per run (mean over reps), pools only
+  std::uint64_t p_tinf = 0;                     ///< P * span
+  bool check_ok = true;
+};
+
+struct idle_row {
+  std::string runtime;
+  unsigned threads = 1;
+  double cpu_ms_per_idle_s = 0;
+};
+
+struct bench_report {
+  std::vector<kernel_info> kernels;
+  std::vector<result_row> rows;
+  std::vector<idle_row> idle;
+  double baseline_idle_ms_per_s = 0;
+  bool checks_ok = true;
+  int reps = 0;
+};
+
+/// Runs the benchmark; progress lines go to `progress` (may be nullptr).
+bench_report run_bench(const bench_config& cfg, std::FILE* progress);
+void print_table(const bench_report& r, std::FILE* out);
+std::string report_json(const bench_report& r, const std::string& command);
+/// Writes FILE.png with gnuplot (and FILE.png.dat / FILE.png.gp beside it). False + error if
+/// gnuplot is missing or fails.
+bool write_plot(const bench_report& r, const std::string& png, std::string& error);
+
+}  // namespace stealcheck::bench

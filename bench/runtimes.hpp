@@ -1,0 +1,45 @@
+// bench/runtimes.hpp: the runtimes the benchmark compares, behind one small interface so each
+// lives in its own translation unit (OpenMP code needs -fopenmp; oneTBB its headers).
+//
+// Thread role: a runtime object is driven by one thread (the runner's); run() blocks until the
+// kernel finished. Complexity: that of the kernel.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/kernels.hpp"
+#include "scheduler/task.hpp"
+
+namespace stealcheck::bench {
+
+class runtime {
+ public:
+  virtual ~runtime() = default;
+  /// "serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "tbb", "omp".
+  virtual std::string_view name() const = 0;
+  virtual bool parallel() const { return true; }
+  /// Requires: p >= 1. (Re)creates the runtime's threads for p workers.
+  virtual void set_threads(unsigned p) = 0;
+  /// Runs kernel k (from a non-worker thread) and returns its check value.
+  virtual std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) = 0;
+  /// Scheduler counters since the last call (stealcheck's pools only).
+  virtual std::optional<sched::scheduler_stats> take_stats() { return std::nullopt; }
+};
+
+std::unique_ptr<runtime> make_serial_runtime();
+/// variant: "chase_lev", "locked" or "steal_half"; nullptr for any other name.
+std::unique_ptr<runtime> make_pool_runtime(std::string_view variant);
+std::unique_ptr<runtime> make_tbb_runtime();
+std::unique_ptr<runtime> make_omp_runtime();
+
+/// Every runtime name, in table order.
+std::vector<std::string> all_runtime_names();
+/// The runtime called name; nullptr if unknown.
+std::unique_ptr<runtime> make_runtime(std::string_view name);
+
+}  // namespace stealcheck::bench

@@ -1,0 +1,392 @@
+// scheduler/pool.hpp: a fork-join work-stealing pool of P workers, one deque each; the deque
+// variant is a template parameter ("bring your own deque": any D that models
+// work_stealing_deque with value_type sched::task*; batch_stealing_deque variants steal half).
+//
+// Scheduling (Blumofe, Leiserson, "Scheduling Multithreaded Computations by Work Stealing",
+// JACM 46(5) 1999; Arora, Blumofe, Plaxton, "Thread Scheduling for Multiprogrammed
+// Multiprocessors", SPAA 1998):
+//   - a worker pushes spawned work on the bottom of its own deque and pops from the bottom;
+//   - a worker without work steals from the top of a victim chosen uniformly at random by its
+//     own seeded generator (victim_rng), so the expected number of steal attempts is O(P*T_inf)
+//     as those papers bound it; when P exceeds the cores, failed attempts yield the processor
+//     (ABP's yield, which their multiprogrammed bound needs);
+//   - a worker waiting for a join helps: it pops its own deque, then steals (the join itself
+//     lives in scheduler/fork_join.hpp);
+//   - an idle worker spins (stealing) for a bounded *time*, pool_options::spin, then parks in an
+//     event_count (scheduler/event_count.hpp). An idle pool therefore burns no CPU.
+// Wake-ups: work submitted from outside (run(), spawn() from a non-worker thread) goes to a
+// locked injection queue and is announced with the strict event_count::notify_one(), so it is
+// never left with every worker asleep. A push by a worker is announced with hint_one() (one
+// relaxed load on the hot path); a miss there costs parallelism, never progress, because the
+// pushing worker is awake and will pop the task itself before its own join completes. A thief
+// that steals also calls hint_one(), so sleepers wake in a cascade as work spreads.
+//
+// Thread role: construct/destroy on any thread not a worker of this pool; run() from any thread.
+// Requires (destruction): no run() in progress. Ensures: all workers joined.
+// Complexity: spawn/pop O(1) deque operations plus one relaxed load; a steal round O(P).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "scheduler/event_count.hpp"
+#include "scheduler/task.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace stealcheck::sched {
+
+struct pool_options {
+  /// How long an idle worker keeps stealing before it parks (time, not iterations).
+  std::chrono::microseconds spin{50};
+  /// Seed of the per-worker victim generators (worker i uses seed + i).
+  std::uint64_t seed = 0x5eed;
+};
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+template <class D>
+requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
+class pool;
+
+/// One worker: its deque, generator and counters. Thread role: everything here is used by the
+/// worker's own thread, except `deque.steal*` (thieves) and the counters' reads (stats()).
+template <class D>
+struct alignas(64) worker {
+  worker(pool<D>& p, unsigned i, std::uint64_t seed) : owner(&p), index(i), rng(seed + i) {}
+
+  D deque;
+  pool<D>* owner;
+  unsigned index;
+  victim_rng rng;
+  worker_counters counters;
+  std::thread thread;
+
+  /// Thread role: owner. Pushes t; false if a bounded deque is full (the caller runs t inline).
+  bool push(task* t) {
+    worker_counters::bump(counters.tasks);
+    bool pushed = true;
+    if constexpr (std::is_same_v<decltype(deque.push(t)), bool>) {
+      pushed = deque.push(t);
+    } else {
+      deque.push(t);
+    }
+    if (pushed) owner->wake_hint();
+    return pushed;
+  }
+};
+
+/// The worker the calling thread is, for deque type D (nullptr on any other thread).
+template <class D>
+inline thread_local worker<D>* current_worker = nullptr;
+
+template <class D>
+requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
+class pool {
+ public:
+  using deque_type = D;
+  using worker_type = worker<D>;
+
+  /// Thread role: any thread that is not a worker of this pool.
+  /// Requires: 1 <= threads <= 255 (the event count's limit). Ensures: `threads` workers run,
+  /// each with an empty deque and a generator seeded with opts.seed + index.
+  /// Complexity: O(threads) thread creations.
+  explicit pool(unsigned threads, pool_options opts = {}) : opts_(opts) {
+    assert(threads >= 1 && threads <= 255 && "pool: 1..255 workers");
+    threads = std::clamp(threads, 1u, 255u);
+    for (unsigned i = 0; i < threads; ++i)
+      workers_.push_back(std::make_unique<worker_type>(*this, i, opts_.seed));
+    for (auto& w : workers_)
+      w->thread = std::thread([this, wp = w.get()] { main_loop(*wp); });
+  }
+
+  pool(const pool&) = delete;
+  pool& operator=(const pool&) = delete;
+
+  ~pool() {
+    // release: pairs with the acquire loads of stopping_ in the workers' loops; nothing else is
+    // published by it (the notify below is what makes a parked worker look).
+    stopping_.store(true, std::memory_order_release);
+    sleep_.notify_all();
+    for (auto& w : workers_)
+      w->thread.join();
+  }
+
+  unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+  const pool_options& options() const noexcept { return opts_; }
+
+  /// Runs f() on a worker and returns its result; rethrows what f throws.
+  /// Thread role: any. On a worker of this pool f runs inline; any other thread (a worker of
+  /// another pool included: it blocks instead of helping) submits f to the injection queue and
+  /// blocks in an atomic wait (no spinning) until f has run.
+  /// Requires: f callable with no arguments, returning void or an object type; the pool is not
+  /// being destroyed.
+  /// Ensures: f ran exactly once, on a worker of this pool.
+  /// Memory ordering: for any threads X (the caller) and Y (the worker running f): X's writes
+  ///   before run() happen-before f starts (the injection queue's mutex), and f's effects
+  ///   happen-before run() returns (release store of done / acquire load, see root_task).
+  /// Complexity: f's cost plus one lock, one futex wake and one futex wait.
+  template <class F>
+  std::invoke_result_t<F&> run(F&& f);
+
+  /// Sum of the workers' counters. `tasks` is exact after run() returned; the steal counters
+  /// include the idle spinning after a job and are mutually consistent (attempts = steals +
+  /// empty + abort) once every worker is parked (sleeping() == size()).
+  scheduler_stats stats() const noexcept {
+    scheduler_stats s;
+    for (auto& w : workers_)
+      w->counters.add_to(s);
+    return s;
+  }
+  /// Requires: no job runs.
+  void reset_stats() noexcept {
+    for (auto& w : workers_)
+      w->counters.reset();
+  }
+  /// Sleepers registered right now (a snapshot; tests use it to see that an idle pool parks).
+  std::uint32_t sleeping() const noexcept { return sleep_.sleepers(); }
+
+  /// Thread role: any. Queues t for the workers and wakes one (strict: event_count::notify_one).
+  /// Used by run() and by task_group::spawn() on a non-worker thread.
+  /// Requires: t stays valid until it ran. Ensures: some worker runs t, even if all were parked.
+  /// Memory ordering: writes before inject() happen-before t runs (the queue's mutex).
+  /// Complexity: one lock and at most one futex wake.
+  void inject(task* t) {
+    {
+      std::scoped_lock lock(inject_mutex_);
+      injected_.push_back(t);
+      // relaxed: a hint for workers to take the lock; the lock orders the queue itself.
+      inject_size_.store(injected_.size(), std::memory_order_relaxed);
+    }
+    sleep_.notify_one();  // strict: the queue change above precedes it (event_count protocol)
+  }
+
+  /// Thread role: a worker of this pool (w is the caller's own worker). Runs tasks until
+  /// done() holds: pops its own deque first, then steals; never blocks (ABP's yield when
+  /// nothing can be stolen). Requires: done() becomes true once the tasks it waits for ran.
+  /// Memory ordering: as done() provides (callers use an acquire load of a flag or counter).
+  /// Complexity: O(1) per task run; O(P) per failed steal round.
+  /// Source: Blumofe-Leiserson 1999, section 3: a worker whose join stalls steals work.
+  template <class Done>
+  void help_until(worker_type& w, Done&& done) {
+    unsigned fails = 0;
+    while (!done()) {
+      if (std::optional<task*> t = w.deque.pop()) {
+        (*t)->execute(*t);
+        continue;
+      }
+      if (task* t = steal_round(w)) {
+        fails = 0;
+        t->execute(t);
+        continue;
+      }
+      backoff(++fails);
+    }
+  }
+
+  void wake_hint() noexcept { sleep_.hint_one(); }
+
+ private:
+  void main_loop(worker_type& w) {
+    current_worker<D> = &w;
+    for (;;) {
+      if (std::optional<task*> t = w.deque.pop()) {
+        (*t)->execute(*t);
+        continue;
+      }
+      task* t = spin_then_park(w);
+      if (t == nullptr) break;  // stopping
+      t->execute(t);
+    }
+    current_worker<D> = nullptr;
+  }
+
+  // Steals for up to opts_.spin, then parks; repeats until it gets a task or the pool stops.
+  task* spin_then_park(worker_type& w) {
+    for (;;) {
+      const auto deadline = std::chrono::steady_clock::now() + opts_.spin;
+      unsigned fails = 0;
+      do {
+        for (int i = 0; i < 8; ++i) {
+          if (stopping()) return nullptr;
+          if (task* t = steal_round(w)) return t;
+          backoff(++fails);
+        }
+      } while (std::chrono::steady_clock::now() < deadline);
+      if (stopping()) return nullptr;
+      park(w);
+    }
+  }
+
+  void park(worker_type& w) {
+    const std::uint32_t key = sleep_.prepare_wait();
+    if (work_visible() || stopping()) {
+      sleep_.cancel_wait();
+      return;
+    }
+    worker_counters::bump(w.counters.parks);
+    sleep_.wait(key);
+  }
+
+  bool stopping() const noexcept {
+    // acquire: pairs with the release store in ~pool(); only the flag itself is read after it.
+    return stopping_.load(std::memory_order_acquire);
+  }
+
+  // After prepare_wait(): is there anything to steal? Sound for injected work (the injector's
+  // notify_one() RMW orders the queue write before or after our prepare_wait(); see
+  // event_count.hpp). For deque pushes it is a best-effort check (see the file comment).
+  bool work_visible() const {
+    // relaxed: the event count's RMWs order what matters (see the comment above).
+    if (inject_size_.load(std::memory_order_relaxed) != 0) return true;
+    return std::any_of(workers_.begin(), workers_.end(),
+                       [](const auto& v) { return v->deque.size_hint() > 0; });
+  }
+
+  // One round: the injection queue, then P-1 victims chosen uniformly at random (with
+  // replacement, as Blumofe-Leiserson analyse it). Returns a task or nullptr.
+  task* steal_round(worker_type& w) {
+    if (task* t = take_injected()) return t;
+    const unsigned p = size();
+    for (unsigned k = 1; k < p; ++k) {
+      unsigned v = w.rng.below(p - 1);
+      if (v >= w.index) ++v;  // uniform over the other workers
+      if (task* t = steal_from(w, *workers_[v])) return t;
+    }
+    return nullptr;
+  }
+
+  task* steal_from(worker_type& thief, worker_type& victim) {
+    worker_counters::bump(thief.counters.steal_attempts);
+    steal_result<task*> r = [&] {
+      if constexpr (batch_stealing_deque<D>) {
+        return victim.deque.steal_into(thief.deque);  // steal half: the rest lands in ours
+      } else {
+        return victim.deque.steal();
+      }
+    }();
+    switch (r.status()) {
+      case steal_status::item:
+        worker_counters::bump(thief.counters.steals);
+        sleep_.hint_one();  // the victim may have more: wake the next thief (cascade)
+        return *r;
+      case steal_status::empty:
+        worker_counters::bump(thief.counters.steal_empty);
+        return nullptr;
+      case steal_status::abort:
+        worker_counters::bump(thief.counters.steal_abort);
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  task* take_injected() {
+    // relaxed: a hint; the lock below orders the queue (and the task it holds) for us.
+    if (inject_size_.load(std::memory_order_relaxed) == 0) return nullptr;
+    std::scoped_lock lock(inject_mutex_);
+    if (injected_.empty()) return nullptr;
+    task* t = injected_.front();
+    injected_.pop_front();
+    inject_size_.store(injected_.size(), std::memory_order_relaxed);  // relaxed: as in inject()
+    return t;
+  }
+
+  // Failed attempts: pause, and yield the processor from time to time (ABP: with more workers
+  // than processors, a thief that does not yield can delay the worker holding the work).
+  static void backoff(unsigned fails) noexcept {
+    if (fails % 4 == 0) {
+      std::this_thread::yield();
+    } else {
+      for (unsigned i = 0; i < 16; ++i)
+        cpu_relax();
+    }
+  }
+
+  pool_options opts_;
+  std::vector<std::unique_ptr<worker_type>> workers_;
+  alignas(64) event_count sleep_;
+  alignas(64) std::atomic<bool> stopping_{false};
+  alignas(64) std::atomic<std::size_t> inject_size_{0};
+  std::mutex inject_mutex_;
+  std::deque<task*> injected_;
+  alignas(64) std::atomic<std::uint32_t> external_done_{0};  // run()'s completion epoch
+};
+
+namespace detail {
+
+// The root of a run() from a non-worker thread: lives in the caller's frame.
+template <class F, class R>
+struct root_task final : task {
+  root_task(F& fn, std::atomic<std::uint32_t>& epoch) : task{&run_it}, f(fn), done_epoch(epoch) {}
+  F& f;
+  std::atomic<std::uint32_t>& done_epoch;  // the pool's, which outlives the frame
+  std::optional<std::conditional_t<std::is_void_v<R>, char, R>> result;
+  std::exception_ptr error;
+  std::atomic<bool> done{false};
+
+  static void run_it(task* t) noexcept {
+    auto* self = static_cast<root_task*>(t);
+    std::atomic<std::uint32_t>& epoch = self->done_epoch;
+    try {
+      if constexpr (std::is_void_v<R>) {
+        self->f();
+      } else {
+        self->result.emplace(self->f());
+      }
+    } catch (...) {
+      self->error = std::current_exception();
+    }
+    // release: pairs with the caller's acquire load of done; publishes result and error.
+    self->done.store(true, std::memory_order_release);
+    // The frame may be gone from here on: only the pool's epoch is touched.
+    // acq_rel: the release half orders the done store before the bump, so a caller whose
+    // acquire load of the epoch reads the bump also sees done == true.
+    epoch.fetch_add(1, std::memory_order_acq_rel);
+    epoch.notify_all();
+  }
+};
+
+}  // namespace detail
+
+template <class D>
+requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
+template <class F>
+std::invoke_result_t<F&> pool<D>::run(F&& f) {
+  using R = std::invoke_result_t<F&>;
+  static_assert(std::is_void_v<R> || std::is_object_v<R>,
+                "pool::run: f must return void or an object type (not a reference)");
+  if (worker_type* w = current_worker<D>; w != nullptr && w->owner == this) return f();
+  detail::root_task<std::remove_reference_t<F>, R> root(f, external_done_);
+  inject(&root);
+  for (;;) {
+    // acquire: pairs with the acq_rel bump in root_task::run_it (see there).
+    const std::uint32_t e = external_done_.load(std::memory_order_acquire);
+    // acquire: pairs with the release store of done; result and error are then visible.
+    if (root.done.load(std::memory_order_acquire)) break;
+    external_done_.wait(e, std::memory_order_acquire);  // acquire: as the load above
+  }
+  if (root.error) std::rethrow_exception(root.error);
+  if constexpr (!std::is_void_v<R>) return std::move(*root.result);
+}
+
+}  // namespace stealcheck::sched

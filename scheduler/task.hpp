@@ -1,0 +1,99 @@
+// scheduler/task.hpp: the unit of work the scheduler's deques carry, its statistics and the
+// per-worker random generator used for victim selection.
+//
+// A task is a type-erased function pointer at the start of an object that lives in its
+// parent's stack frame (fork_join) or in its task_group's arena (task_group::spawn). The deques
+// hold `task*`, which is trivially copyable and lock-free as an atomic, so every deque variant
+// stores it inline (deques/slot.hpp): a spawn allocates nothing on the heap.
+//
+// Thread role: a task is executed exactly once, by the worker that popped or stole it.
+// Source: the closure-in-parent-frame layout follows Cilk-5's frames (Frigo, Leiserson, Randall,
+// "The Implementation of the Cilk-5 Multithreaded Language", PLDI 1998, section 3).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace stealcheck::sched {
+
+/// The type-erased header every scheduled object starts with.
+struct task {
+  /// Runs the task. Ensures: the object is not touched by the scheduler afterwards (its owner may
+  /// free it as soon as its completion signal, written inside `execute`, is observed).
+  void (*execute)(task* self) noexcept;
+};
+
+/// Counters of one run, summed over workers (see pool::stats()).
+struct scheduler_stats {
+  std::uint64_t tasks = 0;           ///< spawned tasks (fork_join's second branch, spawn())
+  std::uint64_t steal_attempts = 0;  ///< calls of steal()/steal_into() on another worker's deque
+  std::uint64_t steals = 0;          ///< attempts that returned an item
+  std::uint64_t steal_empty = 0;     ///< attempts that found the victim empty
+  std::uint64_t steal_abort = 0;     ///< attempts that lost a race (steal_status::abort)
+  std::uint64_t parks = 0;           ///< times a worker blocked in the event count
+  std::uint64_t failed_steals() const noexcept { return steal_empty + steal_abort; }
+};
+
+/// Owner-written, anyone-read counters of one worker. Each is a relaxed atomic updated with a
+/// load and a store (no read-modify-write: only the owner writes), so the increment costs a plain
+/// add, and pool::stats() may read them while workers run without a data race.
+struct worker_counters {
+  std::atomic<std::uint64_t> tasks{0}, steal_attempts{0}, steals{0}, steal_empty{0}, steal_abort{0},
+      parks{0};
+
+  /// Thread role: the owning worker only.
+  static void bump(std::atomic<std::uint64_t>& c) noexcept {
+    // relaxed: a statistic; no other access is ordered by it (readers tolerate a stale value).
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  void add_to(scheduler_stats& s) const noexcept {
+    // relaxed: snapshot of statistics; exact once the pool is quiescent (after run() returned,
+    // which happens-after every task of the job).
+    s.tasks += tasks.load(std::memory_order_relaxed);
+    s.steal_attempts += steal_attempts.load(std::memory_order_relaxed);
+    s.steals += steals.load(std::memory_order_relaxed);
+    s.steal_empty += steal_empty.load(std::memory_order_relaxed);
+    s.steal_abort += steal_abort.load(std::memory_order_relaxed);
+    s.parks += parks.load(std::memory_order_relaxed);
+  }
+  void reset() noexcept {
+    for (auto* c : {&tasks, &steal_attempts, &steals, &steal_empty, &steal_abort, &parks})
+      c->store(0, std::memory_order_relaxed);  // relaxed: only called while the pool is quiescent
+  }
+};
+
+/// xoshiro128** (Blackman, Vigna 2018) seeded through splitmix64: a small, fast generator, one
+/// per worker, so victim selection needs no shared state. Thread role: its owner only.
+class victim_rng {
+ public:
+  explicit victim_rng(std::uint64_t seed) noexcept {
+    for (auto& w : s_) {
+      seed += 0x9e3779b97f4a7c15ULL;  // splitmix64
+      std::uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      w = static_cast<std::uint32_t>((z ^ (z >> 31)) >> 16) | 1u;
+    }
+  }
+  std::uint32_t next() noexcept {
+    const std::uint32_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint32_t t = s_[1] << 9;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 11);
+    return result;
+  }
+  /// Uniform in [0, n) by Lemire's multiply-shift (bias < n / 2^32, irrelevant here).
+  std::uint32_t below(std::uint32_t n) noexcept {
+    return static_cast<std::uint32_t>((std::uint64_t{next()} * n) >> 32);
+  }
+
+ private:
+  static std::uint32_t rotl(std::uint32_t x, int k) noexcept { return (x << k) | (x >> (32 - k)); }
+  std::uint32_t s_[4];
+};
+
+}  // namespace stealcheck::sched

@@ -1,0 +1,37 @@
+// scheduler/variants.hpp: the pool instantiated with each correct deque variant of
+// deques/registry.hpp, for tests and benchmarks that measure every variant in one program.
+//
+// Thread role: any (types and an immutable list). Complexity: O(number of variants).
+// To run the scheduler on your own deque: `sched::pool<my_deque<sched::task*>>`; it must model
+// work_stealing_deque (deques/deque.hpp) with value_type sched::task*; if it also models
+// batch_stealing_deque, thieves use steal_into (steal half).
+#pragma once
+
+#include <string_view>
+
+#include "deques/chase_lev.hpp"
+#include "deques/locked.hpp"
+#include "deques/steal_half.hpp"
+#include "scheduler/fork_join.hpp"
+#include "scheduler/pool.hpp"
+
+namespace stealcheck::sched {
+
+using chase_lev_pool = pool<chase_lev<task*>>;
+using locked_pool = pool<locked_deque<task*>>;
+using steal_half_pool = pool<steal_half<task*>>;
+
+template <class P>
+struct pool_tag {
+  using type = P;
+};
+
+/// Calls f(pool_tag<P>{}, name) for each pool type, chase_lev first.
+template <class F>
+void for_each_pool_variant(F&& f) {
+  f(pool_tag<chase_lev_pool>{}, std::string_view("chase_lev"));
+  f(pool_tag<locked_pool>{}, std::string_view("locked"));
+  f(pool_tag<steal_half_pool>{}, std::string_view("steal_half"));
+}
+
+}  // namespace stealcheck::sched
