@@ -63,9 +63,10 @@ struct chase_lev_sites {
                                         "owner reads its own last store of bottom"};
   static constexpr site pop_load_array{"chase_lev::pop.load_array", mo::relaxed, site_kind::load,
                                        "only the owner stores array"};
-  static constexpr site pop_store_bottom{"chase_lev::pop.store_bottom", mo::relaxed,
-                                         site_kind::store,
-                                         "ordered before the load of top by pop.fence"};
+  static constexpr site pop_store_bottom{
+      "chase_lev::pop.store_bottom", mo::relaxed, site_kind::store,
+      "ordered before the load of top by pop.fence; a thief reading it sees earlier pushes' "
+      "slots through push.fence (a release fence covers the thread's later stores)"};
   static constexpr site pop_fence{
       "chase_lev::pop.fence", mo::seq_cst, site_kind::fence,
       "with steal.fence orders pop's store of bottom before its load of top (SB+scfs): without "
@@ -215,12 +216,14 @@ class chase_lev {
   std::optional<T> pop() {
     const std::int64_t b = bottom_.load(Mem::order(Sites::pop_load_bottom)) - 1;
     ring* a = array_.load(Mem::order(Sites::pop_load_array));
-    bottom_.store(b, Mem::order(Sites::pop_store_bottom));
+    // relaxed: a thief that reads it still sees earlier pushes' slots through push.fence
+    // (fence-to-later-store synchronization; a release store under TSan, which can't see it).
+    Mem::fence_covered_store(bottom_, b, Mem::order(Sites::pop_store_bottom));
     // seq_cst fence (pop.fence) pairs with steal.fence: store of bottom before load of top.
     Mem::fence(Mem::order(Sites::pop_fence));
     std::int64_t t = top_.load(Mem::order(Sites::pop_load_top));
     if (t > b) {  // empty
-      bottom_.store(b + 1, Mem::order(Sites::pop_restore_bottom));
+      Mem::fence_covered_store(bottom_, b + 1, Mem::order(Sites::pop_restore_bottom));
       return std::nullopt;
     }
     const stored x = a->at(b).load(Mem::order(Sites::pop_load_slot));
@@ -228,7 +231,7 @@ class chase_lev {
     // The last item: race the thieves for it with a CAS on top (seq_cst, as in Fig. 1).
     const bool won = top_.compare_exchange_strong(t, t + 1, Mem::order(Sites::pop_cas),
                                                   Mem::order(Sites::pop_cas_failure));
-    bottom_.store(b + 1, Mem::order(Sites::pop_restore_bottom));
+    Mem::fence_covered_store(bottom_, b + 1, Mem::order(Sites::pop_restore_bottom));
     if (!won) return std::nullopt;
     return codec::decode(x);
   }

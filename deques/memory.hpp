@@ -10,6 +10,9 @@
 //   Mem::fence(order)         std::atomic_thread_fence; a `relaxed` fence is no fence.
 //   Mem::fence_then_store(a, v, fence_order, store_order)
 //                             the publication idiom "fence; store" in one call (see below).
+//   Mem::fence_covered_store(a, v, order)
+//                             a store that relies on an *earlier* release fence of the same
+//                             thread to publish what came before that fence (see below).
 //   Mem::nonatomic<U>         plain shared data: read() / write() return a reference; under the
 //                             model checker each call is an access checked for C11 data races.
 //   Mem::mutex                BasicLockable + try_lock.
@@ -26,14 +29,23 @@
 //
 // ThreadSanitizer and fences. TSan does not model std::atomic_thread_fence: a release fence
 // followed by a relaxed store, read by an acquire load, is reported as a race although C11
-// orders it. Following crossbeam-deque, in TSan builds (and only there) `fence_then_store`
-// turns "release fence; relaxed store" into one release store. That is sound for what TSan
-// checks: a release store orders the thread's earlier accesses before the store exactly as the
-// fence does for that store (the fence additionally orders them before *later* stores, which no
-// deque here relies on: each site says so). seq_cst fences are still executed (they are real
-// barriers on x86), but TSan cannot see what they order; the stress tests say what a TSan run
-// does and does not prove. g++ warns about every fence under -fsanitize=thread (-Wtsan); the
-// tsan preset silences that one warning because the substitution above is deliberate.
+// orders it. Following crossbeam-deque, TSan builds (and only those) replace the fence-based
+// synchronization by release stores, through two backend calls:
+//   - fence_then_store(a, v, release, relaxed): "release fence; relaxed store" becomes one
+//     release store of v;
+//   - fence_covered_store(a, v, relaxed): a *later* relaxed store of the same thread becomes a
+//     release store. C11 needs this: a release fence synchronizes with an acquire load that
+//     reads *any* later store of the thread, so in chase_lev a thief that reads bottom from
+//     pop's relaxed store still sees the slots pushed before push's fence. A release store
+//     alone would not (C++20 release sequences end at a plain store): the model checker found
+//     exactly that bug in an early steal_half, which publishes with release stores and so
+//     makes every store of bottom a release store.
+// Both substitutions only add synchronization that C11 already provides, so a TSan run checks
+// what the fences are there for (plain data published through bottom) without false reports.
+// seq_cst fences are still executed (real barriers on x86), but TSan cannot see what they
+// order; the stress tests say what a TSan run does and does not prove. g++ warns about every
+// fence under -fsanitize=thread (-Wtsan); the tsan preset silences that one warning because
+// the substitutions above are deliberate.
 #pragma once
 
 #include <atomic>
@@ -146,6 +158,13 @@ struct native_memory {
     }
     fence(fence_order);
     a.store(v, store_order);
+  }
+
+  /// A store that relies on an earlier release fence of this thread (see the file comment).
+  template <class A, class V>
+  static void fence_covered_store(A& a, V v, std::memory_order order) noexcept {
+    a.store(v,
+            under_tsan && order == std::memory_order_relaxed ? std::memory_order_release : order);
   }
 
   template <class U, class... A>

@@ -20,6 +20,9 @@
 // ceil((b-t)/2) <= b-t items below the owner's index. pop reads its own `top` from the RMW,
 // so it sees every claim that came first. The cost is one locked instruction per non-empty
 // pop, the price Chase-Lev pays for its seq_cst fence on x86; no fence is needed anywhere.
+// Every store of bottom is a release store: a thief may read bottom from a pop's store, and
+// (unlike Chase-Lev, whose push publishes with a release *fence* that also covers the owner's
+// later relaxed stores) only a release store there carries the earlier pushes' slots to it.
 // ABA: a thief stalled between its load of `top` and its CAS across exactly 2^32 pops with
 // the same top index could succeed wrongly; stealcheck accepts that bound (as Go and Tokio
 // accept their 32-bit indices).
@@ -70,17 +73,20 @@ struct steal_half_sites {
   static constexpr site pop_fast_load_top{
       "steal_half::pop.fast_load_top", mo::relaxed, site_kind::load,
       "only decides 'empty': a stale top is smaller, so empty-by-stale-top is really empty"};
-  static constexpr site pop_store_bottom{"steal_half::pop.store_bottom", mo::relaxed,
-                                         site_kind::store, "published by pop.bump_epoch (release)"};
+  static constexpr site pop_store_bottom{
+      "steal_half::pop.store_bottom", mo::release, site_kind::store,
+      "pairs with steal.load_bottom: a thief that reads this bottom must see the slots pushed "
+      "before it; relaxed breaks that (C++20 release sequences end at a plain store), found by "
+      "the model checker as a stale slot read"};
   static constexpr site pop_bump_epoch{
       "steal_half::pop.bump_epoch", mo::release, site_kind::rmw,
       "release: a thief reading top from it or a later RMW sees the decremented bottom; the RMW "
       "itself fails every claim computed before it"};
   static constexpr site pop_load_slot{"steal_half::pop.load_slot", mo::relaxed, site_kind::load,
                                       "owner reads its own store"};
-  static constexpr site pop_restore_bottom{"steal_half::pop.restore_bottom", mo::relaxed,
-                                           site_kind::store,
-                                           "bottom only ever bounds claims from above"};
+  static constexpr site pop_restore_bottom{
+      "steal_half::pop.restore_bottom", mo::release, site_kind::store,
+      "as pop.store_bottom: a thief reading the restored bottom must see the slots below it"};
   static constexpr site steal_load_top{
       "steal_half::steal.load_top", mo::acquire, site_kind::load,
       "pairs with pop.bump_epoch via the RMW chain on top: the bottom read next is at most the "
@@ -178,11 +184,12 @@ class steal_half {
       return std::nullopt;
     }
     const std::uint32_t b1 = b - 1;
+    // release (pop.store_bottom): a thief reading b1 also sees the slots pushed before.
     bottom_.store(b1, Mem::order(Sites::pop_store_bottom));
     // release RMW (pop.bump_epoch): fails every claim computed before it; publishes bottom.
     const std::uint32_t t = index(top_.fetch_add(epoch_one, Mem::order(Sites::pop_bump_epoch)));
     if (distance(t, b1) < 0) {  // thieves claimed everything up to b
-      bottom_.store(b, Mem::order(Sites::pop_restore_bottom));
+      bottom_.store(b, Mem::order(Sites::pop_restore_bottom));  // release: as above
       return std::nullopt;
     }
     return codec::decode(at(b1).load(Mem::order(Sites::pop_load_slot)));

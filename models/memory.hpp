@@ -195,6 +195,14 @@ struct memory {
     a.store(v, store_order, s);
   }
 
+  /// A store that C11 already orders after an earlier release fence of the same thread
+  /// (deques/memory.hpp): under the model checker exactly store(v, order).
+  template <class A, class V>
+  static void fence_covered_store(A& a, V v, std::memory_order order,
+                                  source_loc s = source_loc::current()) {
+    a.store(v, order, s);
+  }
+
   template <class U, class... A>
   static U* create(A&&... args) {
     void* p = detail::rt_alloc(sizeof(U), alignof(U), 1, &detail::destroy_n<U>);

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <exception>
 
+#include "bench/cli.hpp"
 #include "litmus/cli.hpp"
+#include "models/cli.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +18,8 @@ int main(int argc, char** argv) {
   stealcheck::tools::add_verify_command(app, exit_code);
   stealcheck::tools::add_lincheck_command(app, exit_code);
   stealcheck::litmus::add_litmus_command(app, exit_code);
+  stealcheck::model::add_model_command(app, exit_code);
+  stealcheck::bench::add_bench_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
