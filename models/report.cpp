@@ -49,8 +49,10 @@ std::string event_name(const graph& /*g*/, event_id id) {
 std::string event_line(const graph& g, event_id id) {
   const event& e = g.at(id);
   std::string s = fmt::format("{} {}", event_name(g, id), kind_name(e.kind));
-  if (e.rmw || e.op != rmw_op::none) s += e.kind == event_kind::read ? "(rmw)" : "";
-  if (e.kind == event_kind::write && e.rmw) s += "(rmw)";
+  if (is_read(e) && e.op == rmw_op::cas)
+    s += e.cas_ok ? "(cas)" : "(cas failed)";
+  else if (e.rmw)
+    s += "(rmw)";
   if (is_access(e) || e.kind == event_kind::na_read || e.kind == event_kind::na_write)
     s += " " + location_name(g, e.loc);
   if (is_access(e)) {

@@ -4,11 +4,20 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace stealcheck::model {
 namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
 
 int run(std::vector<std::string> args) {
   CLI::App app("stealcheck");
@@ -42,6 +51,22 @@ TEST(Cli, KnownBadFoundAndReplayed) {
   EXPECT_EQ(
       run({"model", "chase_lev_no_pop_fence", "--client", "push2_pop_steal2", "--replay", token}),
       1);
+}
+
+TEST(Cli, AllClientsAndOutputFiles) {
+  EXPECT_EQ(run({"model", "chase_lev", "--all-clients"}), 0);
+  const std::string dir = ::testing::TempDir();
+  const std::string dot = dir + "/model_cli_test.dot";
+  const std::string json = dir + "/model_cli_test.json";
+  EXPECT_EQ(run({"model", "chase_lev_no_push_fence", "--client", "push_pop_steal2", "--dot", dot,
+                 "--json", json}),
+            1);
+  const std::string dots = slurp(dot);
+  const std::string js = slurp(json);
+  EXPECT_NE(dots.find("digraph"), std::string::npos);
+  EXPECT_NE(dots.find("rf"), std::string::npos);
+  EXPECT_NE(js.find("\"bug\""), std::string::npos) << js;
+  EXPECT_NE(js.find("--replay"), std::string::npos) << js;
 }
 
 TEST(Cli, SiteOverrideBreaksTheCorrectVariant) {
