@@ -156,7 +156,7 @@ int run_model_command(const model_request& req) {
   });
   if (!found) error = "unknown variant '" + req.variant + "' (see stealcheck list)";
   if (!error.empty()) {
-    std::fprintf(stderr, "stealcheck model: %s\n", error.c_str());
+    std::fprintf(stderr, "stealcheck: error: %s\n", error.c_str());
     return 2;
   }
   write_outputs(req, runs);
@@ -180,7 +180,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut");
   cmd->callback([req, model, all, &exit_code] {
     if (*model != "rc11" && *model != "sc") {
-      std::fprintf(stderr, "stealcheck model: unknown model '%s' (rc11 or sc)\n", model->c_str());
+      std::fprintf(stderr, "stealcheck: error: unknown model '%s' (rc11 or sc)\n", model->c_str());
       exit_code = 2;
       return;
     }

@@ -12,7 +12,7 @@ namespace stealcheck::stress {
 
 tools::checker stress_checker();
 
-/// The linearizability column: generated scenarios run natively (stress/lincheck_run.hpp).
+/// The linearizability column: generated scenarios run natively, then model-checked.
 tools::checker lincheck_checker();
 
 }  // namespace stealcheck::stress

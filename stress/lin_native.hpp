@@ -126,16 +126,16 @@ namespace stealcheck::lincheck {
 /// seed, seed+1, ...) and returns the first non-linearizable history.
 template <class Tag>
 failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = nullptr) {
-  return
-      [runs, jitter, histories](const scenario& s, std::uint64_t seed) -> std::optional<history> {
-        using D = typename Tag::template deque<std::uint64_t, native_memory>;
-        for (int i = 0; i < runs; ++i) {
-          history h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
-          if (histories != nullptr) ++*histories;
-          if (!check(h).linearizable) return h;
-        }
-        return std::nullopt;
-      };
+  return [runs, jitter, histories](const scenario& s,
+                                   std::uint64_t seed) -> std::optional<found_failure> {
+    using D = typename Tag::template deque<std::uint64_t, native_memory>;
+    for (int i = 0; i < runs; ++i) {
+      history h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
+      if (histories != nullptr) ++*histories;
+      if (!check(h).linearizable) return found_failure{std::move(h), {}};
+    }
+    return std::nullopt;
+  };
 }
 
 }  // namespace stealcheck::lincheck

@@ -31,20 +31,22 @@ std::ostream& operator<<(std::ostream& os, const scenario& s) {
   return os << describe(s);
 }
 
-rc::Gen<scenario> gen_scenario(bool batch) {
-  return rc::gen::exec([batch] {
+rc::Gen<scenario> gen_scenario(bool batch, bool small) {
+  return rc::gen::exec([batch, small] {
     const auto owner_gen = rc::gen::element(owner_step::push, owner_step::push, owner_step::pop);
     const auto thief_gen = batch ? rc::gen::element(thief_step::steal, thief_step::steal_batch)
                                  : rc::gen::just(thief_step::steal);
     scenario s;
+    const int prefix = small ? 3 : 5, owner = small ? 4 : 7, thieves = small ? 3 : 4,
+              steps = small ? 3 : 5;  // exclusive upper bounds
     s.prefix = *rc::gen::container<std::vector<owner_step>>(
-        static_cast<std::size_t>(*rc::gen::inRange(0, 5)), owner_gen);
+        static_cast<std::size_t>(*rc::gen::inRange(0, prefix)), owner_gen);
     s.owner = *rc::gen::container<std::vector<owner_step>>(
-        static_cast<std::size_t>(*rc::gen::inRange(0, 7)), owner_gen);
-    const int thieves = *rc::gen::inRange(1, 4);
-    for (int i = 0; i < thieves; ++i) {
+        static_cast<std::size_t>(*rc::gen::inRange(0, owner)), owner_gen);
+    const int n = *rc::gen::inRange(1, thieves);
+    for (int i = 0; i < n; ++i) {
       s.thieves.push_back(*rc::gen::container<std::vector<thief_step>>(
-          static_cast<std::size_t>(*rc::gen::inRange(1, 5)), thief_gen));
+          static_cast<std::size_t>(*rc::gen::inRange(1, steps)), thief_gen));
     }
     return s;
   });
@@ -54,7 +56,7 @@ namespace {
 
 struct last_failure {
   scenario s;
-  history h;
+  found_failure f;
 };
 
 }  // namespace
@@ -65,7 +67,7 @@ outcome check_generated(const std::string& id, const run_options& options,
   std::optional<last_failure> last;  // the last failing case is the shrunk one
   std::uint64_t case_index = 0;
   const auto property = [&] {
-    const scenario s = *gen_scenario(options.batch);
+    const scenario s = *gen_scenario(options.batch, options.small);
     auto bad = find_failure(s, options.seed * 1000003 + case_index++);
     if (bad) {
       last = last_failure{s, *bad};
@@ -121,8 +123,13 @@ outcome check_generated(const std::string& id, const run_options& options,
     out.failure = "RapidCheck reported an error or gave up";
     return out;
   }
-  const history minimal = minimize(last->h);
   out.scenario_text = describe(last->s);
+  if (last->f.h.empty()) {  // a ready report (model mode)
+    out.timeline = last->f.report;
+    out.failure = fmt::format("bug in scenario {}", out.scenario_text);
+    return out;
+  }
+  const history minimal = minimize(last->f.h);
   out.timeline = timeline_text(minimal);
   out.svg = timeline_svg(minimal, out.scenario_text);
   out.failure = fmt::format("not linearizable ({} operations after minimizing): {}", minimal.size(),

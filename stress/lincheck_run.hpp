@@ -29,6 +29,7 @@ struct run_options {
   std::uint64_t seed = 1;  ///< RapidCheck seed and base of the injected-delay seeds
   std::string reproduce;   ///< a RapidCheck "reproduce=..." string: replay that case only
   bool batch = false;      ///< generate steal_batch steps (batch-stealing variants)
+  bool small = false;      ///< smaller scenarios (model mode explores each exhaustively)
 };
 
 struct outcome {
@@ -43,8 +44,17 @@ struct outcome {
   std::string reproduce;        ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
 };
 
-/// Returns a non-linearizable history of `s`, if one was found.
-using failure_finder = std::function<std::optional<history>(const scenario&, std::uint64_t seed)>;
+/// What a finder reports about a failing scenario: a recorded non-linearizable history
+/// (native mode; minimized and drawn as a timeline), or a ready report (model mode: the model
+/// checker's failing execution).
+struct found_failure {
+  history h;
+  std::string report;
+};
+
+/// Returns a failure of `s`, if one was found.
+using failure_finder =
+    std::function<std::optional<found_failure>(const scenario&, std::uint64_t seed)>;
 
 outcome check_generated(const std::string& id, const run_options& options,
                         const failure_finder& find_failure);

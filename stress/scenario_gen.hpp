@@ -1,6 +1,7 @@
 // stress/scenario_gen.hpp: the RapidCheck generator of lincheck scenarios.
 // A prefix of 0-4 owner steps, 0-6 parallel owner steps (push twice as likely as pop), and
-// 1-3 thieves of 1-4 steps (steal, or steal/steal_batch when `batch`). Shrinks towards
+// 1-3 thieves of 1-4 steps (steal, or steal/steal_batch when `batch`); with `small`, at most
+// 2 prefix, 3 owner steps and 2 thieves of 2 steps (for exhaustive model checking). Shrinks towards
 // fewer and simpler steps. Call only from the thread that runs RapidCheck.
 #pragma once
 
@@ -10,6 +11,6 @@
 
 namespace stealcheck::lincheck {
 
-rc::Gen<scenario> gen_scenario(bool batch);
+rc::Gen<scenario> gen_scenario(bool batch, bool small = false);
 
 }  // namespace stealcheck::lincheck

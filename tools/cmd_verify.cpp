@@ -68,14 +68,23 @@ std::string row_verdict(const row& r) {
 }
 
 void print_table(const std::vector<checker>& checkers, const std::vector<row>& rows) {
-  fmt::print("{:<26}", "variant");
-  for (const auto& c : checkers)
-    fmt::print(" | {:<34}", c.name);
-  fmt::print(" | verdict\n{}\n", std::string(26 + checkers.size() * 37 + 26, '-'));
+  std::vector<std::size_t> width;  // one per checker column: the widest cell or header
+  for (std::size_t i = 0; i < checkers.size(); ++i) {
+    width.push_back(checkers[i].name.size());
+    for (const auto& r : rows)
+      width[i] = std::max(width[i], cell_text(r.cells[i]).size());
+  }
+  std::size_t total = 24;
+  fmt::print("{:<24}", "variant");
+  for (std::size_t i = 0; i < checkers.size(); ++i) {
+    fmt::print(" | {:<{}}", checkers[i].name, width[i]);
+    total += 3 + width[i];
+  }
+  fmt::print(" | verdict\n{}\n", std::string(total + 28, '-'));
   for (const auto& r : rows) {
-    fmt::print("{:<26}", r.info.name);
-    for (const auto& c : r.cells)
-      fmt::print(" | {:<34}", cell_text(c));
+    fmt::print("{:<24}", r.info.name);
+    for (std::size_t i = 0; i < r.cells.size(); ++i)
+      fmt::print(" | {:<{}}", cell_text(r.cells[i]), width[i]);
     fmt::print(" | {}\n", row_verdict(r));
   }
   for (const auto& r : rows) {

@@ -1,0 +1,83 @@
+// stress/lin_model.hpp: lincheck scenarios explored exhaustively by the model checker.
+//
+// model_finder<Tag>(options) turns each generated scenario (stress/scenario.hpp) into a model
+// checker client: the owner runs the prefix, spawns one model thread per thief, runs its
+// steps, joins, and drains; every operation is recorded with its first and last event, and
+// *every* consistent RC11 (or SC) execution is checked by models/history.hpp: no value taken
+// twice, none invented, nothing lost, and some linearization that respects happens-before
+// between operations is a legal run of deques/spec.hpp. Unlike native mode this is
+// deterministic: a failing scenario fails on every replay, so RapidCheck's shrinking is exact.
+//
+// Values: the i-th successful push pushes i (from 1). Use small scenarios
+// (run_options::small): the number of executions grows exponentially with the scenario.
+// Thread role: the RapidCheck thread. Complexity: one exhaustive exploration per scenario.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "deques/registry.hpp"
+#include "models/clients.hpp"
+#include "models/explore.hpp"
+#include "stress/lincheck_run.hpp"
+#include "stress/scenario.hpp"
+
+namespace stealcheck::lincheck {
+
+/// The scenario as a model-checker client of deque template D.
+template <template <class, class> class D>
+void scenario_client(model::client& c, const scenario& s) {
+  using deque = D<model::clients::value, model::memory>;
+  model::clients::owned<deque> o(4);
+  model::clients::value next = 1;
+  auto owner_step_do = [&](owner_step step) {
+    if (step == owner_step::push) {
+      o.push(c, next++);
+    } else {
+      o.pop(c);
+    }
+  };
+  for (owner_step step : s.prefix)
+    owner_step_do(step);
+  std::vector<std::size_t> threads;
+  for (const auto& steps : s.thieves) {
+    threads.push_back(c.spawn([&o, &c, &steps] {
+      std::unique_ptr<deque> mine;
+      for (thief_step t : steps) {
+        if constexpr (batch_stealing_deque<deque>) {
+          if (t == thief_step::steal_batch) {
+            if (!mine) mine = std::make_unique<deque>(4);
+            o.steal_into(c, *mine, {});
+            continue;
+          }
+        }
+        o.steal(c);
+      }
+    }));
+  }
+  for (owner_step step : s.owner)
+    owner_step_do(step);
+  for (std::size_t t : threads)
+    c.join(t);
+  o.finish(c);
+}
+
+/// A failure_finder that model-checks each scenario exhaustively under `opt`.
+template <class Tag>
+failure_finder model_finder(model::options opt, std::uint64_t* executions = nullptr) {
+  return [opt, executions](const scenario& s, std::uint64_t) -> std::optional<found_failure> {
+    const model::result r =
+        model::explore(opt, [&s](model::client& c) { scenario_client<Tag::template deque>(c, s); });
+    if (executions != nullptr) *executions += r.complete + r.blocked;
+    if (r.ok()) return std::nullopt;
+    return found_failure{{},
+                         fmt::format("{}: {}\n{}  replay token: {}", model::error_name(r.bug->kind),
+                                     r.bug->message, r.bug->trace, r.bug->replay_token)};
+  };
+}
+
+}  // namespace stealcheck::lincheck
