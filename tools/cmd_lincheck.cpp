@@ -25,6 +25,22 @@ struct lincheck_args {
   std::string svg_file;
 };
 
+void report_failure(const lincheck_args& a, const std::string& name, const lincheck::outcome& out) {
+  fmt::print("{:<24} FAIL  after {} passing scenarios: {}\n", name, out.scenarios, out.failure);
+  if (a.mode == "model") {
+    fmt::print("  the failing execution of the shrunk scenario:\n{}\n", out.timeline);
+  } else {
+    fmt::print("  minimal non-linearizable history (stamps are the recorder's clock):\n{}",
+               out.timeline);
+  }
+  fmt::print("  replay: stealcheck lincheck {} --mode {} --seed {} --runs {} --reproduce '{}'\n",
+             name, a.mode, a.seed, a.runs, out.reproduce);
+  if (!a.svg_file.empty() && !out.svg.empty()) {
+    std::ofstream(a.svg_file) << out.svg;
+    fmt::print("  timeline written to {}\n", a.svg_file);
+  }
+}
+
 int run_one(const lincheck_args& a, const std::string& name) {
   int rc = 0;
   with_variant(name, [&](auto tag, const variant_info& v) {
@@ -34,45 +50,30 @@ int run_one(const lincheck_args& a, const std::string& name) {
     o.seed = a.seed;
     o.reproduce = a.reproduce;
     o.batch = v.batch_steal;
-    std::uint64_t histories = 0;
+    std::uint64_t count = 0;  // native: histories checked; model: executions explored
     const bool model_mode = a.mode == "model";
     o.small = model_mode;
     const lincheck::failure_finder finder =
-        model_mode ? lincheck::model_finder<decltype(tag)>(model::options{}, &histories)
-                   : lincheck::native_finder<decltype(tag)>(o.runs, true, &histories);
+        model_mode ? lincheck::model_finder<decltype(tag)>(model::options{}, &count)
+                   : lincheck::native_finder<decltype(tag)>(o.runs, true, &count);
     const auto out = lincheck::check_generated(name, o, finder);
     if (out.error) throw usage_error(out.failure);
-    if (out.ok) {
-      if (model_mode) {
-        fmt::print(
-            "{:<24} pass  {} scenarios, each explored exhaustively under RC11: {} executions\n",
-            name, out.scenarios, histories);
-      } else {
-        fmt::print("{:<24} pass  {} scenarios x {} native runs, {} histories linearizable\n", name,
-                   out.scenarios, o.runs, histories);
-      }
-      return;
-    }
-    rc = 1;
-    fmt::print("{:<24} FAIL  after {} passing scenarios: {}\n", name, out.scenarios, out.failure);
-    fmt::print("  minimal non-linearizable history (stamps are the recorder's clock):\n{}",
-               out.timeline);
-    fmt::print(
-        "  replay: stealcheck lincheck {} --mode native --seed {} --runs {} --reproduce '{}'\n",
-        name, a.seed, a.runs, out.reproduce);
-    if (!a.svg_file.empty()) {
-      std::ofstream(a.svg_file) << out.svg;
-      fmt::print("  timeline written to {}\n", a.svg_file);
+    if (!out.ok) {
+      rc = 1;
+      report_failure(a, name, out);
+    } else if (model_mode) {
+      fmt::print(
+          "{:<24} pass  {} scenarios, each explored exhaustively under RC11: {} executions\n", name,
+          out.scenarios, count);
+    } else {
+      fmt::print("{:<24} pass  {} scenarios x {} native runs, {} histories linearizable\n", name,
+                 out.scenarios, o.runs, count);
     }
   });
   return rc;
 }
 
 int run_lincheck(const lincheck_args& a) {
-  if (a.mode == "model") {
-    throw usage_error(
-        "--mode model needs the model checker (models/), not built into this binary yet");
-  }
   std::vector<std::string> names;
   if (a.variant == "all") {
     for_each_variant([&](auto, const variant_info& v) {
