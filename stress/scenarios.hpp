@@ -35,12 +35,13 @@ void owner_pop(D& d, take_log& log, counters& k) {
 
 /// Thread 0 runs owner(jitter&, log&, counters&); threads 1..thieves run
 /// thief(me, jitter&, log&, counters&, done) until the owner has finished (done == true).
-template <class Owner, class Thief>
-result owner_and_thieves(scenario which, const config& c, int thieves, Owner owner, Thief thief,
-                         std::vector<take_log>& logs) {
+/// Then, unless `drain` is false, the owner drains d and conservation is checked.
+template <class D, class Owner, class Thief>
+result owner_and_thieves(scenario which, const config& c, int thieves, D& d, Owner owner,
+                         Thief thief, bool drain = true) {
   result r;
   r.which = which;
-  logs.assign(static_cast<std::size_t>(thieves) + 1, take_log{});
+  std::vector<take_log> logs(static_cast<std::size_t>(thieves) + 1);
   std::vector<counters> ks(static_cast<std::size_t>(thieves) + 1);
   std::atomic<bool> done{false};
   const auto start = std::chrono::steady_clock::now();
@@ -57,6 +58,7 @@ result owner_and_thieves(scenario which, const config& c, int thieves, Owner own
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& k : ks)
     k.add_to(r);
+  if (drain) drain_and_check(d, logs, r);
   return r;
 }
 
@@ -78,7 +80,6 @@ auto plain_thief(D& d, bool batch) {
 template <class D>
 result mixed(const config& c, std::int64_t capacity) {
   D d(capacity);
-  std::vector<take_log> logs;
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
     std::uint64_t ops = 0;
@@ -98,16 +99,13 @@ result mixed(const config& c, std::int64_t capacity) {
       j();
     }
   };
-  result r = owner_and_thieves(scenario::mixed, c, c.thieves, owner,
-                               plain_thief(d, batch_stealing_deque<D>), logs);
-  drain_and_check(d, logs, r);
-  return r;
+  return owner_and_thieves(scenario::mixed, c, c.thieves, d, owner,
+                           plain_thief(d, batch_stealing_deque<D>));
 }
 
 template <class D>
 result spsc(const config& c) {
   D d(64);
-  std::vector<take_log> logs;
   std::atomic<bool> corrupt_seen{false};
   std::string failure;
   auto owner = [&](jitter& j, take_log&, counters& k) {
@@ -144,8 +142,7 @@ result spsc(const config& c) {
       j();
     }
   };
-  result r = owner_and_thieves(scenario::spsc, c, 1, owner, thief, logs);
-  drain_and_check(d, logs, r);
+  result r = owner_and_thieves(scenario::spsc, c, 1, d, owner, thief);
   if (corrupt_seen.load(std::memory_order_relaxed) && r.ok) {  // after the join
     r.ok = false;
     r.failure = failure;
@@ -156,7 +153,6 @@ result spsc(const config& c) {
 template <class D>
 result stampede(const config& c) {
   D d(64);
-  std::vector<take_log> logs;
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
     // A round pushes 1-3 items and waits for the thieves: it counts as 10 operations.
@@ -172,15 +168,12 @@ result stampede(const config& c) {
     }
   };
   const int thieves = std::max(c.thieves, 2) * 2;
-  result r = owner_and_thieves(scenario::stampede, c, thieves, owner, plain_thief(d, false), logs);
-  drain_and_check(d, logs, r);
-  return r;
+  return owner_and_thieves(scenario::stampede, c, thieves, d, owner, plain_thief(d, false));
 }
 
 template <class D>
 result last_item(const config& c) {
   D d(64);
-  std::vector<take_log> logs;
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
     for (std::uint64_t ops = 0; !stop.done(ops);) {
@@ -203,15 +196,12 @@ result last_item(const config& c) {
       steal_once(d, static_cast<D*>(nullptr), me, log, k);
     }
   };
-  result r = owner_and_thieves(scenario::last_item, c, c.thieves, owner, thief, logs);
-  drain_and_check(d, logs, r);
-  return r;
+  return owner_and_thieves(scenario::last_item, c, c.thieves, d, owner, thief);
 }
 
 template <class D>
 result resize(const config& c) {
   D d(1);
-  std::vector<take_log> logs;
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
     std::uint64_t ops = 0;
@@ -226,15 +216,12 @@ result resize(const config& c) {
       j();
     }
   };
-  result r = owner_and_thieves(scenario::resize, c, c.thieves, owner, plain_thief(d, false), logs);
-  drain_and_check(d, logs, r);
-  return r;
+  return owner_and_thieves(scenario::resize, c, c.thieves, d, owner, plain_thief(d, false));
 }
 
 template <class D>
 result no_starvation(const config& c) {
   D d(64);
-  std::vector<take_log> logs;
   const int thieves = std::max(c.thieves, 1);
   std::vector<std::atomic<std::uint64_t>> wins(static_cast<std::size_t>(thieves) + 1);
   auto all_won = [&] {
@@ -264,8 +251,7 @@ result no_starvation(const config& c) {
       j();
     }
   };
-  result r = owner_and_thieves(scenario::no_starvation, c, thieves, owner, thief, logs);
-  drain_and_check(d, logs, r);
+  result r = owner_and_thieves(scenario::no_starvation, c, thieves, d, owner, thief);
   for (std::size_t i = 1; i < wins.size() && r.ok; ++i) {
     if (wins[i].load(std::memory_order_relaxed) == 0) {
       r.ok = false;
@@ -280,7 +266,6 @@ template <class D>
 result destructors(const config& c) {
   const std::uint64_t cap = c.ops + 64;
   std::vector<std::atomic<std::uint32_t>> destroyed(cap);
-  std::vector<take_log> logs;
   result r;
   {
     D d(16);
@@ -298,7 +283,8 @@ result destructors(const config& c) {
         if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
       }
     };
-    r = owner_and_thieves(scenario::destructors, c, c.thieves, owner, plain_thief(d, false), logs);
+    r = owner_and_thieves(scenario::destructors, c, c.thieves, d, owner, plain_thief(d, false),
+                          /*drain=*/false);
   }  // d destroyed: the values left in it must be destroyed now
   for (std::uint64_t id = 0; id < r.pushed && r.ok; ++id) {
     const std::uint32_t n = destroyed[id].load(std::memory_order_relaxed);  // after the join
