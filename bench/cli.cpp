@@ -3,12 +3,7 @@
 
 #include <fmt/core.h>
 
-// g++ 12 reports a false -Wnull-dereference inside CLI11's CLI::detail::split (vector<string>
-// relocation inlined into the header); the warning is silenced for CLI11's header only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wnull-dereference"
 #include <CLI/CLI.hpp>
-#pragma GCC diagnostic pop
 #include <charconv>
 #include <fstream>
 #include <memory>

@@ -1,12 +1,9 @@
 // stealcheck: verification, testing and benchmarking for work-stealing deques.
 // Exit codes: 0 success, 1 a check failed (a bug was found), 2 bad input.
-#include <CLI/CLI.hpp>
-#include <cstdio>
-#include <exception>
-
 #include "bench/cli.hpp"
 #include "litmus/cli.hpp"
 #include "models/cli.hpp"
+#include "tools/cli_main.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -20,23 +17,5 @@ int main(int argc, char** argv) {
   stealcheck::litmus::add_litmus_command(app, exit_code);
   stealcheck::model::add_model_command(app, exit_code);
   stealcheck::bench::add_bench_command(app, exit_code);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::CallForAllHelp&) {
-    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "stealcheck: error: %s\n", e.what());
-    return 2;
-  } catch (const stealcheck::tools::usage_error& e) {
-    std::fprintf(stderr, "stealcheck: error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "stealcheck: internal error: %s\n", e.what());
-    return 3;
-  }
-  return exit_code;
+  return stealcheck::tools::run_cli(app, argc, argv, exit_code, "stealcheck");
 }
