@@ -67,6 +67,18 @@ std::string row_verdict(const row& r) {
   return r.caught() ? "expected failure: caught" : "KNOWN-BAD NOT CAUGHT";
 }
 
+// The first `n` lines of a failure; the rest is one line saying how to see it all.
+std::string first_lines(const std::string& text, std::size_t n) {
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < n && pos != std::string::npos; ++i) {
+    pos = text.find('\n', pos == 0 ? 0 : pos + 1);
+  }
+  if (pos == std::string::npos || pos + 1 >= text.size()) return text;
+  const auto rest = static_cast<std::size_t>(
+      std::count(text.begin() + static_cast<std::ptrdiff_t>(pos), text.end(), '\n'));
+  return text.substr(0, pos) + fmt::format("\n  ... ({} more lines: run the replay command)", rest);
+}
+
 void print_table(const std::vector<checker>& checkers, const std::vector<row>& rows) {
   std::vector<std::size_t> width;  // one per checker column: the widest cell or header
   for (std::size_t i = 0; i < checkers.size(); ++i) {
@@ -91,7 +103,7 @@ void print_table(const std::vector<checker>& checkers, const std::vector<row>& r
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const auto& c = r.cells[i];
       if (c.verdict != cell_verdict::fail) continue;
-      fmt::print("\n{} / {}: {}\n", r.info.name, checkers[i].name, c.failure);
+      fmt::print("\n{} / {}: {}\n", r.info.name, checkers[i].name, first_lines(c.failure, 6));
       if (!c.replay.empty()) fmt::print("  replay: {}\n", c.replay);
     }
   }
