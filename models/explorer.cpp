@@ -325,8 +325,7 @@ bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep)
 
 bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
                        graph& out) const {
-  out = g;
-  out.restrict_to(keep);
+  out = g.prefix(keep);
   set_reads_from(out, r, w);
   out.at(r).added_max = out.mo_max(out.at(r).loc) == w;
   for (std::size_t v = 0; v < out.threads.size() && v < pre.size(); ++v)

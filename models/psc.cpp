@@ -26,7 +26,7 @@ struct psc_ctx {
   std::vector<std::vector<std::size_t>> by_loc;  // flat accesses per location
 
   psc_ctx(const graph& gg, const hb_clocks& cc) : g(gg), c(cc) {
-    n = c.base.back();
+    n = c.base[g.threads.size()];
     words = (n + 63) / 64;
     ids.resize(n);
     for (std::size_t t = 0; t < g.threads.size(); ++t)
