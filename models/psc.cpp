@@ -123,12 +123,18 @@ void psc_ctx::po_hb_po(std::size_t x, word* out) const {
         lo = mid + 1;
     }
     const std::size_t k = lo;
+    if (k >= len) continue;
+    // y is reached iff some j in [k, y) is not at y's location: unless [k, y) holds only
+    // accesses to one location L ("uniform"), every y qualifies; otherwise y qualifies iff it
+    // is not an access to L. One pass instead of a pair loop.
+    const std::size_t b = c.base[u];
+    bool uniform = is_access(ev(b + k));
+    const std::uint32_t l = ev(b + k).loc;
     for (std::size_t y = k + 1; y < len; ++y) {
-      for (std::size_t j = k; j < y; ++j)
-        if (!same_loc(c.base[u] + j, c.base[u] + y)) {
-          set(out, c.base[u] + y);
-          break;
-        }
+      const event& ey = ev(b + y);
+      const bool at_l = is_access(ey) && ey.loc == l;
+      if (!uniform || !at_l) set(out, b + y);
+      uniform = uniform && at_l;
     }
   }
 }
