@@ -55,11 +55,12 @@ struct hb_cache {
   std::array<std::size_t, width + 1> base{};  ///< flat numbering of events (by compute_hb)
 
   hb_cache() = default;
-  /// Copies the current entries only.
+  /// Copies the current entries only, with room for a few more.
   hb_cache(const hb_cache& o) : valid(o.valid), base(o.base) {
     ev.resize(o.ev.size());
     for (std::size_t t = 0; t < o.ev.size(); ++t) {
       const std::size_t n = std::min(o.ev[t].size(), o.valid[t]);
+      ev[t].reserve(n + 8);  // the copy is extended next: no reallocation for a while
       ev[t].assign(o.ev[t].begin(), o.ev[t].begin() + static_cast<std::ptrdiff_t>(n));
     }
   }
