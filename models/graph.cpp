@@ -152,7 +152,9 @@ bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
 view porf_prefix(const graph& g, event_id e) {
   const std::size_t nt = g.threads.size();
   view len(nt, 0);
-  std::vector<event_id> work{e};
+  static thread_local std::vector<event_id> work;  // reused: keeps its capacity
+  work.clear();
+  work.push_back(e);
   while (!work.empty()) {
     const event_id x = work.back();
     work.pop_back();
