@@ -158,12 +158,14 @@ void explorer::handle_read(std::size_t t) {
     handle_load(t);
     return;
   }
-  const graph base = ex_.g;
-  const auto& m = base.mo[op.loc];
+  graph base = ex_.g;
+  const std::vector<event_id> m = base.mo[op.loc];
+  const int sps = op.weak ? 2 : 1;
   bool live = true;
   for (std::size_t k = m.size(); k-- > 0 && !stop_;) {
-    for (int sp = 0; sp < (op.weak ? 2 : 1) && !stop_; ++sp) {
-      graph g1 = base;
+    for (int sp = 0; sp < sps && !stop_; ++sp) {
+      // the last choice takes base itself instead of a copy
+      graph g1 = k == 0 && sp + 1 == sps ? std::move(base) : base;
       event r = make_read(op);
       r.spurious = sp == 1;
       const event_id rid = g1.append(t, r);
@@ -235,11 +237,11 @@ void explorer::handle_write(std::size_t t) {
     }
     return;
   }
-  const graph base = ex_.g;
+  graph base = ex_.g;
   const std::size_t n = base.mo[op.loc].size();
   bool live = true;
   for (std::size_t p = n; p >= 1 && !stop_; --p) {  // after the init write, mo-last first
-    graph g1 = base;
+    graph g1 = p == 1 ? std::move(base) : base;     // the last choice takes base itself
     const event_id wid = g1.append(t, make_store(op, p == n));
     g1.mo_insert(wid, p);
     if (explore_write(std::move(g1), wid, t, live)) live = false;
@@ -259,38 +261,46 @@ void explorer::handle_rmw_write(std::size_t t) {
 // live fibers were used.
 bool explorer::explore_write(graph g1, event_id w, std::size_t t, bool live) {
   const std::uint32_t loc = g1.at(w).loc;
-  const bool any = has_revisitable_read(g1, loc);  // cheap filter before the prefix
+  const bool consistent = is_consistent_after(g1, opt_.model, w);
+  // The maximal backward revisits (pure in g1), found first so that g1 is copied for the
+  // forward visit only when some revisit needs it afterwards.
+  std::vector<std::pair<event_id, view>> cands;
+  view pre;
+  if (has_revisitable_read(g1, loc)) {  // cheap filter before the prefix
+    pre = porf_prefix(g1, w);
+    for (std::size_t u = 0; u < g1.threads.size(); ++u) {
+      for (std::size_t i = 0; i < g1.threads[u].size(); ++i) {
+        const event& e = g1.threads[u][i];
+        if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
+        if (static_cast<std::int32_t>(i) < pre[u]) continue;  // in w's porf-prefix
+        const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+        view keep(g1.threads.size(), 0);
+        for (std::size_t v = 0; v < g1.threads.size(); ++v) {
+          std::int32_t n = 0;
+          while (static_cast<std::size_t>(n) < g1.threads[v].size() &&
+                 g1.threads[v][static_cast<std::size_t>(n)].stamp <= e.stamp)
+            ++n;
+          keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
+        }
+        if (maximal(g1, rid, w, keep)) cands.emplace_back(rid, std::move(keep));
+      }
+    }
+  }
   bool used = false;
-  if (is_consistent_after(g1, opt_.model, w)) {
-    if (!any) {
+  if (consistent) {
+    if (cands.empty()) {
       go(std::move(g1), t, live);
       return live;
     }
     go(g1, t, live);
     used = live;
   }
-  if (stop_ || !any) return used;
-  const view pre = porf_prefix(g1, w);
-  for (std::size_t u = 0; u < g1.threads.size() && !stop_; ++u) {
-    for (std::size_t i = 0; i < g1.threads[u].size() && !stop_; ++i) {
-      const event& e = g1.threads[u][i];
-      if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
-      if (static_cast<std::int32_t>(i) < pre[u]) continue;  // in w's porf-prefix
-      const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-      view keep(g1.threads.size(), 0);
-      for (std::size_t v = 0; v < g1.threads.size(); ++v) {
-        std::int32_t n = 0;
-        while (static_cast<std::size_t>(n) < g1.threads[v].size() &&
-               g1.threads[v][static_cast<std::size_t>(n)].stamp <= e.stamp)
-          ++n;
-        keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
-      }
-      if (!maximal(g1, rid, w, keep)) continue;
-      graph g2;
-      if (!revisit(g1, rid, w, keep, pre, g2)) continue;
-      if (!is_consistent(g2, opt_.model)) continue;
-      go(std::move(g2), 0, false);
-    }
+  for (const auto& [rid, keep] : cands) {
+    if (stop_) break;
+    graph g2;
+    if (!revisit(g1, rid, w, keep, pre, g2)) continue;
+    if (!is_consistent(g2, opt_.model)) continue;
+    go(std::move(g2), 0, false);
   }
   return used;
 }
@@ -325,8 +335,7 @@ bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep)
 
 bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
                        graph& out) const {
-  out = g;
-  out.restrict_to(keep);
+  out = g.prefix(keep);
   set_reads_from(out, r, w);
   out.at(r).added_max = out.mo_max(out.at(r).loc) == w;
   for (std::size_t v = 0; v < out.threads.size() && v < pre.size(); ++v)

@@ -74,6 +74,27 @@ void graph::restrict_to(const std::vector<std::int32_t>& keep) {
     hbc.clamp(t, threads[t].size());
 }
 
+graph graph::prefix(const std::vector<std::int32_t>& keep) const {
+  graph out;
+  out.info = info;
+  out.locs = locs;
+  out.next_stamp = next_stamp;
+  out.threads.resize(threads.size());
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    const auto n = std::min(threads[t].size(),
+                            static_cast<std::size_t>(std::max(0, t < keep.size() ? keep[t] : 0)));
+    out.threads[t].reserve(n + 8);
+    out.threads[t].assign(threads[t].begin(), threads[t].begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  out.mo.resize(mo.size());
+  for (std::size_t l = 0; l < mo.size(); ++l) {
+    out.mo[l].reserve(mo[l].size());
+    for (const event_id w : mo[l])
+      if (out.contains(w)) out.mo[l].push_back(w);
+  }
+  return out;
+}
+
 namespace {
 // The porf-predecessors of (t, i) other than its po-predecessor.
 template <class F>
@@ -131,7 +152,9 @@ bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
 view porf_prefix(const graph& g, event_id e) {
   const std::size_t nt = g.threads.size();
   view len(nt, 0);
-  std::vector<event_id> work{e};
+  static thread_local std::vector<event_id> work;  // reused: keeps its capacity
+  work.clear();
+  work.push_back(e);
   while (!work.empty()) {
     const event_id x = work.back();
     work.pop_back();

@@ -10,6 +10,8 @@
 // restriction to a view as in TruSt (Kokologiannakis et al., POPL 2022, section 4).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -36,20 +38,44 @@ struct thread_info {
 };
 
 /// Happens-before clocks cached with a graph object (models/hb.hpp fills and reads them).
-/// Per thread, `width` ints per event: the hb clock (events of each thread hb-before-or-equal),
+/// Per event, `width` ints each of: the hb clock (events of each thread hb-before-or-equal),
 /// the release clock an acquire reading the event synchronizes with, and the accumulated
-/// acquire / last-release-fence clocks after the event. `valid[t]` counts the events of
-/// thread t whose entries are current. The cache is copied with the graph; it survives
-/// appends, is clamped by truncation, and is dropped when an existing event's reads-from
-/// changes.
+/// acquire / last-release-fence clocks after the event. The four clocks of an event are
+/// stored together (one allocation per thread, so copying a graph stays cheap).
+/// `valid[t]` counts the events of thread t whose entries are current. The cache is copied
+/// with the graph; it survives appends, is clamped by truncation, and is dropped when an
+/// existing event's reads-from changes.
 struct hb_cache {
   static constexpr std::size_t width = 8;  ///< maximum number of model threads
-  std::vector<std::vector<std::int32_t>> clk, rel, acc, frel;
-  std::vector<std::size_t> valid;
-  std::vector<std::size_t> base;  ///< flat numbering of events (filled by compute_hb)
+  struct entry {
+    std::int32_t clk[width], rel[width], acc[width], frel[width];
+  };
+  std::vector<std::vector<entry>> ev;         ///< per thread, per event
+  std::array<std::size_t, width> valid{};     ///< per thread: current entries
+  std::array<std::size_t, width + 1> base{};  ///< flat numbering of events (by compute_hb)
+
+  hb_cache() = default;
+  /// Copies the current entries only, with room for a few more.
+  hb_cache(const hb_cache& o) : valid(o.valid), base(o.base) {
+    ev.resize(o.ev.size());
+    for (std::size_t t = 0; t < o.ev.size(); ++t) {
+      const std::size_t n = std::min(o.ev[t].size(), o.valid[t]);
+      ev[t].reserve(n + 8);  // the copy is extended next: no reallocation for a while
+      ev[t].assign(o.ev[t].begin(), o.ev[t].begin() + static_cast<std::ptrdiff_t>(n));
+    }
+  }
+  hb_cache& operator=(const hb_cache& o) {
+    if (this != &o) {
+      hb_cache tmp(o);
+      *this = std::move(tmp);
+    }
+    return *this;
+  }
+  hb_cache(hb_cache&&) noexcept = default;
+  hb_cache& operator=(hb_cache&&) noexcept = default;
 
   const std::int32_t* of(event_id e) const {
-    return &clk[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index) * width];
+    return ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].clk;
   }
   /// a hb b (strict).
   bool hb(event_id a, event_id b) const { return !(a == b) && of(b)[a.thread] > a.index; }
@@ -58,7 +84,7 @@ struct hb_cache {
   void clamp(std::size_t t, std::size_t n) {
     if (t < valid.size() && valid[t] > n) valid[t] = n;
   }
-  void drop() { valid.assign(valid.size(), 0); }
+  void drop() { valid.fill(0); }
 };
 
 class graph {
@@ -116,6 +142,9 @@ class graph {
   /// Keeps only the events with keep[t] > index (a per-thread prefix length), dropping deleted
   /// writes from mo. Reads whose rf is dropped keep a dangling rf (the caller repairs them).
   void restrict_to(const std::vector<std::int32_t>& keep);
+  /// A copy restricted as by restrict_to(keep), built without copying the dropped events; its
+  /// hb cache starts empty.
+  graph prefix(const std::vector<std::int32_t>& keep) const;
 };
 
 /// A per-thread "view": events (t, i) with i < len[t]. Used for porf-prefixes and stamps.

@@ -28,22 +28,24 @@ void join_into(std::int32_t* dst, const std::int32_t* src) {
     dst[u] = std::max(dst[u], src[u]);
 }
 
-const std::int32_t* at(const std::vector<std::vector<std::int32_t>>& v, event_id e) {
-  return &v[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index) * W];
+const std::int32_t* rel_of(const hb_cache& c, event_id e) {
+  return c.ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rel;
 }
 
 // The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
 void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
-  for (auto* vec : {&c.clk, &c.rel, &c.acc, &c.frel})
-    if ((*vec)[t].size() < (i + 1) * W) (*vec)[t].resize((i + 1) * W);
-  std::int32_t* v = &c.clk[t][i * W];
-  std::int32_t* r = &c.rel[t][i * W];
-  std::int32_t* a = &c.acc[t][i * W];   // rel of everything this thread read, up to here
-  std::int32_t* f = &c.frel[t][i * W];  // clock of this thread's last release fence
+  auto& row = c.ev[t];
+  if (row.size() < i + 1) row.resize(i + 1);
+  hb_cache::entry& cur = row[i];
+  std::int32_t* v = cur.clk;
+  std::int32_t* r = cur.rel;
+  std::int32_t* a = cur.acc;   // rel of everything this thread read, up to here
+  std::int32_t* f = cur.frel;  // clock of this thread's last release fence
   if (i > 0) {
-    std::copy_n(&c.clk[t][(i - 1) * W], W, v);
-    std::copy_n(&c.acc[t][(i - 1) * W], W, a);
-    std::copy_n(&c.frel[t][(i - 1) * W], W, f);
+    const hb_cache::entry& prev = row[i - 1];
+    std::copy_n(prev.clk, W, v);
+    std::copy_n(prev.acc, W, a);
+    std::copy_n(prev.frel, W, f);
   } else {
     std::fill_n(v, W, 0);
     std::fill_n(a, W, 0);
@@ -53,12 +55,12 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
   v[t] = static_cast<std::int32_t>(i + 1);
   const event& e = g.threads[t][i];
   if (i == 0 && g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
-    join_into(v, at(c.clk, g.info[t].created_by));
+    join_into(v, c.of(g.info[t].created_by));
   if (e.kind == event_kind::join && !g.threads[e.aux].empty())
-    join_into(v, at(c.clk, {static_cast<std::int32_t>(e.aux),
-                            static_cast<std::int32_t>(g.threads[e.aux].size() - 1)}));
+    join_into(v, c.of({static_cast<std::int32_t>(e.aux),
+                       static_cast<std::int32_t>(g.threads[e.aux].size() - 1)}));
   if (is_read(e) && g.contains(e.rf)) {
-    const std::int32_t* wr = at(c.rel, e.rf);
+    const std::int32_t* wr = rel_of(c, e.rf);
     if (is_acquire(e.order)) join_into(v, wr);
     join_into(a, wr);
   }
@@ -69,7 +71,7 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
     join_into(r, f);
     if (e.rmw && i > 0) {  // the release sequence continues through RMWs (C++20)
       const event& rp = g.threads[t][i - 1];
-      if (g.contains(rp.rf)) join_into(r, at(c.rel, rp.rf));
+      if (g.contains(rp.rf)) join_into(r, rel_of(c, rp.rf));
     }
   }
 }
@@ -83,9 +85,7 @@ const hb_clocks* hb_of(const graph& g) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
     std::abort();
   }
-  for (auto* vec : {&c.clk, &c.rel, &c.acc, &c.frel})
-    vec->resize(nt);
-  c.valid.resize(nt, 0);
+  c.ev.resize(nt);
   std::size_t remaining = 0;
   for (std::size_t t = 0; t < nt; ++t) {
     c.clamp(t, g.threads[t].size());
@@ -111,7 +111,7 @@ const hb_clocks* hb_of(const graph& g) {
     }
     if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
   }
-  c.base.assign(nt + 1, 0);
+  c.base.fill(0);
   for (std::size_t t = 0; t < nt; ++t)
     c.base[t + 1] = c.base[t] + g.threads[t].size();
   return &c;

@@ -102,6 +102,16 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
   if (!is_access(eb)) return true;
   const int mine = g.mo_pos(is_read(eb) ? eb.rf : b);
   if (mine < 0) return false;
+  // The writes a violating access may see: mo-after-or-equal b (b a write), mo-after b's
+  // write (b a read). Usually none or one, so membership replaces a mo_pos per access.
+  const auto& m = g.mo[eb.loc];
+  const auto from = static_cast<std::size_t>(mine + (is_write(eb) ? 0 : 1));
+  if (from >= m.size()) return true;
+  auto late = [&](event_id w) {
+    for (std::size_t k = from; k < m.size(); ++k)
+      if (m[k] == w) return true;
+    return false;
+  };
   const std::int32_t* clk = c.of(b);
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];
@@ -109,8 +119,7 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
     for (std::int32_t i = 0; i < lim && static_cast<std::size_t>(i) < th.size(); ++i) {
       const event& a = th[static_cast<std::size_t>(i)];
       if (!is_access(a) || a.loc != eb.loc) continue;
-      const int w = g.mo_pos(is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), i});
-      if (is_write(eb) ? w >= mine : w > mine) return false;
+      if (late(is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), i})) return false;
     }
   }
   return true;
