@@ -95,20 +95,7 @@ graph graph::prefix(const std::vector<std::int32_t>& keep) const {
   return out;
 }
 
-namespace {
-// The porf-predecessors of (t, i) other than its po-predecessor.
-template <class F>
-void extra_preds(const graph& g, std::size_t t, std::size_t i, F&& f) {
-  const event& e = g.threads[t][i];
-  if (i == 0 && g.info[t].created_by.valid()) f(g.info[t].created_by);
-  if (is_read(e) && e.rf.valid()) f(e.rf);
-  if (e.kind == event_kind::join) {
-    const auto& jt = g.threads[e.aux];
-    if (!jt.empty())
-      f(event_id{static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(jt.size() - 1)});
-  }
-}
-}  // namespace
+namespace {}  // namespace
 
 bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
   const std::size_t nt = g.threads.size();
@@ -123,7 +110,7 @@ bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
       while (done[t] < g.threads[t].size()) {
         const std::size_t i = done[t];
         bool ready = true;
-        extra_preds(g, t, i, [&](event_id p) {
+        for_each_sync_pred(g, t, i, [&](event_id p) {
           if (g.contains(p) &&
               static_cast<std::size_t>(p.index) >= done[static_cast<std::size_t>(p.thread)])
             ready = false;
@@ -131,7 +118,7 @@ bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
         if (!ready) break;
         view v = i == 0 ? view(nt, 0) : clk[t][i - 1];
         v[t] = static_cast<std::int32_t>(i + 1);
-        extra_preds(g, t, i, [&](event_id p) {
+        for_each_sync_pred(g, t, i, [&](event_id p) {
           if (!g.contains(p)) return;
           const view& pv =
               clk[static_cast<std::size_t>(p.thread)][static_cast<std::size_t>(p.index)];
@@ -161,7 +148,7 @@ view porf_prefix(const graph& g, event_id e) {
     const auto t = static_cast<std::size_t>(x.thread);
     if (!g.contains(x) || len[t] > x.index) continue;
     for (std::int32_t i = len[t]; i <= x.index; ++i)
-      extra_preds(g, t, static_cast<std::size_t>(i), [&](event_id p) { work.push_back(p); });
+      for_each_sync_pred(g, t, static_cast<std::size_t>(i), [&](event_id p) { work.push_back(p); });
     len[t] = x.index + 1;
   }
   return len;

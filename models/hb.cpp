@@ -11,18 +11,6 @@ namespace {
 
 constexpr std::size_t W = hb_cache::width;
 
-template <class F>
-void tc_rf_preds(const graph& g, std::size_t t, std::size_t i, F&& f) {
-  const event& e = g.threads[t][i];
-  if (i == 0 && g.info[t].created_by.valid()) f(g.info[t].created_by);
-  if (is_read(e) && e.rf.valid()) f(e.rf);
-  if (e.kind == event_kind::join) {
-    const auto& jt = g.threads[e.aux];
-    if (!jt.empty())
-      f(event_id{static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(jt.size() - 1)});
-  }
-}
-
 void join_into(std::int32_t* dst, const std::int32_t* src) {
   for (std::size_t u = 0; u < W; ++u)
     dst[u] = std::max(dst[u], src[u]);
@@ -97,7 +85,7 @@ const hb_clocks* hb_of(const graph& g) {
       while (c.valid[t] < g.threads[t].size()) {
         const std::size_t i = c.valid[t];
         bool ready = true;
-        tc_rf_preds(g, t, i, [&](event_id p) {
+        for_each_sync_pred(g, t, i, [&](event_id p) {
           if (g.contains(p) &&
               static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
             ready = false;
