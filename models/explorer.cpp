@@ -30,6 +30,17 @@ event make_read(const pending_op& op) {
   return r;
 }
 
+event make_store(const pending_op& op, bool last) {
+  event w;
+  w.kind = event_kind::write;
+  w.loc = op.loc;
+  w.order = op.order;
+  w.value = op.value;
+  w.src = op.src;
+  w.added_max = last;
+  return w;
+}
+
 event make_write_part(const graph& g, const event& r) {
   event w;
   w.kind = event_kind::write;
@@ -191,16 +202,6 @@ bool has_revisitable_read(const graph& g, std::uint32_t loc) {
     for (const event& e : th)
       if (is_read(e) && e.loc == loc && e.revisitable) return true;
   return false;
-}
-event make_store(const pending_op& op, bool last) {
-  event w;
-  w.kind = event_kind::write;
-  w.loc = op.loc;
-  w.order = op.order;
-  w.value = op.value;
-  w.src = op.src;
-  w.added_max = last;
-  return w;
 }
 }  // namespace
 

@@ -62,6 +62,8 @@ class explorer {
 
 /// A read event for pending operation `op` (before its reads-from is set).
 event make_read(const pending_op& op);
+/// The write event of a plain store; `last`: added with its maximal (mo-last) choice.
+event make_store(const pending_op& op, bool last);
 /// The write part of RMW read part `r` (value from r's current reads-from).
 event make_write_part(const graph& g, const event& r);
 

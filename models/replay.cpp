@@ -100,13 +100,7 @@ bool explorer::replay_step(const replay_plan& plan) {
   } else if (op.kind == op_kind::store) {
     const auto c = choice(t, k);
     if (!c || c->read) return bad("thread " + std::to_string(t) + " has more writes");
-    event w;
-    w.kind = event_kind::write;
-    w.loc = op.loc;
-    w.order = op.order;
-    w.value = op.value;
-    w.src = op.src;
-    place(ex_.g, ex_.g.append(t, w), c->rank);
+    place(ex_.g, ex_.g.append(t, make_store(op, /*last=*/true)), c->rank);
   } else {
     const auto c = choice(t, k);
     const event& src = ex_.g.at(c->rf);
