@@ -85,6 +85,9 @@ void print_run(const model_request& req, const one_run& x) {
               req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
               sites.c_str(), static_cast<unsigned long long>(x.r.complete),
               static_cast<unsigned long long>(x.r.blocked), x.r.seconds, x.r.execs_per_second());
+  if (x.r.limit_reached)
+    std::printf("  stopped at --max-executions %llu: the exploration is NOT exhaustive\n",
+                static_cast<unsigned long long>(req.max_executions));
   if (!x.r.blocked_note.empty()) std::printf("  blocked: %s\n", x.r.blocked_note.c_str());
   if (x.r.bug) {
     std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
@@ -102,11 +105,15 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
   if (!req.json_file.empty()) {
     nlohmann::json j = nlohmann::json::array();
     for (const one_run& x : runs) {
-      nlohmann::json e{
-          {"variant", req.variant},         {"client", x.client},
-          {"model", model_name(req.model)}, {"sites", req.sites},
-          {"complete", x.r.complete},       {"blocked", x.r.blocked},
-          {"seconds", x.r.seconds},         {"execs_per_second", x.r.execs_per_second()}};
+      nlohmann::json e{{"variant", req.variant},
+                       {"client", x.client},
+                       {"model", model_name(req.model)},
+                       {"sites", req.sites},
+                       {"complete", x.r.complete},
+                       {"blocked", x.r.blocked},
+                       {"exhaustive", !x.r.limit_reached},
+                       {"seconds", x.r.seconds},
+                       {"execs_per_second", x.r.execs_per_second()}};
       if (x.r.bug)
         e["bug"] = {{"kind", error_name(x.r.bug->kind)},
                     {"message", x.r.bug->message},
@@ -128,6 +135,7 @@ int run_model_command(const model_request& req) {
     options o;
     o.model = req.model;
     o.max_events_per_thread = req.max_events;
+    o.max_executions = req.max_executions;
     error = parse_sites(req, info, o);
     if (!error.empty()) return;
     const auto all = clients::clients_for<decltype(tag)::template deque>(info);
@@ -148,7 +156,7 @@ int run_model_command(const model_request& req) {
     }
     o.replay = req.replay;
     for (const auto& cl : all) {
-      if (!req.client.empty() && cl.name != req.client) continue;
+      if (req.client.empty() ? cl.large : cl.name != req.client) continue;
       runs.push_back({std::string(cl.name), explore(o, cl.run)});
       print_run(req, runs.back());
       if (runs.back().r.bug) code = 1;
@@ -170,7 +178,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("variant", req->variant, "deque variant (stealcheck list)")->required();
   auto* one = cmd->add_option("--client", req->client, "one client (default: all)");
   auto all = std::make_shared<bool>(false);
-  cmd->add_flag("--all-clients", *all, "run every client of the variant (the default)")
+  cmd->add_flag("--all-clients", *all,
+                "run every client of the variant except the large ones (the default)")
       ->excludes(one);
   cmd->add_option("--model", *model, "memory model: rc11 or sc");
   cmd->add_option("--site", req->sites, "override a memory-order site: NAME=ORDER");
@@ -178,6 +187,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
   cmd->add_option("--json", req->json_file, "write the results as JSON");
   cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut");
+  cmd->add_option("--max-executions", req->max_executions,
+                  "stop after N executions (not exhaustive; said in the summary)");
   cmd->callback([req, model, all, &exit_code] {
     if (*model != "rc11" && *model != "sc") {
       std::fprintf(stderr, "stealcheck: error: unknown model '%s' (rc11 or sc)\n", model->c_str());
@@ -202,6 +213,7 @@ checker model_checker() {
         double seconds = 0;
         with_variant(info.name, [&](auto tag, const variant_info& vi) {
           for (const auto& cl : model::clients::clients_for<decltype(tag)::template deque>(vi)) {
+            if (cl.large) continue;
             const model::result r = model::explore(model::options{}, cl.run);
             ++n;
             execs += r.executions();

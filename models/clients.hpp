@@ -207,14 +207,17 @@ void push4_pop4_2thieves_steal2(client& c) {
 struct client_entry {
   std::string_view name;
   std::function<void(client&)> run;
+  bool large = false;  ///< minutes, not seconds: run only when named (--client NAME)
 };
 
 /// The clients that apply to variant D (batch clients only for batch-stealing variants).
+/// `large` ones are excluded from --all-clients and from `stealcheck verify`.
 template <template <class, class> class D>
 std::vector<client_entry> clients_for(const variant_info& info) {
   std::vector<client_entry> v{{"push2_pop_steal2", push2_pop_steal2<D>},
                               {"push3_pop2_2thieves", push3_pop2_2thieves<D>},
-                              {"push_pop_steal2", push_pop_steal2<D>}};
+                              {"push_pop_steal2", push_pop_steal2<D>},
+                              {"push4_pop4_2thieves_steal2", push4_pop4_2thieves_steal2<D>, true}};
   if constexpr (batch_stealing_deque<D<value, memory>>) {
     if (info.batch_steal) {
       v.push_back({"two_thieves_half_full", two_thieves_half_full<D>});

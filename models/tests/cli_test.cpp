@@ -69,6 +69,20 @@ TEST(Cli, AllClientsAndOutputFiles) {
   EXPECT_NE(js.find("--replay"), std::string::npos) << js;
 }
 
+TEST(Cli, LargeClientOnlyWhenNamedAndExecutionLimitIsSaid) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"model", "chase_lev"}), 0);
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out.find("push4_pop4_2thieves_steal2"), std::string::npos) << out;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "push4_pop4_2thieves_steal2", "--max-executions",
+                 "50"}),
+            0);
+  out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("push4_pop4_2thieves_steal2 [rc11]: 50 complete"), std::string::npos) << out;
+  EXPECT_NE(out.find("NOT exhaustive"), std::string::npos) << out;
+}
+
 TEST(Cli, SiteOverrideBreaksTheCorrectVariant) {
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push2_pop_steal2", "--site",
                  "chase_lev::pop.fence=relaxed"}),
@@ -82,6 +96,7 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--site", "nope=relaxed"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--site", "chase_lev::steal.load_top=release"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--model", "tso"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--max-executions", "many"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
 }
 
