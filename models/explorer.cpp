@@ -58,16 +58,34 @@ bool needs_write_part(const event& r) {
 }
 }  // namespace
 
-void explorer::go(graph g1, std::size_t t, bool live) {
+// Continues after thread t's pending operation got its events in ex_.g: on the live fibers
+// (in step with the graph minus those events) or by re-executing the graph from the start.
+void explorer::resume(std::size_t t, bool live) {
   if (live) {
-    ex_.g = std::move(g1);
     ex_.commit(t);
-  } else if (!ex_.restart(std::move(g1))) {
-    report(ex_.error ? ex_.error->kind : error_kind::nondeterminism,
-           ex_.error ? ex_.error->message : "replay failed");
+  } else if (!ex_.rerun()) {
+    replay_failed();
     return;
   }
   visit();
+}
+
+void explorer::replay_failed() {
+  report(ex_.error ? ex_.error->kind : error_kind::nondeterminism,
+         ex_.error ? ex_.error->message : "replay failed");
+}
+
+// Explores another graph (a backward revisit) and then puts the current one back. The fibers
+// are left torn down: the caller re-executes before it goes on (its `live` becomes false).
+void explorer::visit_other(graph other) {
+  ex_.teardown();
+  graph saved = std::move(ex_.g);
+  if (ex_.restart(std::move(other)))
+    visit();
+  else
+    replay_failed();
+  ex_.teardown();
+  ex_.g = std::move(saved);
 }
 
 void explorer::visit() {
@@ -129,10 +147,12 @@ void explorer::visit() {
 }
 
 // A plain load has no write part and revisits nothing: its consistent choices are found in
-// place (append, check, undo), the first is explored on the live graph and fibers, and only
-// the others pay for a copy of the graph.
+// place (append, check, undo); the first is explored on the live fibers, the others after
+// rewinding the graph to this point (TruSt's forward revisits need no copy: every event added
+// since has a larger stamp) and re-executing it.
 void explorer::handle_load(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
+  const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
   std::vector<std::size_t> ok;
   for (std::size_t k = n; k-- > 0;) {
@@ -142,24 +162,12 @@ void explorer::handle_load(std::size_t t) {
     if (is_consistent_after(ex_.g, opt_.model, rid)) ok.push_back(k);
     ex_.g.pop_back(t);
   }
-  std::optional<graph> base;
-  if (ok.size() > 1) base = ex_.g;
   for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
-    graph* g = &ex_.g;
-    graph copy;
-    if (i > 0) {
-      copy = *base;
-      g = &copy;
-    }
-    const event_id rid = g->append(t, make_read(op));
-    set_reads_from(*g, rid, g->mo[op.loc][ok[i]]);
-    g->at(rid).added_max = ok[i] + 1 == n;
-    if (i == 0) {
-      ex_.commit(t);
-      visit();
-    } else {
-      go(std::move(copy), t, false);
-    }
+    ex_.g.rewind(here);
+    const event_id rid = ex_.g.append(t, make_read(op));
+    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][ok[i]]);
+    ex_.g.at(rid).added_max = ok[i] + 1 == n;
+    resume(t, i == 0);
   }
 }
 
@@ -169,27 +177,26 @@ void explorer::handle_read(std::size_t t) {
     handle_load(t);
     return;
   }
-  graph base = ex_.g;
-  const std::vector<event_id> m = base.mo[op.loc];
+  const std::uint32_t here = ex_.g.next_stamp;
+  const std::vector<event_id> m = ex_.g.mo[op.loc];
   const int sps = op.weak ? 2 : 1;
   bool live = true;
   for (std::size_t k = m.size(); k-- > 0 && !stop_;) {
     for (int sp = 0; sp < sps && !stop_; ++sp) {
-      // the last choice takes base itself instead of a copy
-      graph g1 = k == 0 && sp + 1 == sps ? std::move(base) : base;
+      ex_.g.rewind(here);
       event r = make_read(op);
       r.spurious = sp == 1;
-      const event_id rid = g1.append(t, r);
-      set_reads_from(g1, rid, m[k]);
-      event& re = g1.at(rid);
+      const event_id rid = ex_.g.append(t, r);
+      set_reads_from(ex_.g, rid, m[k]);
+      event& re = ex_.g.at(rid);
       if (re.spurious && re.value != re.expected) continue;
       re.added_max = k + 1 == m.size() && !re.spurious;
       if (needs_write_part(re)) {
-        const event_id wid = g1.append(t, make_write_part(g1, re));
-        g1.mo_insert(wid, k + 1);
-        if (explore_write(std::move(g1), wid, t, live)) live = false;
-      } else if (is_consistent_after(g1, opt_.model, rid)) {
-        go(std::move(g1), t, live);
+        const event_id wid = ex_.g.append(t, make_write_part(ex_.g, re));
+        ex_.g.mo_insert(wid, k + 1);
+        if (explore_write(wid, t, live)) live = false;
+      } else if (is_consistent_after(ex_.g, opt_.model, rid)) {
+        resume(t, live);
         live = false;
       }
     }
@@ -207,9 +214,10 @@ bool has_revisitable_read(const graph& g, std::uint32_t loc) {
 
 void explorer::handle_write(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
+  const std::uint32_t here = ex_.g.next_stamp;
+  const std::size_t n = ex_.g.mo[op.loc].size();
   if (!has_revisitable_read(ex_.g, op.loc)) {
     // No backward revisit possible: as handle_load, check the mo positions in place.
-    const std::size_t n = ex_.g.mo[op.loc].size();
     std::vector<std::size_t> ok;
     for (std::size_t p = n; p >= 1; --p) {
       const event_id wid = ex_.g.append(t, make_store(op, p == n));
@@ -219,52 +227,38 @@ void explorer::handle_write(std::size_t t) {
       m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
       ex_.g.pop_back(t);
     }
-    std::optional<graph> base;
-    if (ok.size() > 1) base = ex_.g;
     for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
-      graph copy;
-      graph* g = &ex_.g;
-      if (i > 0) {
-        copy = *base;
-        g = &copy;
-      }
-      g->mo_insert(g->append(t, make_store(op, ok[i] == n)), ok[i]);
-      if (i == 0) {
-        ex_.commit(t);
-        visit();
-      } else {
-        go(std::move(copy), t, false);
-      }
+      ex_.g.rewind(here);
+      ex_.g.mo_insert(ex_.g.append(t, make_store(op, ok[i] == n)), ok[i]);
+      resume(t, i == 0);
     }
     return;
   }
-  graph base = ex_.g;
-  const std::size_t n = base.mo[op.loc].size();
   bool live = true;
   for (std::size_t p = n; p >= 1 && !stop_; --p) {  // after the init write, mo-last first
-    graph g1 = p == 1 ? std::move(base) : base;     // the last choice takes base itself
-    const event_id wid = g1.append(t, make_store(op, p == n));
-    g1.mo_insert(wid, p);
-    if (explore_write(std::move(g1), wid, t, live)) live = false;
+    ex_.g.rewind(here);
+    const event_id wid = ex_.g.append(t, make_store(op, p == n));
+    ex_.g.mo_insert(wid, p);
+    if (explore_write(wid, t, live)) live = false;
   }
 }
 
 void explorer::handle_rmw_write(std::size_t t) {
-  graph g1 = ex_.g;
-  const event r = g1.threads[t].back();
-  const int p = g1.mo_pos(r.rf);
-  const event_id wid = g1.append(t, make_write_part(g1, r));
-  g1.mo_insert(wid, static_cast<std::size_t>(p + 1));
-  explore_write(std::move(g1), wid, t, true);
+  const event r = ex_.g.threads[t].back();
+  const int p = ex_.g.mo_pos(r.rf);
+  const event_id wid = ex_.g.append(t, make_write_part(ex_.g, r));
+  ex_.g.mo_insert(wid, static_cast<std::size_t>(p + 1));
+  explore_write(wid, t, true);
 }
 
-// Visits g1 (if consistent), then every maximal backward revisit by w. Returns whether the
-// live fibers were used.
-bool explorer::explore_write(graph g1, event_id w, std::size_t t, bool live) {
+// Visits ex_.g (if consistent; w is its last event), then every maximal backward revisit by
+// w. Returns whether anything was visited (the live fibers are then out of step).
+bool explorer::explore_write(event_id w, std::size_t t, bool live) {
+  const graph& g1 = ex_.g;
   const std::uint32_t loc = g1.at(w).loc;
+  const std::uint32_t after_w = g1.at(w).stamp + 1;
   const bool consistent = is_consistent_after(g1, opt_.model, w);
-  // The maximal backward revisits (pure in g1), found first so that g1 is copied for the
-  // forward visit only when some revisit needs it afterwards.
+  // The maximal backward revisits (pure in g1), found before the forward visit changes ex_.g.
   std::vector<std::pair<event_id, view>> cands;
   view pre;
   if (has_revisitable_read(g1, loc)) {  // cheap filter before the prefix
@@ -289,19 +283,17 @@ bool explorer::explore_write(graph g1, event_id w, std::size_t t, bool live) {
   }
   bool used = false;
   if (consistent) {
-    if (cands.empty()) {
-      go(std::move(g1), t, live);
-      return live;
-    }
-    go(g1, t, live);
-    used = live;
+    resume(t, live);
+    used = true;
   }
   for (const auto& [rid, keep] : cands) {
     if (stop_) break;
+    ex_.g.rewind(after_w);  // back to g1
     graph g2;
-    if (!revisit(g1, rid, w, keep, pre, g2)) continue;
+    if (!revisit(ex_.g, rid, w, keep, pre, g2)) continue;
     if (!is_consistent(g2, opt_.model)) continue;
-    go(std::move(g2), 0, false);
+    visit_other(std::move(g2));
+    used = true;
   }
   return used;
 }

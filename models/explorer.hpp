@@ -40,8 +40,10 @@ class explorer {
   void handle_load(std::size_t t);
   void handle_write(std::size_t t);
   void handle_rmw_write(std::size_t t);
-  bool explore_write(graph g1, event_id w, std::size_t t, bool live);
-  void go(graph g1, std::size_t t, bool live);
+  bool explore_write(event_id w, std::size_t t, bool live);
+  void resume(std::size_t t, bool live);
+  void visit_other(graph other);
+  void replay_failed();
   bool maximal(const graph& g, event_id r, event_id w, const view& keep) const;
   bool revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
                graph& out) const;

@@ -61,6 +61,23 @@ std::uint32_t graph::location_for(const location& l) {
   return static_cast<std::uint32_t>(locs.size() - 1);
 }
 
+void graph::rewind(std::uint32_t s) {
+  if (next_stamp <= s) return;
+  bool removed_write = false;
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    auto& th = threads[t];
+    while (!th.empty() && th.back().stamp >= s) {
+      removed_write = removed_write || is_write(th.back());
+      th.pop_back();
+    }
+    hbc.clamp(t, th.size());
+  }
+  if (removed_write)
+    for (auto& m : mo)
+      std::erase_if(m, [&](event_id w) { return !contains(w); });
+  next_stamp = s;
+}
+
 void graph::restrict_to(const std::vector<std::int32_t>& keep) {
   for (std::size_t t = 0; t < threads.size(); ++t) {
     const auto n = static_cast<std::size_t>(std::max(0, t < keep.size() ? keep[t] : 0));

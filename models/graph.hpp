@@ -139,6 +139,10 @@ class graph {
   /// The location index for `key`, adding `l` when new.
   std::uint32_t location_for(const location& l);
 
+  /// Removes every event with stamp >= s: the graph as it was before the event stamped s was
+  /// added, provided no kept event changed since (the explorer's forward choices only append).
+  /// Kept events are porf-closed, so their hb entries stay valid. O(removed + writes).
+  void rewind(std::uint32_t s);
   /// Keeps only the events with keep[t] > index (a per-thread prefix length), dropping deleted
   /// writes from mo. Reads whose rf is dropped keep a dangling rf (the caller repairs them).
   void restrict_to(const std::vector<std::int32_t>& keep);

@@ -303,6 +303,11 @@ bool execution::commit(std::size_t t) {
 bool execution::restart(graph target) {
   teardown();
   g = std::move(target);
+  return rerun();
+}
+
+bool execution::rerun() {
+  teardown();
   reset_run();
   for (;;) {
     bool pending = false;

@@ -109,6 +109,8 @@ class execution {
   /// Abandons the current run and starts a new one that re-executes `target` completely.
   /// Returns false on nondeterminism or an error during the replay (see `error`).
   bool restart(graph target);
+  /// As restart, re-executing the current graph `g`.
+  bool rerun();
   /// Runs thread t until it posts an operation, finishes, blocks, or fails.
   void advance(std::size_t t);
   /// Delivers t's pending operation from the graph events at its cursor. Returns false if
