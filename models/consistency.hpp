@@ -51,4 +51,27 @@ inline bool is_consistent_after(const graph& g, memory_model m, event_id added) 
   return m == memory_model::rc11 ? rc11_consistent_after(g, added) : sc_consistent(g);
 }
 
+/// RC11's coherent choices for the next event of thread t, an access to `loc` (GenMC's
+/// getCoherentStores / getCoherentPlacings): the largest mo position of a write that an
+/// access to `loc` hb-before that event writes or reads from (-1 if none). A new read may
+/// read from exactly the writes at positions >= the floor; a new write may be inserted at
+/// exactly the positions > the floor. Why that suffices: the new event is hb-maximal, so the
+/// only new coherence pairs end in it; within one thread the positions of a consistent
+/// graph's accesses to a location never decrease along po, so the po-last access of each
+/// thread's hb-prefix bounds them all; and the events an acquire read gains through its
+/// reads-from are hb-before that write, whose own coherence already bounds them.
+/// Requires: g consistent. Complexity: O(T * accesses scanned back per thread).
+int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc);
+
+/// RMW atomicity for a choice, without a scan: whether a write may be inserted into mo of
+/// its location at `pos` (it must not split an RMW from the write it reads), and whether an
+/// RMW may read from the write at `pos` (no other RMW reads from it yet). O(1) / O(T).
+bool mo_insert_keeps_atomicity(const graph& g, std::uint32_t loc, std::size_t pos);
+bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos);
+
+/// The rest of RC11 for a choice taken among coherent, atomic candidates (above): only the SC
+/// axiom can still fail, and only if `added` is sc or creates mo/rb edges towards existing
+/// writes (see rc11_consistent_after). `added` as in rc11_consistent_after.
+bool rc11_sc_axiom_after(const graph& g, event_id added);
+
 }  // namespace stealcheck::model

@@ -70,6 +70,13 @@ void explorer::resume(std::size_t t, bool live) {
   visit();
 }
 
+// A choice taken among the coherent, atomic candidates: RC11 checks what remains (the SC
+// axiom, when it can have changed); SC checks the whole graph.
+bool explorer::choice_consistent(event_id added) const {
+  return opt_.model == memory_model::rc11 ? rc11_sc_axiom_after(ex_.g, added)
+                                          : sc_consistent(ex_.g);
+}
+
 void explorer::replay_failed() {
   report(ex_.error ? ex_.error->kind : error_kind::nondeterminism,
          ex_.error ? ex_.error->message : "replay failed");
@@ -154,12 +161,13 @@ void explorer::handle_load(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
   const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
+  const int floor = coherence_floor(ex_.g, t, op.loc);
   std::vector<std::size_t> ok;
-  for (std::size_t k = n; k-- > 0;) {
+  for (std::size_t k = n; k-- > 0 && static_cast<int>(k) >= floor;) {
     const event_id rid = ex_.g.append(t, make_read(op));
     set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
     ex_.g.at(rid).added_max = k + 1 == n;
-    if (is_consistent_after(ex_.g, opt_.model, rid)) ok.push_back(k);
+    if (choice_consistent(rid)) ok.push_back(k);
     ex_.g.pop_back(t);
   }
   for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
@@ -179,9 +187,10 @@ void explorer::handle_read(std::size_t t) {
   }
   const std::uint32_t here = ex_.g.next_stamp;
   const std::vector<event_id> m = ex_.g.mo[op.loc];
+  const int floor = coherence_floor(ex_.g, t, op.loc);
   const int sps = op.weak ? 2 : 1;
   bool live = true;
-  for (std::size_t k = m.size(); k-- > 0 && !stop_;) {
+  for (std::size_t k = m.size(); k-- > 0 && static_cast<int>(k) >= floor && !stop_;) {
     for (int sp = 0; sp < sps && !stop_; ++sp) {
       ex_.g.rewind(here);
       event r = make_read(op);
@@ -192,10 +201,13 @@ void explorer::handle_read(std::size_t t) {
       if (re.spurious && re.value != re.expected) continue;
       re.added_max = k + 1 == m.size() && !re.spurious;
       if (needs_write_part(re)) {
+        // Another RMW reading m[k] makes this graph inconsistent, but its backward revisits
+        // are still explored (one may make that RMW read this one's write instead).
+        const bool atomic = rmw_may_read(ex_.g, op.loc, k);
         const event_id wid = ex_.g.append(t, make_write_part(ex_.g, re));
         ex_.g.mo_insert(wid, k + 1);
-        if (explore_write(wid, t, live)) live = false;
-      } else if (is_consistent_after(ex_.g, opt_.model, rid)) {
+        if (explore_write(wid, t, live, atomic && choice_consistent(wid))) live = false;
+      } else if (choice_consistent(rid)) {
         resume(t, live);
         live = false;
       }
@@ -216,13 +228,17 @@ void explorer::handle_write(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
   const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
+  // coherent and atomic mo positions: after the floor, not between an RMW and its source
+  const auto lo = static_cast<std::size_t>(std::max(1, coherence_floor(ex_.g, t, op.loc) + 1));
+  auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
   if (!has_revisitable_read(ex_.g, op.loc)) {
     // No backward revisit possible: as handle_load, check the mo positions in place.
     std::vector<std::size_t> ok;
-    for (std::size_t p = n; p >= 1; --p) {
+    for (std::size_t p = n; p >= lo; --p) {
+      if (!atomic(p)) continue;
       const event_id wid = ex_.g.append(t, make_store(op, p == n));
       ex_.g.mo_insert(wid, p);
-      if (is_consistent_after(ex_.g, opt_.model, wid)) ok.push_back(p);
+      if (choice_consistent(wid)) ok.push_back(p);
       auto& m = ex_.g.mo[op.loc];
       m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
       ex_.g.pop_back(t);
@@ -235,11 +251,14 @@ void explorer::handle_write(std::size_t t) {
     return;
   }
   bool live = true;
-  for (std::size_t p = n; p >= 1 && !stop_; --p) {  // after the init write, mo-last first
+  // Splitting an RMW from its source is inconsistent, but the backward revisits of such a
+  // placement are explored (one may make that RMW read this write instead).
+  for (std::size_t p = n; p >= lo && !stop_; --p) {  // after the init write, mo-last first
     ex_.g.rewind(here);
+    const bool ok = atomic(p);
     const event_id wid = ex_.g.append(t, make_store(op, p == n));
     ex_.g.mo_insert(wid, p);
-    if (explore_write(wid, t, live)) live = false;
+    if (explore_write(wid, t, live, ok && choice_consistent(wid))) live = false;
   }
 }
 
@@ -248,16 +267,15 @@ void explorer::handle_rmw_write(std::size_t t) {
   const int p = ex_.g.mo_pos(r.rf);
   const event_id wid = ex_.g.append(t, make_write_part(ex_.g, r));
   ex_.g.mo_insert(wid, static_cast<std::size_t>(p + 1));
-  explore_write(wid, t, true);
+  explore_write(wid, t, true, is_consistent_after(ex_.g, opt_.model, wid));
 }
 
-// Visits ex_.g (if consistent; w is its last event), then every maximal backward revisit by
-// w. Returns whether anything was visited (the live fibers are then out of step).
-bool explorer::explore_write(event_id w, std::size_t t, bool live) {
+// Visits ex_.g (if `consistent`; w is its last event), then every maximal backward revisit
+// by w. Returns whether anything was visited (the live fibers are then out of step).
+bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consistent) {
   const graph& g1 = ex_.g;
   const std::uint32_t loc = g1.at(w).loc;
   const std::uint32_t after_w = g1.at(w).stamp + 1;
-  const bool consistent = is_consistent_after(g1, opt_.model, w);
   // The maximal backward revisits (pure in g1), found before the forward visit changes ex_.g.
   std::vector<std::pair<event_id, view>> cands;
   view pre;

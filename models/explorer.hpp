@@ -40,7 +40,8 @@ class explorer {
   void handle_load(std::size_t t);
   void handle_write(std::size_t t);
   void handle_rmw_write(std::size_t t);
-  bool explore_write(event_id w, std::size_t t, bool live);
+  bool explore_write(event_id w, std::size_t t, bool live, bool consistent);
+  bool choice_consistent(event_id added) const;
   void resume(std::size_t t, bool live);
   void visit_other(graph other);
   void replay_failed();

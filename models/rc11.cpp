@@ -3,6 +3,7 @@
 //   (2) coherence: irreflexive(hb; eco?), checked per location with mo positions;
 //   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
 //   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/psc.cpp).
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -141,6 +142,63 @@ bool rc11_consistent_after(const graph& g, event_id added) {
   if (e.kind == event_kind::write && e.rmw && added.index > 0)
     check = check || may_add_psc_edge(g, {added.thread, added.index - 1});
   return !check || psc_acyclic(g, c);
+}
+
+int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
+  const hb_clocks* h = hb_of(g);
+  const auto& th = g.threads[t];
+  const std::int32_t* clk = nullptr;
+  if (h == nullptr) return -1;
+  if (!th.empty())
+    clk = h->of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(th.size() - 1)});
+  else if (g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
+    clk = h->of(g.info[t].created_by);
+  if (clk == nullptr) return -1;
+  int floor = -1;
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto& tu = g.threads[u];
+    for (std::size_t i = std::min(static_cast<std::size_t>(clk[u]), tu.size()); i-- > 0;) {
+      const event& a = tu[i];
+      if (!is_access(a) || a.loc != loc) continue;
+      const event_id x =
+          is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      floor = std::max(floor, g.mo_pos(x));
+      break;  // the po-last access of this thread's hb-prefix bounds the earlier ones
+    }
+  }
+  return floor;
+}
+
+namespace {
+// Whether the write at position pos of loc's mo is the write part of an RMW reading from the
+// write at pos - 1.
+bool rmw_reading_previous(const graph& g, std::uint32_t loc, std::size_t pos) {
+  const auto& m = g.mo[loc];
+  if (pos == 0 || pos >= m.size()) return false;
+  const event& w = g.at(m[pos]);
+  if (!w.rmw || m[pos].index == 0) return false;
+  const event& r = g.threads[static_cast<std::size_t>(m[pos].thread)]
+                            [static_cast<std::size_t>(m[pos].index - 1)];
+  return r.rf == m[pos - 1];
+}
+}  // namespace
+
+bool mo_insert_keeps_atomicity(const graph& g, std::uint32_t loc, std::size_t pos) {
+  return !rmw_reading_previous(g, loc, pos);
+}
+
+bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos) {
+  return !rmw_reading_previous(g, loc, pos + 1);
+}
+
+bool rc11_sc_axiom_after(const graph& g, event_id added) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  bool check = may_add_psc_edge(g, added);
+  const event& e = g.at(added);
+  if (e.kind == event_kind::write && e.rmw && added.index > 0)
+    check = check || may_add_psc_edge(g, {added.thread, added.index - 1});
+  return !check || psc_acyclic(g, *h);
 }
 
 bool rc11_consistent(const graph& g) {
