@@ -40,11 +40,11 @@ inline bool is_consistent(const graph& g, memory_model m) {
 
 /// Incremental form: g is g0 plus the po-last event `added` of its thread (and, when `added`
 /// is the write part of an RMW, the read part just before it), and g0 was consistent.
-/// RC11 then skips the SC axiom when no psc edge can have appeared: `added` is not sc and
-/// creates no mo or rb edge towards existing writes (it reads the mo-maximal write, or is a
-/// write placed mo-last). Reasoning: every new psc edge passes through a new scb/eco edge out
-/// of `added` (it is hb-maximal, so no edge leaves it through hb or po) or ends in `added`,
-/// which needs `added` to be sc.
+/// RC11 then skips the SC axiom when no psc cycle can have appeared: `added` creates no mo or
+/// rb edge towards existing writes (it reads the mo-maximal write, or is a write placed
+/// mo-last), whether it is sc or not. Reasoning: every new psc edge passes through a new
+/// scb/eco edge out of `added` (it is hb-maximal, so no edge leaves it through hb or po) or
+/// ends in `added`; edges that only end in it cannot close a cycle.
 bool rc11_consistent_after(const graph& g, event_id added);
 
 inline bool is_consistent_after(const graph& g, memory_model m, event_id added) {

@@ -78,10 +78,14 @@ bool coherent(const graph& g, const hb_clocks& c) {
 }  // namespace
 
 namespace {
-// Whether event id creates mo/rb edges towards existing writes, or is sc.
+// Whether the new event `id` can lie on a psc cycle: only if it has an outgoing psc edge,
+// and a new event is po- and hb-maximal with no readers, so its only possible scb/eco
+// successors are the existing writes it puts mo-after itself (a write not placed mo-last) or
+// reads rb-before (a read of a write that is not mo-maximal). Whether it is sc does not
+// matter: psc edges *into* it cannot close a cycle without one going out. Edges between
+// other events cannot appear through it either (that also needs an edge out of it).
 bool may_add_psc_edge(const graph& g, event_id id) {
   const event& e = g.at(id);
-  if (is_sc(e)) return true;
   if (is_read(e)) {
     const auto& m = g.mo[e.loc];
     const int p = g.mo_pos(e.rf);
