@@ -62,16 +62,17 @@ event_id client::position() const {
 
 bool client::happens_before(event_id a, event_id b) const {
   detail::execution& x = ex();
-  hb_clocks c;
-  if (!compute_hb(x.g, c)) return false;
-  if (!x.g.contains(a) || !x.g.contains(b)) return false;
-  return c.hb(a, b);
+  const hb_clocks* c = hb_of(x.g);
+  if (c == nullptr || !x.g.contains(a) || !x.g.contains(b)) return false;
+  return c->hb(a, b);
 }
 
-hb_clocks client::happens_before_relation() const {
-  hb_clocks c;
-  compute_hb(ex().g, c);
-  return c;
+const hb_clocks& client::happens_before_relation() const {
+  detail::execution& x = ex();
+  const hb_clocks* c = hb_of(x.g);
+  if (c == nullptr)  // only a graph with a po ∪ rf cycle, which is never run
+    x.fail(error_kind::nondeterminism, "happens-before asked of a cyclic execution graph");
+  return *c;
 }
 
 result explore(const options& opt, const std::function<void(client&)>& body) {

@@ -76,7 +76,8 @@ class client {
   /// after joining the threads involved).
   bool happens_before(event_id a, event_id b) const;
   /// The happens-before relation of the execution so far, for many queries (hb(a, b)).
-  hb_clocks happens_before_relation() const;
+  /// The reference is valid until this thread's next memory operation (no copy is made).
+  const hb_clocks& happens_before_relation() const;
 
  private:
   std::vector<std::size_t> spawned_;

@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "models/explore.hpp"
 #include "models/graph.hpp"
@@ -61,6 +62,10 @@ class explorer {
   bool stop_ = false;
   std::optional<bug_report> first_bound_;
   std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> ranks_;  // replay: final mo rank
+  struct {
+    std::vector<char> wanted;                   // per location: checked by check_final
+    std::vector<std::vector<event_id>> by_loc;  // per location: its accesses
+  } final_scratch_;  // reused by check_final (it runs once per execution)
 };
 
 /// A read event for pending operation `op` (before its reads-from is set).

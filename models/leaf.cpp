@@ -29,14 +29,29 @@ bool explorer::check_final(bool complete) {
   if (h == nullptr) return true;  // unreachable for consistent graphs
   const hb_clocks& c = *h;
   const graph& g = ex_.g;
-  std::vector<std::vector<event_id>> by_loc(g.locs.size());
+  // Only locations with a non-atomic access or a free can report anything: collect those.
+  auto is_na = [](const event& e) {
+    return e.kind == event_kind::na_read || e.kind == event_kind::na_write;
+  };
+  auto& wanted = final_scratch_.wanted;
+  wanted.assign(g.locs.size(), 0);
+  for (const auto& th : g.threads)
+    for (const event& e : th)
+      if (is_na(e)) wanted[e.loc] = 1;
+  for (std::size_t l = 0; l < g.locs.size() && l < ex_.loc_freed.size(); ++l)
+    if (ex_.loc_freed[l].valid()) wanted[l] = 1;
+  auto& by_loc = final_scratch_.by_loc;
+  if (by_loc.size() < g.locs.size()) by_loc.resize(g.locs.size());
+  for (std::size_t l = 0; l < g.locs.size(); ++l)
+    by_loc[l].clear();
   for (std::size_t t = 0; t < g.threads.size(); ++t)
     for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
       const event& e = g.threads[t][i];
-      if (is_access(e) || e.kind == event_kind::na_read || e.kind == event_kind::na_write)
+      if ((is_access(e) || is_na(e)) && wanted[e.loc] != 0)
         by_loc[e.loc].push_back({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
     }
-  for (std::size_t l = 0; l < by_loc.size(); ++l) {
+  for (std::size_t l = 0; l < g.locs.size(); ++l) {
+    if (wanted[l] == 0) continue;
     const auto& v = by_loc[l];
     for (std::size_t a = 0; a < v.size(); ++a)
       for (std::size_t b = a + 1; b < v.size(); ++b) {
