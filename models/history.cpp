@@ -2,7 +2,6 @@
 #include "models/history.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 
 namespace stealcheck::model {
@@ -25,6 +24,24 @@ bool apply(spec::sequential_deque<std::int64_t>& s, const deque_op& op) {
   return false;
 }
 
+// Reverses a successful apply (the spec's undo operations).
+void undo(spec::sequential_deque<std::int64_t>& s, const deque_op& op) {
+  switch (op.type) {
+    case op_type::push:
+      s.undo_push();
+      return;
+    case op_type::pop:
+      if (op.result) s.undo_pop(*op.result);
+      return;
+    case op_type::steal:
+      if (op.result) s.undo_steal(*op.result);
+      return;
+    case op_type::steal_batch:
+      if (op.status == steal_status::item) s.undo_steal_batch(op.batch);
+      return;
+  }
+}
+
 bool ordered(const hb_clocks& hb, const deque_op& a, const deque_op& b) {
   if (a.first.thread == b.first.thread) return a.first.index < b.first.index;
   return hb.hb(a.last, b.first);
@@ -32,31 +49,41 @@ bool ordered(const hb_clocks& hb, const deque_op& a, const deque_op& b) {
 
 }  // namespace
 
+// Depth-first search over the linear extensions of hb between operations, applying each
+// operation to the spec and undoing it on backtrack; sets of operations are bitmasks.
 bool history::linearizable(const hb_clocks& hb) const {
   const std::size_t n = ops_.size();
-  std::vector<std::vector<std::size_t>> preds(n);
+  if (n > 64) return false;  // check_all reports this case by name
+  using mask = std::uint64_t;
+  std::vector<mask> preds(n, 0);
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b)
-      if (a != b && ordered(hb, ops_[a], ops_[b])) preds[b].push_back(a);
-  std::vector<bool> done(n, false);
-  std::function<bool(spec::sequential_deque<std::int64_t>&, std::size_t)> dfs =
-      [&](spec::sequential_deque<std::int64_t>& s, std::size_t k) {
-        if (k == n) return true;
-        for (std::size_t i = 0; i < n; ++i) {
-          if (done[i]) continue;
-          if (!std::all_of(preds[i].begin(), preds[i].end(),
-                           [&](std::size_t p) { return done[p]; }))
-            continue;
-          spec::sequential_deque<std::int64_t> next = s;
-          if (!apply(next, ops_[i])) continue;
-          done[i] = true;
-          if (dfs(next, k + 1)) return true;
-          done[i] = false;
-        }
-        return false;
-      };
+      if (a != b && ordered(hb, ops_[a], ops_[b])) preds[b] |= mask{1} << a;
+  const mask all = n == 64 ? ~mask{0} : (mask{1} << n) - 1;
   spec::sequential_deque<std::int64_t> s;
-  return dfs(s, 0);
+  struct frame {
+    mask done;
+    std::size_t next;  // the next operation to try at this depth
+  };
+  std::vector<frame> stack{{0, 0}};
+  while (!stack.empty()) {
+    frame& f = stack.back();
+    if (f.done == all) return true;
+    bool descended = false;
+    while (f.next < n) {
+      const std::size_t i = f.next++;
+      const mask bit = mask{1} << i;
+      if ((f.done & bit) != 0 || (preds[i] & ~f.done) != 0) continue;
+      if (!apply(s, ops_[i])) continue;
+      stack.push_back({f.done | bit, 0});
+      descended = true;
+      break;
+    }
+    if (descended) continue;
+    stack.pop_back();
+    if (!stack.empty()) undo(s, ops_[stack.back().next - 1]);
+  }
+  return false;
 }
 
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
@@ -81,6 +108,10 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     take(v);
   for (const auto& [v, k] : count)
     if (k == 0) c.check(false, "value " + std::to_string(v) + " was lost");
+  if (ops_.size() > 64)
+    c.check(false,
+            "more than 64 deque operations in one client (the hb-linearizability check "
+            "takes at most 64)");
   if (!linearizable(c.happens_before_relation())) {
     std::string what = "no linearization respecting happens-before explains the results:";
     for (const deque_op& op : ops_) {

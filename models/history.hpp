@@ -6,7 +6,8 @@
 // Thread role: `record` from the model thread that ran the operation; `check_all` from the
 // client's main thread after joining every thread.
 // Complexity: check_all is a backtracking search over linearizations: O(n!) worst case for n
-// operations (clients here have at most a dozen, and hb prunes hard).
+// operations (clients here have at most a dozen, and hb prunes hard); at most 64 operations
+// (sets are bitmasks; more is reported as a client error). No spec copies: apply and undo.
 // Source: linearizability (Herlihy, Wing, TOPLAS 1990) with happens-before in place of real
 // time, as in CDSChecker's specification checks (Norris, Demsky, OOPSLA 2013).
 #pragma once

@@ -91,6 +91,18 @@ TEST(Clients, NoPushFenceIsCaughtAsStaleSlot) {
   EXPECT_NE(r.bug->message.find("never pushed"), std::string::npos) << r.bug->message;
 }
 
+// Stealing from the bottom conserves every value, so only the hb-linearizability check
+// (models/history.hpp) can catch it: push(1) push(2) || steal -> 2 has no sequential
+// explanation when the owner then pops 1.
+TEST(Clients, StealFromTheBottomIsCaughtByHbLinearizability) {
+  const result r = expect_caught<locked_steal_bottom>(
+      "push2_pop_steal2", clients::push2_pop_steal2<locked_steal_bottom>);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::assertion);
+  EXPECT_NE(r.bug->message.find("no linearization respecting happens-before"), std::string::npos)
+      << r.bug->message;
+}
+
 TEST(Clients, OneStealCannotSeeThePopFenceBug) {
   // The oracle's lesson: against push, push, pop a single steal always reads top = 0 and the
   // owner pops index 1 without a CAS.
