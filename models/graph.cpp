@@ -112,65 +112,6 @@ graph graph::prefix(const std::vector<std::int32_t>& keep) const {
   return out;
 }
 
-namespace {}  // namespace
-
-bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk) {
-  const std::size_t nt = g.threads.size();
-  clk.assign(nt, {});
-  for (std::size_t t = 0; t < nt; ++t)
-    clk[t].resize(g.threads[t].size());
-  std::vector<std::size_t> done(nt, 0);
-  std::size_t remaining = g.event_count();
-  while (remaining > 0) {
-    bool progress = false;
-    for (std::size_t t = 0; t < nt; ++t) {
-      while (done[t] < g.threads[t].size()) {
-        const std::size_t i = done[t];
-        bool ready = true;
-        for_each_sync_pred(g, t, i, [&](event_id p) {
-          if (g.contains(p) &&
-              static_cast<std::size_t>(p.index) >= done[static_cast<std::size_t>(p.thread)])
-            ready = false;
-        });
-        if (!ready) break;
-        view v = i == 0 ? view(nt, 0) : clk[t][i - 1];
-        v[t] = static_cast<std::int32_t>(i + 1);
-        for_each_sync_pred(g, t, i, [&](event_id p) {
-          if (!g.contains(p)) return;
-          const view& pv =
-              clk[static_cast<std::size_t>(p.thread)][static_cast<std::size_t>(p.index)];
-          for (std::size_t u = 0; u < nt; ++u)
-            v[u] = std::max(v[u], pv[u]);
-        });
-        clk[t][i] = std::move(v);
-        ++done[t];
-        --remaining;
-        progress = true;
-      }
-    }
-    if (!progress) return false;
-  }
-  return true;
-}
-
-view porf_prefix(const graph& g, event_id e) {
-  const std::size_t nt = g.threads.size();
-  view len(nt, 0);
-  static thread_local std::vector<event_id> work;  // reused: keeps its capacity
-  work.clear();
-  work.push_back(e);
-  while (!work.empty()) {
-    const event_id x = work.back();
-    work.pop_back();
-    const auto t = static_cast<std::size_t>(x.thread);
-    if (!g.contains(x) || len[t] > x.index) continue;
-    for (std::int32_t i = len[t]; i <= x.index; ++i)
-      for_each_sync_pred(g, t, static_cast<std::size_t>(i), [&](event_id p) { work.push_back(p); });
-    len[t] = x.index + 1;
-  }
-  return len;
-}
-
 void set_reads_from(graph& g, event_id r, event_id w) {
   event& e = g.at(r);
   if (static_cast<std::size_t>(r.thread) < g.hbc.valid.size() &&

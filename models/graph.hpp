@@ -39,8 +39,9 @@ struct thread_info {
 
 /// Happens-before clocks cached with a graph object (models/hb.hpp fills and reads them).
 /// Per event, `width` ints each of: the hb clock (events of each thread hb-before-or-equal),
-/// the release clock an acquire reading the event synchronizes with, and the accumulated
-/// acquire / last-release-fence clocks after the event. The four clocks of an event are
+/// the release clock an acquire reading the event synchronizes with, the accumulated
+/// acquire / last-release-fence clocks after the event, and the porf clock (events of each
+/// thread in its po ∪ rf ∪ thread-edge prefix). The four clocks of an event are
 /// stored together (one allocation per thread, so copying a graph stays cheap).
 /// `valid[t]` counts the events of thread t whose entries are current. The cache is copied
 /// with the graph; it survives appends, is clamped by truncation, and is dropped when an
@@ -49,6 +50,7 @@ struct hb_cache {
   static constexpr std::size_t width = 8;  ///< maximum number of model threads
   struct entry {
     std::int32_t clk[width], rel[width], acc[width], frel[width];
+    std::int32_t porf[width];  ///< events of each thread in the porf-prefix (inclusive)
   };
   std::vector<std::vector<entry>> ev;         ///< per thread, per event
   std::array<std::size_t, width> valid{};     ///< per thread: current entries
@@ -153,14 +155,6 @@ class graph {
 
 /// A per-thread "view": events (t, i) with i < len[t]. Used for porf-prefixes and stamps.
 using view = std::vector<std::int32_t>;
-
-/// porf-prefix clocks of every event: clk[t][i][u] = number of events of thread u in the
-/// porf-prefix of (t, i) (inclusive). Edges: po, rf, spawn -> first event, end -> join.
-/// Returns false if po u rf u thread edges are cyclic.
-bool porf_clocks(const graph& g, std::vector<std::vector<view>>& clk);
-
-/// The porf-prefix of e (inclusive) as per-thread prefix lengths. O(E).
-view porf_prefix(const graph& g, event_id e);
 
 /// Calls f(p) for each porf-predecessor p of event (t, i) other than its po-predecessor: the
 /// spawn that created thread t (for its first event), the write a read reads from, and the

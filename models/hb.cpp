@@ -29,18 +29,27 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
   std::int32_t* r = cur.rel;
   std::int32_t* a = cur.acc;   // rel of everything this thread read, up to here
   std::int32_t* f = cur.frel;  // clock of this thread's last release fence
+  std::int32_t* p = cur.porf;
   if (i > 0) {
     const hb_cache::entry& prev = row[i - 1];
     std::copy_n(prev.clk, W, v);
     std::copy_n(prev.acc, W, a);
     std::copy_n(prev.frel, W, f);
+    std::copy_n(prev.porf, W, p);
   } else {
     std::fill_n(v, W, 0);
     std::fill_n(a, W, 0);
     std::fill_n(f, W, 0);
+    std::fill_n(p, W, 0);
   }
   std::fill_n(r, W, 0);
   v[t] = static_cast<std::int32_t>(i + 1);
+  p[t] = static_cast<std::int32_t>(i + 1);
+  for_each_sync_pred(g, t, i, [&](event_id x) {
+    if (g.contains(x))
+      join_into(p,
+                c.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].porf);
+  });
   const event& e = g.threads[t][i];
   if (i == 0 && g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
     join_into(v, c.of(g.info[t].created_by));
@@ -103,6 +112,17 @@ const hb_clocks* hb_of(const graph& g) {
   for (std::size_t t = 0; t < nt; ++t)
     c.base[t + 1] = c.base[t] + g.threads[t].size();
   return &c;
+}
+
+view porf_prefix(const graph& g, event_id e) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) {
+    std::fprintf(stderr, "stealcheck: porf_prefix of a graph with a po U rf cycle\n");
+    std::abort();
+  }
+  const std::int32_t* p =
+      h->ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].porf;
+  return view(p, p + g.threads.size());
 }
 
 bool compute_hb(const graph& g, hb_clocks& c) {

@@ -32,4 +32,9 @@ const hb_clocks* hb_of(const graph& g);
 /// Copies the up-to-date clocks into c; false if po U rf U tc is cyclic.
 bool compute_hb(const graph& g, hb_clocks& c);
 
+/// The porf-prefix of e (inclusive) as per-thread prefix lengths, from the cached porf
+/// clocks (O(T) after hb_of). Requires: po U rf U tc acyclic (every graph the explorer
+/// extends is).
+view porf_prefix(const graph& g, event_id e);
+
 }  // namespace stealcheck::model
