@@ -13,4 +13,8 @@ namespace stealcheck::model {
 
 bool psc_acyclic(const graph& g, const hb_clocks& c);
 
+/// The same answer computed the direct way (bit sets over all events): the test oracle for
+/// psc_acyclic (models/tests/psc_test.cpp).
+bool psc_acyclic_reference(const graph& g, const hb_clocks& c);
+
 }  // namespace stealcheck::model
