@@ -18,8 +18,11 @@
 // location), so both agree on every graph.
 //
 // Thread role: explorer thread only. Requires: hb computed for g (models/hb.hpp).
-// Complexity: psc_acyclic O(E * W + S * T * (log E + W) + F * E + S^2 * W) for E events,
-// W = E / 64 words, S sc events of which F are fences, T threads; O(E) when S < 2.
+// Returns: whether psc is acyclic; true without looking when g has fewer than two sc events
+// (exact when g is coherent, as rc11.cpp ensures before asking; on an incoherent graph a lone
+// sc fence can have a psc self-loop).
+// Complexity: psc_acyclic O(E + L * W + S * T * (log E + W) + F * E + S^2 * W) for E events,
+// W = E / 64 words, L locations, T threads, S sc events of which F are fences; O(E) when S < 2.
 // psc_acyclic_reference O(S * E^2 / 64).
 // Source: Lahav, Vafeiadis, Kang, Hur, Dreyer, Repairing Sequential Consistency in C/C++11,
 // PLDI 2017, section 3.2 (psc); the suffix and mo-minimum reductions are this file's.
