@@ -2,8 +2,30 @@
 //   scb      = po ∪ po|≠loc; hb; po|≠loc ∪ hb|loc ∪ mo ∪ rb
 //   psc_base = ([E_sc] ∪ [F_sc]; hb?); scb; ([E_sc] ∪ hb?; [F_sc])
 //   psc_F    = [F_sc]; (hb ∪ hb; eco; hb); [F_sc]
+//
+// psc_acyclic computes the psc edges between the S sc events directly, never a relation over
+// all E events. For an sc event a it builds the set scb(L) of its left side L ({a}, or for a
+// fence {a} ∪ hb-after(a)) as one bit set over events, from three facts: the hb-successors
+// of an event form a po-suffix of every thread (found by binary search on the clocks); the
+// union of mo (rb) over a set of writes (reads) at one location is what is mo-after the least
+// mo position among them (mo is total per location); po|≠loc; hb; po|≠loc from an event is a
+// po-suffix per thread, from the first event at another location after its hb-successors.
+// An edge a -> b is then one bit test (b an access) or one intersection with hb?-before(b)
+// (b a fence); the cycle check is Kahn's algorithm on the S x S edges.
+// psc_acyclic_reference is the direct computation (bit sets of scb per event, unions over
+// hb-successors): kept as the oracle of models/tests/psc_test.cpp, and used by psc_acyclic
+// for graphs that break graph.hpp's invariants (a write missing from mo, an rf to another
+// location), so both agree on every graph.
+//
 // Thread role: explorer thread only. Requires: hb computed for g (models/hb.hpp).
-// Complexity: O(S * E^2 / 64) for S sc events and E events; O(E) when S < 2.
+// Returns: whether psc is acyclic; true without looking when g has fewer than two sc events
+// (exact when g is coherent, as rc11.cpp ensures before asking; on an incoherent graph a lone
+// sc fence can have a psc self-loop).
+// Complexity: psc_acyclic O(E + L * W + S * T * (log E + W) + F * E + S^2 * W) for E events,
+// W = E / 64 words, L locations, T threads, S sc events of which F are fences; O(E) when S < 2.
+// psc_acyclic_reference O(S * E^2 / 64).
+// Source: Lahav, Vafeiadis, Kang, Hur, Dreyer, Repairing Sequential Consistency in C/C++11,
+// PLDI 2017, section 3.2 (psc); the suffix and mo-minimum reductions are this file's.
 #pragma once
 
 #include "models/graph.hpp"
@@ -11,6 +33,10 @@
 
 namespace stealcheck::model {
 
+/// Whether psc is acyclic in g (c = hb_of(g)).
 bool psc_acyclic(const graph& g, const hb_clocks& c);
+
+/// The same answer computed the direct way (slow): the test oracle for psc_acyclic.
+bool psc_acyclic_reference(const graph& g, const hb_clocks& c);
 
 }  // namespace stealcheck::model

@@ -1,0 +1,552 @@
+// Differential test of RC11's SC axiom: psc_acyclic (models/psc.cpp) must give exactly the
+// answer of psc_acyclic_reference (models/psc_reference.cpp, the direct computation) on
+//   (a) every complete execution graph of every deque client (default orders, and every site
+//       overridden to seq_cst so that most events are sc) and of the litmus shapes;
+//   (b) inconsistent graphs: those graphs mutated (a read's rf moved to another write of its
+//       location, two mo-adjacent writes swapped, an event made sc or no longer sc), hb
+//       recomputed; graphs whose po ∪ rf ∪ tc is cyclic are skipped (hb_of is nullptr);
+//   (c) the same for random programs (2-4 threads, 3 locations, loads, stores, fences, RMWs);
+//   (d) random candidate executions of random programs (rf and mo drawn at random);
+//   (e) small shapes, each with every order of every instruction and every rf/mo candidate,
+//       where one psc component alone closes a cycle.
+// Each test requires that some compared graphs have a psc cycle and some do not. Dropping
+// rb, eco, hb|loc, po|≠loc;hb;po|≠loc or its uniform-location rule from psc.cpp fails (e).
+//
+// Seeded: the seed is printed; STEALCHECK_SEED=<n> replays one run. Random program count
+// scales with STEALCHECK_TEST_SCALE (100 = 500 explored programs and 10,000 random ones; the
+// whole file takes about 6 s in release on one core).
+#include "models/psc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "deques/registry.hpp"
+#include "models/clients.hpp"
+#include "models/explore.hpp"
+#include "models/hb.hpp"
+#include "models/tests/litmus_shapes.hpp"
+
+namespace stealcheck::model {
+namespace {
+
+std::uint64_t seed_from_env() {
+  if (const char* s = std::getenv("STEALCHECK_SEED")) return std::strtoull(s, nullptr, 10);
+  return std::random_device{}();
+}
+
+std::string dump(const graph& g) {
+  std::string s;
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    s += "  T" + std::to_string(t) + ":";
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      s += " " + std::to_string(i) + ":" + std::string(kind_name(e.kind));
+      if (is_access(e) || e.kind == event_kind::fence) s += "." + std::string(order_name(e.order));
+      if (is_access(e)) s += "@" + std::to_string(e.loc);
+      if (e.rmw) s += "(rmw)";
+      if (is_read(e)) s += "<-" + std::to_string(e.rf.thread) + "." + std::to_string(e.rf.index);
+    }
+    s += "\n";
+  }
+  for (std::size_t l = 0; l < g.mo.size(); ++l) {
+    s += "  mo@" + std::to_string(l) + ":";
+    for (const event_id w : g.mo[l])
+      s += " " + std::to_string(w.thread) + "." + std::to_string(w.index);
+    s += "\n";
+  }
+  return s;
+}
+
+struct checker {
+  std::uint64_t seed;
+  std::mt19937_64 rng;
+  std::uint64_t explored = 0, mutated = 0, compared = 0, cycles = 0, skipped = 0, mismatches = 0;
+
+  explicit checker(std::uint64_t s) : seed(s), rng(s) {}
+
+  void compare(const graph& g, const char* what) {
+    const hb_clocks* c = hb_of(g);
+    if (c == nullptr) {
+      ++skipped;
+      return;
+    }
+    const bool ref = psc_acyclic_reference(g, *c);
+    const bool fast = psc_acyclic(g, *c);
+    ++compared;
+    if (!ref) ++cycles;
+    if (fast == ref) return;
+    if (++mismatches <= 3)
+      ADD_FAILURE() << what << ": psc_acyclic says " << fast << ", the reference " << ref << "\n"
+                    << dump(g) << "replay: STEALCHECK_SEED=" << seed;
+  }
+
+  // One random change that keeps graph.hpp's invariants except consistency.
+  void mutate(graph& g) {
+    std::vector<event_id> reads, marks;
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
+      for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+        const event& e = g.threads[t][i];
+        const event_id id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+        if (is_read(e)) reads.push_back(id);
+        if (is_access(e) || e.kind == event_kind::fence) marks.push_back(id);
+      }
+    switch (rng() % 4) {
+      case 0: {  // rf: another write of the read's location
+        if (reads.empty()) return;
+        event& r = g.at(reads[rng() % reads.size()]);
+        const auto& m = g.mo[r.loc];
+        r.rf = m[rng() % m.size()];
+        break;
+      }
+      case 1: {  // mo: swap two adjacent writes (the init write too)
+        const std::size_t l = rng() % g.mo.size();
+        auto& m = g.mo[l];
+        if (m.size() < 2) return;
+        const std::size_t k = rng() % (m.size() - 1);
+        std::swap(m[k], m[k + 1]);
+        break;
+      }
+      case 2:  // make an access or fence sc
+        if (!marks.empty()) g.at(marks[rng() % marks.size()]).order = std::memory_order_seq_cst;
+        break;
+      default: {  // make an sc event not sc (a fence stays a fence: acq_rel)
+        if (marks.empty()) return;
+        event& e = g.at(marks[rng() % marks.size()]);
+        if (e.order == std::memory_order_seq_cst)
+          e.order =
+              e.kind == event_kind::fence ? std::memory_order_acq_rel : std::memory_order_relaxed;
+        break;
+      }
+    }
+    g.hbc.drop();  // rf or orders changed
+  }
+
+  // The graph itself, then `variants` copies with 1-3 mutations each.
+  void check(const graph& g0, const char* what, int variants) {
+    graph g = g0;
+    ++explored;
+    compare(g, what);
+    for (int k = 0; k < variants; ++k) {
+      graph m = g0;
+      const int changes = 1 + static_cast<int>(rng() % 3);
+      for (int j = 0; j < changes; ++j)
+        mutate(m);
+      ++mutated;
+      compare(m, what);
+    }
+  }
+
+  void expect_both_answers(const char* name) {
+    using ull = unsigned long long;
+    std::printf(
+        "%s: %llu graphs and %llu mutations of them; %llu compared, %llu of them "
+        "with a psc cycle, %llu skipped (hb cyclic); seed %llu (replay: "
+        "STEALCHECK_SEED=%llu)\n",
+        name, ull{explored}, ull{mutated}, ull{compared}, ull{cycles}, ull{skipped}, ull{seed},
+        ull{seed});
+    EXPECT_EQ(mismatches, 0u) << "replay: STEALCHECK_SEED=" << seed;
+    EXPECT_GT(cycles, 0u) << "no graph with a psc cycle: the test cannot fail";
+    EXPECT_GT(compared, cycles) << "no acyclic graph";
+  }
+};
+
+TEST(Psc, FastMatchesReferenceOnClientGraphs) {
+  checker ck(seed_from_env());
+  for_each_variant([&](auto tag, const variant_info& info) {
+    for (const bool all_sc : {false, true}) {
+      options o;
+      if (all_sc)
+        for (const site* s : info.sites)
+          o.sites.emplace_back(std::string(s->name), std::memory_order_seq_cst);
+      for (const auto& cl : clients::clients_for<decltype(tag)::template deque>(info)) {
+        if (cl.large) continue;
+        const std::string what = std::string(info.name) + "/" + std::string(cl.name) +
+                                 (all_sc ? " (all sites seq_cst)" : "");
+        o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 2); };
+        const result r = explore(o, cl.run);
+        EXPECT_GT(r.complete, 0u) << what;  // known-bad variants may stop at a bug
+      }
+    }
+  });
+  ck.expect_both_answers("clients");
+}
+
+TEST(Psc, FastMatchesReferenceOnLitmusGraphs) {
+  checker ck(seed_from_env());
+  for (const auto& sh : litmus::oracle_shapes()) {
+    options o;
+    const std::string what(sh.name);
+    o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 20); };
+    const result r = explore(o, [&](client& c) {
+      bool weak = false;
+      sh.run(c, weak);
+    });
+    EXPECT_TRUE(r.ok()) << what;
+  }
+  ck.expect_both_answers("litmus");
+}
+
+// Random programs, as in differential_test.cpp but larger and with 3 locations.
+enum class ins_kind { load, store, fence, faa, cas };
+struct ins {
+  ins_kind kind;
+  std::uint32_t loc;
+  std::memory_order order;
+  std::memory_order fail = std::memory_order_relaxed;
+  std::int64_t value = 0;
+  std::int64_t expected = 0;
+};
+using program = std::vector<std::vector<ins>>;
+
+program random_program(std::mt19937_64& rng, std::uint32_t nlocs = 3) {
+  using mo = std::memory_order;
+  // seq_cst is listed twice: programs with several sc events are the interesting ones.
+  const mo loads[] = {mo::relaxed, mo::acquire, mo::seq_cst, mo::seq_cst};
+  const mo stores[] = {mo::relaxed, mo::release, mo::seq_cst, mo::seq_cst};
+  const mo fences[] = {mo::acquire, mo::release, mo::acq_rel, mo::seq_cst, mo::seq_cst};
+  const mo rmws[] = {mo::relaxed, mo::acquire, mo::release, mo::acq_rel, mo::seq_cst};
+  auto pick = [&](auto& arr) { return arr[rng() % std::size(arr)]; };
+  program p(2 + rng() % 3);
+  std::int64_t next_value = 1;
+  std::size_t total = 0;
+  for (auto& th : p) {
+    const std::size_t n = 1 + rng() % 4;
+    for (std::size_t k = 0; k < n && total < 10; ++k, ++total) {
+      ins i{};
+      i.kind = static_cast<ins_kind>(rng() % 5);
+      i.loc = static_cast<std::uint32_t>(rng() % nlocs);
+      switch (i.kind) {
+        case ins_kind::load:
+          i.order = pick(loads);
+          break;
+        case ins_kind::store:
+          i.order = pick(stores);
+          i.value = next_value++;
+          break;
+        case ins_kind::fence:
+          i.order = pick(fences);
+          break;
+        case ins_kind::faa:
+          i.order = pick(rmws);
+          i.value = 1;
+          break;
+        case ins_kind::cas:
+          i.order = pick(rmws);
+          i.fail = pick(loads);
+          i.expected = static_cast<std::int64_t>(rng() % 3);
+          i.value = next_value++;
+          break;
+      }
+      th.push_back(i);
+    }
+  }
+  return p;
+}
+
+void run_program(client& c, const program& p) {
+  memory::atomic<std::int64_t> x{0}, y{0}, z{0};
+  memory::atomic<std::int64_t>* locs[] = {&x, &y, &z};
+  for (const auto& th : p)
+    c.spawn([&] {
+      for (const ins& i : th) {
+        auto& a = *locs[i.loc];
+        switch (i.kind) {
+          case ins_kind::load:
+            (void)a.load(i.order);
+            break;
+          case ins_kind::store:
+            a.store(i.value, i.order);
+            break;
+          case ins_kind::fence:
+            memory::fence(i.order);
+            break;
+          case ins_kind::faa:
+            (void)a.fetch_add(i.value, i.order);
+            break;
+          case ins_kind::cas: {
+            std::int64_t e = i.expected;
+            (void)a.compare_exchange_strong(e, i.value, i.order, i.fail);
+            break;
+          }
+        }
+      }
+    });
+  c.join_all();
+}
+
+constexpr int programs = 5 * STEALCHECK_TEST_SCALE;
+
+TEST(Psc, FastMatchesReferenceOnRandomPrograms) {
+  checker ck(seed_from_env());
+  std::mt19937_64 gen(ck.seed);
+  for (int k = 0; k < programs; ++k) {
+    const program p = random_program(gen);
+    const std::string what = "random program " + std::to_string(k);
+    options o;
+    o.max_executions = 2000;
+    o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 8); };
+    const result r = explore(o, [&](client& c) { run_program(c, p); });
+    EXPECT_TRUE(r.ok()) << what;
+  }
+  ck.expect_both_answers("random programs");
+}
+
+// The events of p with mo in program order and rf unset; `reads` gets the reads. Thread 0
+// (main) writes the init values of 3 locations, runs `before`, spawns p's threads, joins them
+// and runs `after`.
+graph skeleton(const program& p, std::vector<event_id>& reads, const std::vector<ins>& before = {},
+               const std::vector<ins>& after = {}) {
+  graph g;
+  const std::size_t n = p.size();
+  g.threads.resize(n + 1);
+  g.info.resize(n + 1);
+  reads.clear();
+  auto emit = [&](std::size_t t, const ins& x) {
+    event e;
+    e.loc = x.loc;
+    e.order = x.order;
+    switch (x.kind) {
+      case ins_kind::fence:
+        e.kind = event_kind::fence;
+        g.append(t, e);
+        break;
+      case ins_kind::load:
+        e.kind = event_kind::read;
+        reads.push_back(g.append(t, e));
+        break;
+      case ins_kind::store:
+        e.kind = event_kind::write;
+        g.mo[x.loc].push_back(g.append(t, e));
+        break;
+      case ins_kind::faa:
+      case ins_kind::cas:
+        e.kind = event_kind::read;
+        e.rmw = true;
+        e.order = read_part(x.order);
+        reads.push_back(g.append(t, e));
+        e.kind = event_kind::write;
+        e.order = write_part(x.order);
+        g.mo[x.loc].push_back(g.append(t, e));
+        break;
+    }
+  };
+  auto emit_kind = [&](std::size_t t, event_kind k, std::size_t aux) {
+    event e;
+    e.kind = k;
+    e.aux = static_cast<std::uint32_t>(aux);
+    return g.append(t, e);
+  };
+  for (std::uint32_t l = 0; l < 3; ++l) {
+    location loc;
+    loc.key = l;
+    g.locs.push_back(loc);
+    g.mo.emplace_back();
+    event e;
+    e.kind = event_kind::init;
+    e.order = std::memory_order_release;
+    e.loc = l;
+    g.mo[l].push_back(g.append(0, e));
+  }
+  for (const ins& x : before)
+    emit(0, x);
+  for (std::size_t t = 1; t <= n; ++t)
+    g.info[t].created_by = emit_kind(0, event_kind::spawn, t);
+  for (std::size_t t = 1; t <= n; ++t) {
+    for (const ins& x : p[t - 1])
+      emit(t, x);
+    emit_kind(t, event_kind::end, 0);
+  }
+  for (std::size_t t = 1; t <= n; ++t)
+    emit_kind(0, event_kind::join, t);
+  for (const ins& x : after)
+    emit(0, x);
+  emit_kind(0, event_kind::end, 0);
+  return g;
+}
+
+// The writes r may read from: not po-after r (po ∪ rf would be cyclic).
+std::vector<event_id> rf_candidates(const graph& g, event_id r) {
+  std::vector<event_id> ok;
+  for (const event_id w : g.mo[g.at(r).loc])
+    if (w.thread != r.thread || w.index < r.index) ok.push_back(w);
+  return ok;
+}
+
+// Random candidate executions: the event structure of a random program (every CAS
+// succeeding), with every read's rf and every location's mo drawn at random. Most are
+// inconsistent, many have a psc cycle: this reaches psc's corner cases that exploration (only
+// consistent graphs) and a few mutations rarely produce.
+graph random_graph(const program& p, std::mt19937_64& rng) {
+  std::vector<event_id> reads;
+  graph g = skeleton(p, reads);
+  for (const event_id r : reads) {
+    const std::vector<event_id> ok = rf_candidates(g, r);
+    g.at(r).rf = ok[rng() % ok.size()];
+  }
+  for (auto& m : g.mo)
+    std::shuffle(m.begin() + 1, m.end(), rng);
+  return g;
+}
+
+// Calls f on every candidate execution of p: each rf choice, each mo order (init first).
+template <class F>
+void for_each_candidate(const program& p, F&& f, const std::vector<ins>& before = {},
+                        const std::vector<ins>& after = {}) {
+  std::vector<event_id> reads;
+  graph g = skeleton(p, reads, before, after);
+  const auto id_less = [](event_id a, event_id b) {
+    return a.thread != b.thread ? a.thread < b.thread : a.index < b.index;
+  };
+  std::function<void(std::size_t)> mo = [&](std::size_t l) {
+    if (l == g.mo.size()) {
+      g.hbc.drop();  // rf changed since the last call
+      return f(g);
+    }
+    auto& m = g.mo[l];
+    std::sort(m.begin() + 1, m.end(), id_less);
+    do {
+      mo(l + 1);
+    } while (std::next_permutation(m.begin() + 1, m.end(), id_less));
+  };
+  std::function<void(std::size_t)> rf = [&](std::size_t k) {
+    if (k == reads.size()) return mo(0);
+    for (const event_id w : rf_candidates(g, reads[k])) {
+      g.at(reads[k]).rf = w;
+      rf(k + 1);
+    }
+  };
+  rf(0);
+}
+
+TEST(Psc, FastMatchesReferenceOnRandomGraphs) {
+  checker ck(seed_from_env());
+  std::mt19937_64 gen(ck.seed);
+  for (int k = 0; k < 20 * programs; ++k) {
+    const program p = random_program(gen, 2 + static_cast<std::uint32_t>(k % 2));
+    const std::string what = "random graph of program " + std::to_string(k);
+    for (int j = 0; j < 10; ++j)
+      ck.check(random_graph(p, gen), what.c_str(), 2);
+  }
+  ck.expect_both_answers("random graphs");
+}
+
+// Shapes where one psc component alone closes a cycle (found by dropping that component from
+// psc.cpp: random graphs do not reach them), run with every order of every instruction and
+// every candidate execution. Orders: loads rlx/acq/sc, stores rlx/rel/sc, fences acq/rel/sc.
+struct shape_case {
+  const char* name;
+  program p;  // p[0]: main before the spawns, p[1]: main after the joins, then the threads
+};
+
+ins op(ins_kind k, std::uint32_t loc) {
+  return {k, loc, std::memory_order_relaxed};
+}
+
+std::vector<shape_case> component_shapes() {
+  using k = ins_kind;
+  return {
+      // po|≠loc; hb; po|≠loc: a = W x ... W y =sw=> R y; b = R z; closed by rb, po, rb.
+      {"ppo",
+       {{},
+        {},
+        {op(k::store, 0), op(k::store, 1)},
+        {op(k::load, 1), op(k::load, 2)},
+        {op(k::store, 2), op(k::load, 0)}}},
+      // the same with b at the synchronizing location: the uniform-location case (no edge).
+      {"ppo-same-loc",
+       {{},
+        {},
+        {op(k::store, 0), op(k::store, 1)},
+        {op(k::load, 1), op(k::load, 1)},
+        {op(k::store, 1), op(k::load, 0)}}},
+      // [F_sc]; hb; ... through spawn and join: the first event hb-after the fence is a
+      // spawned thread's first event, or main's first event after a join.
+      {"fence-spawn",
+       {{op(k::store, 0), op(k::fence, 0), op(k::store, 0), op(k::load, 1)},
+        {},
+        {op(k::load, 0), op(k::store, 1)}}},
+      {"fence-join",
+       {{},
+        {op(k::load, 0), op(k::store, 1)},
+        {op(k::store, 0), op(k::fence, 0), op(k::store, 0), op(k::load, 1)}}},
+      // fences: SB (psc_F through rb), MP with one fence (po into a fence), MP with two
+      // (psc_F through rf), and fence-to-fence synchronization.
+      {"sb-fences",
+       {{},
+        {},
+        {op(k::store, 0), op(k::fence, 0), op(k::load, 1)},
+        {op(k::store, 1), op(k::fence, 0), op(k::load, 0)}}},
+      {"mp-fence",
+       {{},
+        {},
+        {op(k::store, 0), op(k::fence, 0), op(k::store, 1)},
+        {op(k::load, 1), op(k::load, 0)}}},
+      {"mp-fences",
+       {{},
+        {},
+        {op(k::store, 1), op(k::fence, 0), op(k::store, 0)},
+        {op(k::load, 0), op(k::fence, 0), op(k::load, 1)}}},
+      // psc_F through rf alone: the read is hb-before the second fence through a third thread,
+      // not through a fence synchronization.
+      {"fence-rf-fence",
+       {{},
+        {},
+        {op(k::store, 2), op(k::fence, 0), op(k::store, 0)},
+        {op(k::load, 0), op(k::store, 1)},
+        {op(k::load, 1), op(k::fence, 0), op(k::load, 2)}}},
+      {"fence-sync",
+       {{},
+        {},
+        {op(k::fence, 0), op(k::store, 0), op(k::load, 1)},
+        {op(k::load, 0), op(k::fence, 0), op(k::store, 1)}}},
+  };
+}
+
+// Every order assignment of p's instructions (faa/cas keep theirs).
+void for_each_order(program& p, std::size_t t, std::size_t i, const std::function<void()>& f) {
+  using mo = std::memory_order;
+  if (t == p.size()) return f();
+  if (i == p[t].size()) return for_each_order(p, t + 1, 0, f);
+  static const std::vector<mo> loads{mo::relaxed, mo::acquire, mo::seq_cst};
+  static const std::vector<mo> stores{mo::relaxed, mo::release, mo::seq_cst};
+  static const std::vector<mo> fences{mo::acquire, mo::release, mo::seq_cst};
+  ins& x = p[t][i];
+  const auto& choices = x.kind == ins_kind::load    ? loads
+                        : x.kind == ins_kind::store ? stores
+                        : x.kind == ins_kind::fence ? fences
+                                                    : std::vector<mo>{x.order};
+  for (const mo o : choices) {
+    x.order = o;
+    for_each_order(p, t, i + 1, f);
+  }
+}
+
+TEST(Psc, FastMatchesReferenceOnComponentShapes) {
+  checker ck(seed_from_env());
+  for (auto& [name, p] : component_shapes()) {
+    const std::string what = std::string("shape ") + name;
+    for_each_order(p, 0, 0, [&] {
+      const program threads(p.begin() + 2, p.end());
+      for_each_candidate(
+          threads,
+          [&](const graph& g) {
+            ++ck.explored;
+            ck.compare(g, what.c_str());
+          },
+          p[0], p[1]);
+    });
+  }
+  ck.expect_both_answers("component shapes");
+}
+
+}  // namespace
+}  // namespace stealcheck::model
