@@ -2,6 +2,7 @@
 #include "models/explorer.hpp"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -163,7 +164,7 @@ void explorer::handle_load(std::size_t t) {
   const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
   const int floor = coherence_floor(ex_.g, t, op.loc);
-  std::vector<std::size_t> ok;
+  boost::container::small_vector<std::size_t, 8> ok;
   for (std::size_t k = n; k-- > 0 && static_cast<int>(k) >= floor;) {
     const event_id rid = ex_.g.append(t, make_read(op));
     set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
@@ -187,7 +188,8 @@ void explorer::handle_read(std::size_t t) {
     return;
   }
   const std::uint32_t here = ex_.g.next_stamp;
-  const std::vector<event_id> m = ex_.g.mo[op.loc];
+  const boost::container::small_vector<event_id, 8> m(ex_.g.mo[op.loc].begin(),
+                                                      ex_.g.mo[op.loc].end());
   const int floor = coherence_floor(ex_.g, t, op.loc);
   const int sps = op.weak ? 2 : 1;
   bool live = true;
@@ -234,7 +236,7 @@ void explorer::handle_write(std::size_t t) {
   auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
   if (!has_revisitable_read(ex_.g, op.loc)) {
     // No backward revisit possible: as handle_load, check the mo positions in place.
-    std::vector<std::size_t> ok;
+    boost::container::small_vector<std::size_t, 8> ok;
     for (std::size_t p = n; p >= lo; --p) {
       if (!atomic(p)) continue;
       const event_id wid = ex_.g.append(t, make_store(op, p == n));
@@ -290,10 +292,11 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
         const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
         view keep(g1.threads.size(), 0);
         for (std::size_t v = 0; v < g1.threads.size(); ++v) {
-          std::int32_t n = 0;
-          while (static_cast<std::size_t>(n) < g1.threads[v].size() &&
-                 g1.threads[v][static_cast<std::size_t>(n)].stamp <= e.stamp)
-            ++n;
+          const auto& tv = g1.threads[v];  // stamps grow along po: binary search
+          const auto n = static_cast<std::int32_t>(
+              std::partition_point(tv.begin(), tv.end(),
+                                   [&](const event& x) { return x.stamp <= e.stamp; }) -
+              tv.begin());
           keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
         }
         if (maximal(g1, rid, w, keep)) cands.emplace_back(rid, std::move(keep));

@@ -23,7 +23,10 @@ const std::int32_t* rel_of(const hb_cache& c, event_id e) {
 // The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
 void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
   auto& row = c.ev[t];
-  if (row.size() < i + 1) row.resize(i + 1);
+  if (row.size() < i + 1) {
+    if (row.capacity() < i + 1) row.reserve(g.threads[t].size() + 16);  // one growth per graph
+    row.resize(i + 1);
+  }
   hb_cache::entry& cur = row[i];
   std::int32_t* v = cur.clk;
   std::int32_t* r = cur.rel;
