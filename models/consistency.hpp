@@ -11,7 +11,8 @@
 // Thread role: explorer thread only. Requires: every read has rf set to a write of its
 // location present in the graph; mo lists every write of each location.
 // Returns: whether the graph is consistent. Errors: none (a pure predicate).
-// Complexity: rc11 O(E^2 / 64 + E * T) with sc events, O(E * T) without; sc O(E * T).
+// Complexity: rc11 O(E * T) plus psc (models/psc.hpp) when there are two or more sc events;
+// sc O(E * T).
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,17 @@
 // condition, as implemented by GenMC's isMaximalExtension), which makes every consistent
 // execution appear exactly once. Consistency is asked of models/consistency.hpp only.
 //
-// Thread role: the calling OS thread. Complexity: polynomial work per explored execution.
+// One graph, no copies for forward choices (as GenMC restricts its graph): every event
+// carries its insertion stamp, so the graph as it was before a choice point is the current
+// one rewound to the stamps below that point (graph::rewind); only a backward revisit builds
+// a new graph (the kept prefix), explored and then swapped back. A read's choices are the
+// writes from RC11's coherence floor on (coherence_floor), a write's the mo positions after
+// it; RMW atomicity is an O(1) test, and the SC axiom is checked only when the new event has
+// an outgoing mo/rb edge (consistency.hpp). The first choice runs on the live fibers; the
+// others re-execute the client, replaying recorded events inside the fibers (runtime.hpp).
+//
+// Thread role: the calling OS thread. Complexity: per explored execution, one re-execution
+// (O(E) events) plus O(T) to O(E) per added event, and psc (psc.hpp) when it is needed.
 #pragma once
 
 #include <chrono>
