@@ -78,7 +78,7 @@ struct owned {
   void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
     deque_op op;
     op.type = op_type::steal_batch;
-    deque_op& o = h.record(c, op, [&](deque_op& x) {
+    const std::size_t at = h.record(c, op, [&](deque_op& x) {
       auto r = d.steal_into(mine);
       x.status = r.status();
       x.result = std::move(r).take();
@@ -87,6 +87,7 @@ struct owned {
     while (auto v = mine.pop()) {
       if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
     }
+    deque_op& o = h.at(at);  // only now: the pops above let other threads record
     if (o.result) {
       o.batch.push_back(*o.result);
       o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());

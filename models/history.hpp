@@ -38,9 +38,10 @@ struct deque_op {
 
 class history {
  public:
-  /// Runs f() as one operation of the calling model thread and records it.
+  /// Runs f() as one operation of the calling model thread and records it. Returns its index
+  /// (not a reference: other model threads append while this one runs, moving the vector).
   template <class F>
-  deque_op& record(client& c, deque_op op, F&& f) {
+  std::size_t record(client& c, deque_op op, F&& f) {
     const event_id before = c.position();
     f(op);
     const event_id after = c.position();
@@ -48,8 +49,10 @@ class history {
     op.last = {after.thread, after.index - 1};
     if (op.last.index < op.first.index) op.last = op.first;
     ops_.push_back(std::move(op));
-    return ops_.back();
+    return ops_.size() - 1;
   }
+  /// The recorded operation `i` (valid until the next record from any thread).
+  deque_op& at(std::size_t i) { return ops_[i]; }
   /// Forgets the last recorded operation (a bounded push that found the deque full).
   void discard_last() { ops_.pop_back(); }
 
