@@ -351,6 +351,9 @@ bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep)
 bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
                        graph& out) const {
   out = g.prefix(keep);
+  // r and the reads repaired below change; every other kept event keeps its clocks (none
+  // depends on them: r is the last kept event of its thread, and so is each repaired read)
+  out.hbc.clamp(static_cast<std::size_t>(r.thread), static_cast<std::size_t>(r.index));
   set_reads_from(out, r, w);
   out.at(r).added_max = out.mo_max(out.at(r).loc) == w;
   for (std::size_t v = 0; v < out.threads.size() && v < pre.size(); ++v)
@@ -362,6 +365,7 @@ bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep,
       if (!is_read(e) || out.contains(e.rf)) continue;
       if (i + 1 != out.threads[v].size()) return false;  // cannot happen (porf-closed view)
       const event_id id{static_cast<std::int32_t>(v), static_cast<std::int32_t>(i)};
+      out.hbc.clamp(v, i);
       set_reads_from(out, id, out.mo_max(e.loc));
       out.at(id).added_max = true;
     }

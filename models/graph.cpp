@@ -103,6 +103,15 @@ graph graph::prefix(const std::vector<std::int32_t>& keep) const {
     out.threads[t].reserve(n + 8);
     out.threads[t].assign(threads[t].begin(), threads[t].begin() + static_cast<std::ptrdiff_t>(n));
   }
+  // The kept events form a porf-closed view, so their clocks (which depend on porf
+  // predecessors only) carry over; the caller clamps the entries of events it changes.
+  out.hbc.ev.resize(threads.size());
+  for (std::size_t t = 0; t < threads.size() && t < hbc.ev.size(); ++t) {
+    const std::size_t n = std::min({out.threads[t].size(), hbc.valid[t], hbc.ev[t].size()});
+    out.hbc.ev[t].reserve(out.threads[t].size() + 16);
+    out.hbc.ev[t].assign(hbc.ev[t].begin(), hbc.ev[t].begin() + static_cast<std::ptrdiff_t>(n));
+    out.hbc.valid[t] = n;
+  }
   out.mo.resize(mo.size());
   for (std::size_t l = 0; l < mo.size(); ++l) {
     out.mo[l].reserve(mo[l].size());

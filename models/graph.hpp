@@ -148,8 +148,9 @@ class graph {
   /// Keeps only the events with keep[t] > index (a per-thread prefix length), dropping deleted
   /// writes from mo. Reads whose rf is dropped keep a dangling rf (the caller repairs them).
   void restrict_to(const std::vector<std::int32_t>& keep);
-  /// A copy restricted as by restrict_to(keep), built without copying the dropped events; its
-  /// hb cache starts empty.
+  /// A copy restricted as by restrict_to(keep), built without copying the dropped events. It
+  /// keeps the hb entries of the kept events: callers that change an event clamp its thread's
+  /// entries first (hbc.clamp), or set_reads_from drops the whole cache.
   graph prefix(const std::vector<std::int32_t>& keep) const;
 };
 
