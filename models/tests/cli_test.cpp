@@ -97,6 +97,9 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--site", "chase_lev::steal.load_top=release"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--model", "tso"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--max-executions", "many"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--max-executions", "-5"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--max-events", "0"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--max-events", "-1"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
 }
 
