@@ -17,78 +17,12 @@
 
 #include "models/consistency.hpp"
 #include "models/explore.hpp"
+#include "models/tests/random_programs.hpp"
 
 namespace stealcheck::model {
 namespace {
 
-enum class ins_kind { load, store, fence, faa, cas };
-struct ins {
-  ins_kind kind;
-  std::uint32_t loc;
-  std::memory_order order;
-  std::memory_order fail = std::memory_order_relaxed;
-  std::int64_t value = 0;     // store value / FAA operand / CAS desired
-  std::int64_t expected = 0;  // CAS
-};
-using program = std::vector<std::vector<ins>>;
-
-std::string describe(const program& p) {
-  static const char* k[] = {"R", "W", "F", "FAA", "CAS"};
-  std::string s;
-  for (std::size_t t = 0; t < p.size(); ++t) {
-    s += "T" + std::to_string(t + 1) + ":";
-    for (const ins& i : p[t])
-      s += std::string(" ") + k[static_cast<int>(i.kind)] +
-           (i.kind == ins_kind::fence ? "" : (i.loc == 0 ? "x" : "y")) + "." +
-           std::string(order_name(i.order)) + "=" + std::to_string(i.value);
-    s += ";";
-  }
-  return s;
-}
-
-program random_program(std::mt19937_64& rng) {
-  using mo = std::memory_order;
-  const mo loads[] = {mo::relaxed, mo::acquire, mo::seq_cst};
-  const mo stores[] = {mo::relaxed, mo::release, mo::seq_cst};
-  const mo fences[] = {mo::acquire, mo::release, mo::acq_rel, mo::seq_cst};
-  const mo rmws[] = {mo::relaxed, mo::acquire, mo::release, mo::acq_rel, mo::seq_cst};
-  auto pick = [&](auto& arr) { return arr[rng() % std::size(arr)]; };
-  program p(2 + rng() % 2);
-  std::int64_t next_value = 1;
-  std::size_t total = 0;
-  for (auto& th : p) {
-    const std::size_t n = 1 + rng() % 3;
-    for (std::size_t k = 0; k < n && total < 7; ++k, ++total) {
-      ins i{};
-      i.kind = static_cast<ins_kind>(rng() % 5);
-      i.loc = static_cast<std::uint32_t>(rng() % 2);
-      switch (i.kind) {
-        case ins_kind::load:
-          i.order = pick(loads);
-          break;
-        case ins_kind::store:
-          i.order = pick(stores);
-          i.value = next_value++;
-          break;
-        case ins_kind::fence:
-          i.order = pick(fences);
-          break;
-        case ins_kind::faa:
-          i.order = pick(rmws);
-          i.value = 1;
-          break;
-        case ins_kind::cas:
-          i.order = pick(rmws);
-          i.fail = pick(loads);
-          i.expected = static_cast<std::int64_t>(rng() % 3);
-          i.value = next_value++;
-          break;
-      }
-      th.push_back(i);
-    }
-  }
-  return p;
-}
+using namespace test_programs;
 
 // The (rf, mo) signature of a graph.
 std::string signature(const graph& g) {
@@ -114,36 +48,7 @@ std::multiset<std::string> explored(const program& p, memory_model m, std::uint6
   options o;
   o.model = m;
   o.on_complete = [&](const graph& g) { out.insert(signature(g)); };
-  const result r = explore(o, [&](client& c) {
-    memory::atomic<std::int64_t> x{0}, y{0};
-    memory::atomic<std::int64_t>* locs[] = {&x, &y};
-    for (const auto& th : p)
-      c.spawn([&] {
-        for (const ins& i : th) {
-          auto& a = *locs[i.loc];
-          switch (i.kind) {
-            case ins_kind::load:
-              (void)a.load(i.order);
-              break;
-            case ins_kind::store:
-              a.store(i.value, i.order);
-              break;
-            case ins_kind::fence:
-              memory::fence(i.order);
-              break;
-            case ins_kind::faa:
-              (void)a.fetch_add(i.value, i.order);
-              break;
-            case ins_kind::cas: {
-              std::int64_t e = i.expected;
-              (void)a.compare_exchange_strong(e, i.value, i.order, i.fail);
-              break;
-            }
-          }
-        }
-      });
-    c.join_all();
-  });
+  const result r = explore(o, [&](client& c) { run_program(c, p, 2); });
   EXPECT_TRUE(r.ok()) << r.bug->message;
   count = r.complete;
   return out;
@@ -329,7 +234,7 @@ void brute::permute_mo(graph& g, std::uint32_t loc) {
 void differential(memory_model m, std::uint64_t seed, int programs) {
   std::mt19937_64 rng(seed);
   for (int k = 0; k < programs; ++k) {
-    const program p = random_program(rng);
+    const program p = random_program(rng, program_shape{});
     std::uint64_t count = 0;
     const auto mine = explored(p, m, count);
     brute b{p, m, {}};

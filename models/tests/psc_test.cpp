@@ -34,6 +34,7 @@
 #include "models/explore.hpp"
 #include "models/hb.hpp"
 #include "models/tests/litmus_shapes.hpp"
+#include "models/tests/random_programs.hpp"
 
 namespace stealcheck::model {
 namespace {
@@ -196,91 +197,18 @@ TEST(Psc, FastMatchesReferenceOnLitmusGraphs) {
 }
 
 // Random programs, as in differential_test.cpp but larger and with 3 locations.
-enum class ins_kind { load, store, fence, faa, cas };
-struct ins {
-  ins_kind kind;
-  std::uint32_t loc;
-  std::memory_order order;
-  std::memory_order fail = std::memory_order_relaxed;
-  std::int64_t value = 0;
-  std::int64_t expected = 0;
-};
-using program = std::vector<std::vector<ins>>;
+using namespace test_programs;
 
-program random_program(std::mt19937_64& rng, std::uint32_t nlocs = 3) {
-  using mo = std::memory_order;
-  // seq_cst is listed twice: programs with several sc events are the interesting ones.
-  const mo loads[] = {mo::relaxed, mo::acquire, mo::seq_cst, mo::seq_cst};
-  const mo stores[] = {mo::relaxed, mo::release, mo::seq_cst, mo::seq_cst};
-  const mo fences[] = {mo::acquire, mo::release, mo::acq_rel, mo::seq_cst, mo::seq_cst};
-  const mo rmws[] = {mo::relaxed, mo::acquire, mo::release, mo::acq_rel, mo::seq_cst};
-  auto pick = [&](auto& arr) { return arr[rng() % std::size(arr)]; };
-  program p(2 + rng() % 3);
-  std::int64_t next_value = 1;
-  std::size_t total = 0;
-  for (auto& th : p) {
-    const std::size_t n = 1 + rng() % 4;
-    for (std::size_t k = 0; k < n && total < 10; ++k, ++total) {
-      ins i{};
-      i.kind = static_cast<ins_kind>(rng() % 5);
-      i.loc = static_cast<std::uint32_t>(rng() % nlocs);
-      switch (i.kind) {
-        case ins_kind::load:
-          i.order = pick(loads);
-          break;
-        case ins_kind::store:
-          i.order = pick(stores);
-          i.value = next_value++;
-          break;
-        case ins_kind::fence:
-          i.order = pick(fences);
-          break;
-        case ins_kind::faa:
-          i.order = pick(rmws);
-          i.value = 1;
-          break;
-        case ins_kind::cas:
-          i.order = pick(rmws);
-          i.fail = pick(loads);
-          i.expected = static_cast<std::int64_t>(rng() % 3);
-          i.value = next_value++;
-          break;
-      }
-      th.push_back(i);
-    }
-  }
-  return p;
-}
-
-void run_program(client& c, const program& p) {
-  memory::atomic<std::int64_t> x{0}, y{0}, z{0};
-  memory::atomic<std::int64_t>* locs[] = {&x, &y, &z};
-  for (const auto& th : p)
-    c.spawn([&] {
-      for (const ins& i : th) {
-        auto& a = *locs[i.loc];
-        switch (i.kind) {
-          case ins_kind::load:
-            (void)a.load(i.order);
-            break;
-          case ins_kind::store:
-            a.store(i.value, i.order);
-            break;
-          case ins_kind::fence:
-            memory::fence(i.order);
-            break;
-          case ins_kind::faa:
-            (void)a.fetch_add(i.value, i.order);
-            break;
-          case ins_kind::cas: {
-            std::int64_t e = i.expected;
-            (void)a.compare_exchange_strong(e, i.value, i.order, i.fail);
-            break;
-          }
-        }
-      }
-    });
-  c.join_all();
+// More threads, instructions and locations than the differential test, and seq_cst favoured:
+// programs with several sc events are the interesting ones here.
+program_shape psc_shape(std::uint32_t locations = 3) {
+  program_shape s;
+  s.max_threads = 4;
+  s.max_per_thread = 4;
+  s.max_total = 10;
+  s.locations = locations;
+  s.favour_sc = true;
+  return s;
 }
 
 constexpr int programs = 5 * STEALCHECK_TEST_SCALE;
@@ -289,12 +217,12 @@ TEST(Psc, FastMatchesReferenceOnRandomPrograms) {
   checker ck(seed_from_env());
   std::mt19937_64 gen(ck.seed);
   for (int k = 0; k < programs; ++k) {
-    const program p = random_program(gen);
+    const program p = random_program(gen, psc_shape());
     const std::string what = "random program " + std::to_string(k);
     options o;
     o.max_executions = 2000;
     o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 8); };
-    const result r = explore(o, [&](client& c) { run_program(c, p); });
+    const result r = explore(o, [&](client& c) { run_program(c, p, 3); });
     EXPECT_TRUE(r.ok()) << what;
   }
   ck.expect_both_answers("random programs");
@@ -431,7 +359,7 @@ TEST(Psc, FastMatchesReferenceOnRandomGraphs) {
   checker ck(seed_from_env());
   std::mt19937_64 gen(ck.seed);
   for (int k = 0; k < 20 * programs; ++k) {
-    const program p = random_program(gen, 2 + static_cast<std::uint32_t>(k % 2));
+    const program p = random_program(gen, psc_shape(2 + static_cast<std::uint32_t>(k % 2)));
     const std::string what = "random graph of program " + std::to_string(k);
     for (int j = 0; j < 10; ++j)
       ck.check(random_graph(p, gen), what.c_str(), 2);
