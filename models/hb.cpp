@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::size_t W = hb_cache::width;
 
-void join_into(std::int32_t* dst, const std::int32_t* src) {
+// __restrict: the two clocks never alias, which lets the compiler vectorize the loop.
+void join_into(std::int32_t* __restrict dst, const std::int32_t* __restrict src) {
   for (std::size_t u = 0; u < W; ++u)
     dst[u] = std::max(dst[u], src[u]);
 }
