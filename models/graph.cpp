@@ -78,19 +78,6 @@ void graph::rewind(std::uint32_t s) {
   next_stamp = s;
 }
 
-void graph::restrict_to(const std::vector<std::int32_t>& keep) {
-  for (std::size_t t = 0; t < threads.size(); ++t) {
-    const auto n = static_cast<std::size_t>(std::max(0, t < keep.size() ? keep[t] : 0));
-    if (threads[t].size() > n) threads[t].resize(n);
-  }
-  for (auto& m : mo) {
-    std::erase_if(m, [&](event_id w) { return !contains(w); });
-  }
-  // Kept events form a porf-closed view: their clocks depend only on kept events.
-  for (std::size_t t = 0; t < threads.size(); ++t)
-    hbc.clamp(t, threads[t].size());
-}
-
 graph graph::prefix(const std::vector<std::int32_t>& keep) const {
   graph out;
   out.info = info;

@@ -54,7 +54,7 @@ struct hb_cache {
   };
   std::vector<std::vector<entry>> ev;         ///< per thread, per event
   std::array<std::size_t, width> valid{};     ///< per thread: current entries
-  std::array<std::size_t, width + 1> base{};  ///< flat numbering of events (by compute_hb)
+  std::array<std::size_t, width + 1> base{};  ///< flat numbering of events (by hb_of)
 
   hb_cache() = default;
   /// Copies the current entries only, with room for a few more.
@@ -145,10 +145,9 @@ class graph {
   /// added, provided no kept event changed since (the explorer's forward choices only append).
   /// Kept events are porf-closed, so their hb entries stay valid. O(removed + writes).
   void rewind(std::uint32_t s);
-  /// Keeps only the events with keep[t] > index (a per-thread prefix length), dropping deleted
-  /// writes from mo. Reads whose rf is dropped keep a dangling rf (the caller repairs them).
-  void restrict_to(const std::vector<std::int32_t>& keep);
-  /// A copy restricted as by restrict_to(keep), built without copying the dropped events. It
+  /// A copy keeping only the events with keep[t] > index (a per-thread prefix length) and
+  /// dropping deleted writes from mo; reads whose rf is dropped keep a dangling rf (the caller
+  /// repairs them). Built without copying the dropped events. It
   /// keeps the hb entries of the kept events: callers that change an event clamp its thread's
   /// entries first (hbc.clamp), or set_reads_from drops the whole cache.
   graph prefix(const std::vector<std::int32_t>& keep) const;

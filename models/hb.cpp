@@ -129,11 +129,4 @@ view porf_prefix(const graph& g, event_id e) {
   return view(p, p + g.threads.size());
 }
 
-bool compute_hb(const graph& g, hb_clocks& c) {
-  const hb_clocks* h = hb_of(g);
-  if (h == nullptr) return false;
-  c = *h;
-  return true;
-}
-
 }  // namespace stealcheck::model

@@ -8,7 +8,7 @@
 // Only atomic reads take part in sw; non-atomic accesses appear in po only.
 //
 // Thread role: explorer thread only. Requires: a graph whose reads have rf set.
-// Returns: false from compute_hb if po U rf U tc is cyclic (such a graph is inconsistent in
+// Returns: nullptr from hb_of if po U rf U tc is cyclic (such a graph is inconsistent in
 // every model: RC11's no-thin-air axiom).
 // Complexity: O(T) per event added since the last call; O(E * T) after a change to an
 // existing event. Requires: at most hb_cache::width threads.
@@ -28,9 +28,6 @@ using hb_clocks = hb_cache;
 /// The graph's clocks, brought up to date (only events added since the last call are
 /// computed, in O(T) each). nullptr if po U rf U tc is cyclic.
 const hb_clocks* hb_of(const graph& g);
-
-/// Copies the up-to-date clocks into c; false if po U rf U tc is cyclic.
-bool compute_hb(const graph& g, hb_clocks& c);
 
 /// The porf-prefix of e (inclusive) as per-thread prefix lengths, from the cached porf
 /// clocks (O(T) after hb_of). Requires: po U rf U tc acyclic (every graph the explorer

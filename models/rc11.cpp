@@ -1,5 +1,5 @@
 // models/rc11.cpp: RC11 consistency (Lahav et al., PLDI 2017, section 3):
-//   (1) no-thin-air: acyclic(po ∪ rf) (with thread edges), via compute_hb;
+//   (1) no-thin-air: acyclic(po ∪ rf) (with thread edges), via hb_of;
 //   (2) coherence: irreflexive(hb; eco?), checked per location with mo positions;
 //   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
 //   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/psc.cpp).

@@ -248,11 +248,6 @@ void differential(memory_model m, std::uint64_t seed, int programs) {
   }
 }
 
-std::uint64_t seed_from_env() {
-  if (const char* s = std::getenv("STEALCHECK_SEED")) return std::strtoull(s, nullptr, 10);
-  return std::random_device{}();
-}
-
 constexpr int programs = 3 * STEALCHECK_TEST_SCALE;
 
 TEST(Differential, ExplorerMatchesBruteForceRc11) {

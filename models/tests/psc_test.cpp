@@ -39,10 +39,7 @@
 namespace stealcheck::model {
 namespace {
 
-std::uint64_t seed_from_env() {
-  if (const char* s = std::getenv("STEALCHECK_SEED")) return std::strtoull(s, nullptr, 10);
-  return std::random_device{}();
-}
+using namespace test_programs;
 
 std::string dump(const graph& g) {
   std::string s;
@@ -197,8 +194,6 @@ TEST(Psc, FastMatchesReferenceOnLitmusGraphs) {
 }
 
 // Random programs, as in differential_test.cpp but larger and with 3 locations.
-using namespace test_programs;
-
 // More threads, instructions and locations than the differential test, and seq_cst favoured:
 // programs with several sc events are the interesting ones here.
 program_shape psc_shape(std::uint32_t locations = 3) {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -18,6 +19,13 @@
 #include "models/memory.hpp"
 
 namespace stealcheck::model::test_programs {
+
+/// The seed of a randomized test run: STEALCHECK_SEED if set (a replay), else a fresh one.
+/// Callers print it with the line that replays the run.
+inline std::uint64_t seed_from_env() {
+  if (const char* s = std::getenv("STEALCHECK_SEED")) return std::strtoull(s, nullptr, 10);
+  return std::random_device{}();
+}
 
 enum class ins_kind { load, store, fence, faa, cas };
 struct ins {
