@@ -63,6 +63,11 @@ inline bool is_consistent_after(const graph& g, memory_model m, event_id added) 
 /// reads-from are hb-before that write, whose own coherence already bounds them.
 /// Requires: g consistent. Complexity: O(T * accesses scanned back per thread).
 int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc);
+/// The same floor for an event at position `index` of thread t (the accesses hb-before its
+/// po-predecessor), e.g. a read that a backward revisit makes read another write: it can
+/// only be coherent if that write's mo position is >= the floor (its acquire reads-from adds
+/// nothing: every access hb-before a write is mo-before it in a coherent graph).
+int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::uint32_t loc);
 
 /// RMW atomicity for a choice, without a scan: whether a write may be inserted into mo of
 /// its location at `pos` (it must not split an RMW from the write it reads), and whether an

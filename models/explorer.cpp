@@ -293,6 +293,9 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
               tv.begin());
           keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
         }
+        // the revisited read must be coherent reading w (a necessary condition of the full
+        // check below, without building the revisited graph)
+        if (coherence_floor_at(g1, u, i, loc) > g1.mo_pos(w)) continue;
         if (maximal(g1, rid, w, keep)) cands.emplace_back(rid, std::move(keep));
       }
     }

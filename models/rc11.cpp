@@ -149,19 +149,23 @@ bool rc11_consistent_after(const graph& g, event_id added) {
 }
 
 int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
+  return coherence_floor_at(g, t, g.threads[t].size(), loc);
+}
+
+int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::uint32_t loc) {
   const hb_clocks* h = hb_of(g);
-  const auto& th = g.threads[t];
   const std::int32_t* clk = nullptr;
   if (h == nullptr) return -1;
-  if (!th.empty())
-    clk = h->of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(th.size() - 1)});
+  if (index > 0)
+    clk = h->of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(index - 1)});
   else if (g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
     clk = h->of(g.info[t].created_by);
   if (clk == nullptr) return -1;
   int floor = -1;
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& tu = g.threads[u];
-    for (std::size_t i = std::min(static_cast<std::size_t>(clk[u]), tu.size()); i-- > 0;) {
+    const std::size_t lim = u == t ? index : static_cast<std::size_t>(clk[u]);
+    for (std::size_t i = std::min(lim, tu.size()); i-- > 0;) {
       const event& a = tu[i];
       if (!is_access(a) || a.loc != loc) continue;
       const event_id x =
