@@ -213,11 +213,29 @@ void explorer::handle_read(std::size_t t) {
 }
 
 namespace {
-bool has_revisitable_read(const graph& g, std::uint32_t loc) {
-  for (const auto& th : g.threads)
-    for (const event& e : th)
-      if (is_read(e) && e.loc == loc && e.revisitable) return true;
+// Whether a read of `loc` that may still be revisited lies outside the porf-prefix given by
+// `pre` (per thread, the prefix length; reads inside it can never be revisited by a write
+// that has them in its porf-prefix).
+bool has_revisitable_read(const graph& g, std::uint32_t loc, const std::int32_t* pre) {
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto& th = g.threads[u];
+    for (auto i = static_cast<std::size_t>(pre[u]); i < th.size(); ++i)
+      if (is_read(th[i]) && th[i].loc == loc && th[i].revisitable) return true;
+  }
   return false;
+}
+
+// The porf-prefix of the next event of thread t (without that event): its po-predecessor's,
+// or the spawn's for a first event.
+const std::int32_t* porf_before_next(const graph& g, std::size_t t) {
+  static constexpr std::int32_t empty[hb_cache::width] = {};
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return empty;
+  if (!g.threads[t].empty()) return h->ev[t][g.threads[t].size() - 1].porf;
+  const event_id s = g.info[t].created_by;
+  return s.valid()
+             ? h->ev[static_cast<std::size_t>(s.thread)][static_cast<std::size_t>(s.index)].porf
+             : empty;
 }
 }  // namespace
 
@@ -228,7 +246,7 @@ void explorer::handle_write(std::size_t t) {
   // coherent and atomic mo positions: after the floor, not between an RMW and its source
   const auto lo = static_cast<std::size_t>(std::max(1, coherence_floor(ex_.g, t, op.loc) + 1));
   auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
-  if (!has_revisitable_read(ex_.g, op.loc)) {
+  if (!has_revisitable_read(ex_.g, op.loc, porf_before_next(ex_.g, t))) {
     // No backward revisit possible: as handle_load, check the mo positions in place.
     boost::container::small_vector<std::size_t, 8> ok;
     for (std::size_t p = n; p >= lo; --p) {
@@ -276,13 +294,13 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
   // The maximal backward revisits (pure in g1), found before the forward visit changes ex_.g.
   std::vector<std::pair<event_id, view>> cands;
   view pre;
-  if (has_revisitable_read(g1, loc)) {  // cheap filter before the prefix
+  {
     pre = porf_prefix(g1, w);
     for (std::size_t u = 0; u < g1.threads.size(); ++u) {
-      for (std::size_t i = 0; i < g1.threads[u].size(); ++i) {
+      // reads in w's porf-prefix cannot read from w
+      for (auto i = static_cast<std::size_t>(pre[u]); i < g1.threads[u].size(); ++i) {
         const event& e = g1.threads[u][i];
         if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
-        if (static_cast<std::int32_t>(i) < pre[u]) continue;  // in w's porf-prefix
         const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
         view keep(g1.threads.size(), 0);
         for (std::size_t v = 0; v < g1.threads.size(); ++v) {
