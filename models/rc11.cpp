@@ -4,6 +4,7 @@
 //   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
 //   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/psc.cpp).
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <vector>
 
@@ -78,24 +79,64 @@ bool coherent(const graph& g, const hb_clocks& c) {
 }  // namespace
 
 namespace {
-// Whether the new event `id` can lie on a psc cycle: only if it has an outgoing psc edge,
-// and a new event is po- and hb-maximal with no readers, so its only possible scb/eco
-// successors are the existing writes it puts mo-after itself (a write not placed mo-last) or
-// reads rb-before (a read of a write that is not mo-maximal). Whether it is sc does not
-// matter: psc edges *into* it cannot close a cycle without one going out. Edges between
-// other events cannot appear through it either (that also needs an edge out of it).
-bool may_add_psc_edge(const graph& g, event_id id) {
+// The existing writes that the new event `id` puts mo-after itself (a write not placed
+// mo-last) or rb-after itself (a read of a write that is not mo-maximal), other than this
+// RMW's own write part: a new event is po- and hb-maximal with no readers, so these are its
+// only possible scb successors, and its eco successors are these and their readers.
+void add_new_scb_targets(const graph& g, event_id id,
+                         boost::container::small_vector<event_id, 8>& out) {
   const event& e = g.at(id);
-  if (is_read(e)) {
-    const auto& m = g.mo[e.loc];
-    const int p = g.mo_pos(e.rf);
-    // rb targets: writes mo-after rf other than this RMW's own write part
-    for (std::size_t k = static_cast<std::size_t>(p) + 1; k < m.size(); ++k)
-      if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) return true;
-    return false;
+  if (!is_access(e)) return;
+  const auto& m = g.mo[e.loc];
+  const int p = g.mo_pos(is_read(e) ? e.rf : id);
+  for (std::size_t k = static_cast<std::size_t>(p) + 1; k < m.size(); ++k)
+    if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) out.push_back(m[k]);
+}
+
+// The SC axiom after adding `added` (and its read part, for an RMW's write part) to a graph
+// whose psc was acyclic. A new cycle needs a new psc edge on it, and every new edge that can
+// lie on a cycle leaves the new event(s) or, through them, an sc fence hb-before them: edges
+// *into* a new event close nothing without one going out, and hb between existing events is
+// unchanged (the new event is hb-maximal). Such an edge ends in an sc target y (an scb
+// successor of the new event), or in an sc fence hb-after y or after a reader of y (RC11's
+// psc_base [F_sc]; hb?; scb; hb?; [F_sc] and psc_F = [F_sc]; hb; eco; hb; [F_sc]). With no
+// such end the graph stays acyclic and the full check (psc_acyclic) is skipped.
+bool sc_axiom_after(const graph& g, event_id added) {
+  boost::container::small_vector<event_id, 8> y;
+  add_new_scb_targets(g, added, y);
+  const event& e = g.at(added);
+  if (e.kind == event_kind::write && e.rmw && added.index > 0)
+    add_new_scb_targets(g, {added.thread, added.index - 1}, y);
+  if (y.empty()) return true;  // no clocks needed (a new event closes no po ∪ rf cycle either)
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  const hb_clocks& c = *h;
+  // the last sc fence of each thread: some sc fence is hb-after z iff one of these is
+  std::int32_t last_fence[hb_cache::width];
+  const std::size_t nt = g.threads.size();
+  for (std::size_t u = 0; u < nt; ++u) {
+    last_fence[u] = -1;
+    for (std::size_t i = g.threads[u].size(); i-- > 0;)
+      if (g.threads[u][i].kind == event_kind::fence && is_sc(g.threads[u][i])) {
+        last_fence[u] = static_cast<std::int32_t>(i);
+        break;
+      }
   }
-  if (is_write(e)) return g.mo_pos(id) + 1 != static_cast<int>(g.mo[e.loc].size());
-  return false;
+  auto before_sc_fence = [&](event_id z) {
+    for (std::size_t u = 0; u < nt; ++u)
+      if (last_fence[u] >= 0 && c.hb(z, {static_cast<std::int32_t>(u), last_fence[u]})) return true;
+    return false;
+  };
+  bool target = false;
+  for (const event_id w : y)
+    target = target || is_sc(g.at(w)) || before_sc_fence(w);
+  for (std::size_t u = 0; u < nt && !target; ++u)
+    for (std::size_t i = 0; i < g.threads[u].size() && !target; ++i) {
+      const event& r = g.threads[u][i];
+      if (is_read(r) && std::find(y.begin(), y.end(), r.rf) != y.end())
+        target = before_sc_fence({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+    }
+  return !target || psc_acyclic(g, c);
 }
 }  // namespace
 
@@ -140,12 +181,7 @@ bool rc11_consistent_after(const graph& g, event_id added) {
       !coherent_at(g, c, {added.thread, added.index - 1}))
     return false;
   if (!coherent_at(g, c, added)) return false;
-  if (!rmw_atomic(g)) return false;
-  bool check = may_add_psc_edge(g, added);
-  const event& e = g.at(added);
-  if (e.kind == event_kind::write && e.rmw && added.index > 0)
-    check = check || may_add_psc_edge(g, {added.thread, added.index - 1});
-  return !check || psc_acyclic(g, c);
+  return rmw_atomic(g) && sc_axiom_after(g, added);
 }
 
 int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
@@ -200,13 +236,7 @@ bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos) {
 }
 
 bool rc11_sc_axiom_after(const graph& g, event_id added) {
-  bool check = may_add_psc_edge(g, added);
-  const event& e = g.at(added);
-  if (e.kind == event_kind::write && e.rmw && added.index > 0)
-    check = check || may_add_psc_edge(g, {added.thread, added.index - 1});
-  if (!check) return true;  // no clocks needed (a new event closes no po ∪ rf cycle either)
-  const hb_clocks* h = hb_of(g);
-  return h != nullptr && psc_acyclic(g, *h);
+  return sc_axiom_after(g, added);
 }
 
 bool rc11_consistent(const graph& g) {
