@@ -20,8 +20,6 @@ namespace stealcheck::model::detail {
 
 namespace {
 
-thread_local execution* g_current = nullptr;
-
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr std::size_t default_stack = std::size_t{1} << 20;
 #else
@@ -64,12 +62,7 @@ std::uint64_t mask(std::uint64_t v, std::uint8_t width) {
 
 }  // namespace
 
-execution* current_execution() noexcept {
-  return g_current;
-}
-void set_current_execution(execution* e) noexcept {
-  g_current = e;
-}
+constinit thread_local execution* tls_current_execution = nullptr;
 
 std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width) {
   std::uint64_t v = old;
@@ -228,23 +221,26 @@ bool execution::replay_ready(std::size_t t) const {
   return true;
 }
 
+bool execution::mismatch(std::size_t t, std::size_t c) {
+  const pending_op& op = threads[t]->op;
+  const event& e = g.threads[t][c];
+  error = error_state{error_kind::nondeterminism,
+                      "re-execution of thread " + std::to_string(t) + " diverged at event " +
+                          std::to_string(c) + " (" + std::string(kind_name(e.kind)) + " vs op " +
+                          std::to_string(static_cast<int>(op.kind)) + " loc " +
+                          std::to_string(e.loc) + "/" + std::to_string(op.loc) + ")" +
+                          "): the client must be deterministic given the values it reads"};
+  return true;
+}
+
 bool execution::commit(std::size_t t) {
   model_thread& th = *threads[t];
   pending_op& op = th.op;
   auto& evs = g.threads[t];
   std::size_t c = th.cursor;
   event& e = evs[c];
-  auto mismatch = [&] {
-    error = error_state{error_kind::nondeterminism,
-                        "re-execution of thread " + std::to_string(t) + " diverged at event " +
-                            std::to_string(c) + " (" + std::string(kind_name(e.kind)) + " vs op " +
-                            std::to_string(static_cast<int>(op.kind)) + " loc " +
-                            std::to_string(e.loc) + "/" + std::to_string(op.loc) + ")" +
-                            "): the client must be deterministic given the values it reads"};
-    return true;
-  };
   if (th.half_rmw) {  // the read part was committed by an earlier replay
-    if (c == 0 || !(e.kind == event_kind::write && e.rmw)) return mismatch();
+    if (c == 0 || !(e.kind == event_kind::write && e.rmw)) return mismatch(t, c);
     const event& r = evs[c - 1];
     e.value = rmw_result(r, r.value, g.locs[r.loc].width);
     ensure_loc(e.loc);
@@ -261,7 +257,7 @@ bool execution::commit(std::size_t t) {
   if (is_rd != is_read(e) || (op.kind == op_kind::store && e.kind != event_kind::write) ||
       (op.kind == op_kind::fence && e.kind != event_kind::fence) ||
       (op.kind == op_kind::join && e.kind != event_kind::join) || (is_access(e) && e.loc != op.loc))
-    return mismatch();
+    return mismatch(t, c);
   bool ok = false;
   if (is_rd) {
     e.value = g.at(e.rf).value;
@@ -277,13 +273,13 @@ bool execution::commit(std::size_t t) {
         return false;
       }
       event& w = evs[c];
-      if (!(w.kind == event_kind::write && w.rmw)) return mismatch();
+      if (!(w.kind == event_kind::write && w.rmw)) return mismatch(t, c);
       w.value = rmw_result(e, e.value, g.locs[e.loc].width);
       ensure_loc(e.loc);
       shadow[e.loc] = w.value;
       ++c;
     } else if (c < evs.size() && evs[c].kind == event_kind::write && evs[c].rmw) {
-      return mismatch();
+      return mismatch(t, c);
     }
   } else if (op.kind == op_kind::store) {
     e.value = op.value;
@@ -358,12 +354,10 @@ void execution::teardown() {
   tearing_down = false;
 }
 
-void execution::ensure_loc(std::uint32_t loc) {
-  if (loc_addr.size() <= loc) {
-    loc_addr.resize(loc + 1, 0);
-    loc_freed.resize(loc + 1);
-    shadow.resize(loc + 1, 0);
-  }
+void execution::grow_locs(std::uint32_t loc) {
+  loc_addr.resize(loc + 1, 0);
+  loc_freed.resize(loc + 1);
+  shadow.resize(loc + 1, 0);
 }
 
 event_id execution::free_event(event e) {
@@ -388,7 +382,7 @@ event_id execution::free_event(event e) {
   return id;
 }
 
-std::uint64_t execution::post(pending_op op) {
+std::uint64_t execution::post(const pending_op& op) {
   model_thread& th = me();
   const std::size_t len = g.threads[current].size();
   if (th.cursor >= len && len >= cfg.max_events_per_thread) block(block_reason::bound);

@@ -131,15 +131,19 @@ class execution {
   std::vector<alloc_record> allocs;
 
   event_id free_event(event e);
-  std::uint64_t post(pending_op op);
+  std::uint64_t post(const pending_op& op);
   [[noreturn]] void fail(error_kind k, std::string message);
   [[noreturn]] void block(block_reason why);
   [[noreturn]] void park();
-  void ensure_loc(std::uint32_t loc);
+  void ensure_loc(std::uint32_t loc) {
+    if (loc >= loc_addr.size()) grow_locs(loc);
+  }
   model_thread& me() { return *threads[current]; }
   std::size_t spawn(std::function<void()> body);
 
  private:
+  void grow_locs(std::uint32_t loc);
+  bool mismatch(std::size_t t, std::size_t c);  // records a nondeterminism error; true
   void reset_run();
   void start_fiber(std::size_t t);
   void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
@@ -155,8 +159,13 @@ class execution {
 };
 
 /// The execution the calling fiber belongs to (set while explore runs).
-execution* current_execution() noexcept;
-void set_current_execution(execution* e) noexcept;
+extern constinit thread_local execution* tls_current_execution;
+inline execution* current_execution() noexcept {
+  return tls_current_execution;
+}
+inline void set_current_execution(execution* e) noexcept {
+  tls_current_execution = e;
+}
 
 /// The write part's value of an RMW read part `r` that read `old`.
 std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width);

@@ -50,7 +50,7 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
 }
 
 // Posts an operation on an atomic location (after the use-after-free check).
-std::uint64_t post(pending_op op, bool* ok = nullptr) {
+std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   execution& x = ex();
   if (x.tearing_down) {
     bool k = false;
@@ -203,8 +203,8 @@ void rt_assume(bool cond, source_loc /*src*/) {
 }
 
 std::memory_order rt_site_order(const site& s) noexcept {
-  execution* x = current_execution();
-  if (x != nullptr)
+  const execution* x = current_execution();
+  if (x != nullptr && !x->cfg.sites.empty())
     for (const auto& [name, o] : x->cfg.sites)
       if (name == s.name) return o;
   return s.order;
