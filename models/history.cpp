@@ -2,7 +2,9 @@
 #include "models/history.hpp"
 
 #include <algorithm>
-#include <map>
+#include <array>
+#include <utility>
+#include <vector>
 
 namespace stealcheck::model {
 
@@ -55,7 +57,7 @@ bool history::linearizable(const hb_clocks& hb) const {
   const std::size_t n = ops_.size();
   if (n > 64) return false;  // check_all reports this case by name
   using mask = std::uint64_t;
-  std::vector<mask> preds(n, 0);
+  std::array<mask, 64> preds{};
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b)
       if (a != b && ordered(hb, ops_[a], ops_[b])) preds[b] |= mask{1} << a;
@@ -65,9 +67,11 @@ bool history::linearizable(const hb_clocks& hb) const {
     mask done;
     std::size_t next;  // the next operation to try at this depth
   };
-  std::vector<frame> stack{{0, 0}};
-  while (!stack.empty()) {
-    frame& f = stack.back();
+  std::array<frame, 65> stack;  // one frame per depth: at most n + 1
+  std::size_t depth = 1;
+  stack[0] = {0, 0};
+  while (depth > 0) {
+    frame& f = stack[depth - 1];
     if (f.done == all) return true;
     bool descended = false;
     while (f.next < n) {
@@ -75,28 +79,34 @@ bool history::linearizable(const hb_clocks& hb) const {
       const mask bit = mask{1} << i;
       if ((f.done & bit) != 0 || (preds[i] & ~f.done) != 0) continue;
       if (!apply(s, ops_[i])) continue;
-      stack.push_back({f.done | bit, 0});
+      stack[depth++] = {f.done | bit, 0};
       descended = true;
       break;
     }
     if (descended) continue;
-    stack.pop_back();
-    if (!stack.empty()) undo(s, ops_[stack.back().next - 1]);
+    --depth;
+    if (depth > 0) undo(s, ops_[stack[depth - 1].next - 1]);
   }
   return false;
 }
 
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
                         const std::vector<std::int64_t>& drained) const {
-  std::map<std::int64_t, int> count;
+  // per pushed value (sorted, distinct) how often it was taken
+  std::vector<std::pair<std::int64_t, int>> count;
+  count.reserve(pushed.size());
   for (const std::int64_t v : pushed)
-    count[v] += 0;
+    count.emplace_back(v, 0);
+  std::sort(count.begin(), count.end());
+  count.erase(std::unique(count.begin(), count.end()), count.end());
   auto take = [&](std::int64_t v) {
-    if (count.find(v) == count.end()) {
+    const auto it =
+        std::lower_bound(count.begin(), count.end(), std::pair<std::int64_t, int>{v, 0});
+    if (it == count.end() || it->first != v) {
       c.check(false, "value " + std::to_string(v) + " was never pushed (invented)");
       return;
     }
-    if (++count[v] > 1) c.check(false, "value " + std::to_string(v) + " was taken twice");
+    if (++it->second > 1) c.check(false, "value " + std::to_string(v) + " was taken twice");
   };
   for (const deque_op& op : ops_) {
     if (op.result) take(*op.result);

@@ -38,6 +38,7 @@ struct deque_op {
 
 class history {
  public:
+  history() { ops_.reserve(32); }  // clients record a dozen or so: no regrowth per execution
   /// Runs f() as one operation of the calling model thread and records it. Returns its index
   /// (not a reference: other model threads append while this one runs, moving the vector).
   template <class F>
