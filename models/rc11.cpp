@@ -197,20 +197,26 @@ int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::ui
   else if (g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
     clk = h->of(g.info[t].created_by);
   if (clk == nullptr) return -1;
-  int floor = -1;
+  // per thread, the write of the po-last access to loc in its hb-prefix (it bounds the
+  // earlier ones); the floor is the mo-last of them, found in one backward pass over mo
+  event_id w[hb_cache::width];
+  std::size_t nw = 0;
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& tu = g.threads[u];
     const std::size_t lim = u == t ? index : static_cast<std::size_t>(clk[u]);
     for (std::size_t i = std::min(lim, tu.size()); i-- > 0;) {
       const event& a = tu[i];
       if (!is_access(a) || a.loc != loc) continue;
-      const event_id x =
+      w[nw++] =
           is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-      floor = std::max(floor, g.mo_pos(x));
-      break;  // the po-last access of this thread's hb-prefix bounds the earlier ones
+      break;
     }
   }
-  return floor;
+  if (nw == 0) return -1;
+  const auto& m = g.mo[loc];
+  for (std::size_t k = m.size(); k-- > 0;)
+    if (std::find(w, w + nw, m[k]) != w + nw) return static_cast<int>(k);
+  return -1;
 }
 
 namespace {
