@@ -293,29 +293,27 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
   const std::uint32_t after_w = g1.at(w).stamp + 1;
   // The maximal backward revisits (pure in g1), found before the forward visit changes ex_.g.
   std::vector<std::pair<event_id, view>> cands;
-  view pre;
-  {
-    pre = porf_prefix(g1, w);
-    for (std::size_t u = 0; u < g1.threads.size(); ++u) {
-      // reads in w's porf-prefix cannot read from w
-      for (auto i = static_cast<std::size_t>(pre[u]); i < g1.threads[u].size(); ++i) {
-        const event& e = g1.threads[u][i];
-        if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
-        const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-        view keep(g1.threads.size(), 0);
-        for (std::size_t v = 0; v < g1.threads.size(); ++v) {
-          const auto& tv = g1.threads[v];  // stamps grow along po: binary search
-          const auto n = static_cast<std::int32_t>(
-              std::partition_point(tv.begin(), tv.end(),
-                                   [&](const event& x) { return x.stamp <= e.stamp; }) -
-              tv.begin());
-          keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
-        }
-        // the revisited read must be coherent reading w (a necessary condition of the full
-        // check below, without building the revisited graph)
-        if (coherence_floor_at(g1, u, i, loc) > g1.mo_pos(w)) continue;
-        if (maximal(g1, rid, w, keep)) cands.emplace_back(rid, std::move(keep));
+  const view pre = porf_prefix(g1, w);
+  const int w_pos = g1.mo_pos(w);
+  for (std::size_t u = 0; u < g1.threads.size(); ++u) {
+    // reads in w's porf-prefix cannot read from w
+    for (auto i = static_cast<std::size_t>(pre[u]); i < g1.threads[u].size(); ++i) {
+      const event& e = g1.threads[u][i];
+      if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
+      // the revisited read must be coherent reading w (a necessary condition of the full
+      // check below, without building the revisited graph)
+      if (coherence_floor_at(g1, u, i, loc) > w_pos) continue;
+      const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      view keep(g1.threads.size(), 0);
+      for (std::size_t v = 0; v < g1.threads.size(); ++v) {
+        const auto& tv = g1.threads[v];  // stamps grow along po: binary search
+        const auto n = static_cast<std::int32_t>(
+            std::partition_point(tv.begin(), tv.end(),
+                                 [&](const event& x) { return x.stamp <= e.stamp; }) -
+            tv.begin());
+        keep[v] = std::max(n, v < pre.size() ? pre[v] : 0);
       }
+      if (maximal(g1, rid, w, keep)) cands.emplace_back(rid, std::move(keep));
     }
   }
   bool used = false;
