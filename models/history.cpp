@@ -44,11 +44,6 @@ void undo(spec::sequential_deque<std::int64_t>& s, const deque_op& op) {
   }
 }
 
-bool ordered(const hb_clocks& hb, const deque_op& a, const deque_op& b) {
-  if (a.first.thread == b.first.thread) return a.first.index < b.first.index;
-  return hb.hb(a.last, b.first);
-}
-
 }  // namespace
 
 // Depth-first search over the linear extensions of hb between operations, applying each
@@ -57,10 +52,18 @@ bool history::linearizable(const hb_clocks& hb) const {
   const std::size_t n = ops_.size();
   if (n > 64) return false;  // check_all reports this case by name
   using mask = std::uint64_t;
+  // a before b: earlier in the same thread, or a's last event hb-before b's first
   std::array<mask, 64> preds{};
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b)
-      if (a != b && ordered(hb, ops_[a], ops_[b])) preds[b] |= mask{1} << a;
+  for (std::size_t b = 0; b < n; ++b) {
+    const event_id bf = ops_[b].first;
+    const std::int32_t* clk = hb.of(bf);
+    for (std::size_t a = 0; a < n; ++a) {
+      const event_id al = ops_[a].last;
+      const bool before = ops_[a].first.thread == bf.thread ? ops_[a].first.index < bf.index
+                                                            : clk[al.thread] > al.index;
+      if (a != b && before) preds[b] |= mask{1} << a;
+    }
+  }
   const mask all = n == 64 ? ~mask{0} : (mask{1} << n) - 1;
   spec::sequential_deque<std::int64_t> s;
   struct frame {
