@@ -117,6 +117,14 @@ struct fast_psc {
     return j;
   }
 
+  // The fence scan's running minima (mw, mr, first) cover L of the last fence imaged: the
+  // po-suffixes from scanned[u]. The fences of one thread are imaged last to first, so L only
+  // grows and each event is folded in once per thread (not once per fence).
+  static constexpr std::size_t no_thread = hb_cache::width;
+  std::size_t scan_thread = no_thread;
+  std::size_t scanned[hb_cache::width] = {};
+  void reset_fence_scan();
+
   bool prepare();
   void scb_of_access(std::size_t t, std::size_t i);
   void scb_eco_of_fence(std::size_t t, std::size_t i);
@@ -220,25 +228,46 @@ void fast_psc::scb_of_access(std::size_t t, std::size_t i) {
 //     >= min(mw, mr + 1).
 // (The s_u part, like psc_F's hb term, never decides acyclicity alone: s_u is in L, so each
 // psc-successor of s_u is one of a. Both are kept so that the edges are the reference's.)
+void fast_psc::reset_fence_scan() {
+  for (const std::uint32_t l : s.touched) {
+    s.mw[l] = s.mr[l] = none;
+    std::fill_n(&s.first[l * nt], nt, none);
+  }
+  s.touched.clear();
+  scan_thread = no_thread;
+}
+
 void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
   word* img = s.img.data();
   std::size_t start[hb_cache::width];
-  for (std::size_t u = 0; u < nt; ++u) {
+  for (std::size_t u = 0; u < nt; ++u)
     start[u] = u == t ? i : first_after(t, i, u);
+  bool grows = scan_thread == t;  // L of this fence contains L of the one imaged before
+  for (std::size_t u = 0; u < nt && grows; ++u)
+    grows = (u == t ? i + 1 : start[u]) <= scanned[u];
+  if (!grows) {
+    reset_fence_scan();
+    scan_thread = t;
+    for (std::size_t u = 0; u < nt; ++u)
+      scanned[u] = len(u);
+  }
+  for (std::size_t u = 0; u < nt; ++u) {
     if (start[u] + 1 < len(u)) or_range(img, c.base[u] + start[u] + 1, c.base[u] + len(u));
     const auto& th = g.threads[u];
-    for (std::size_t j = u == t ? i + 1 : start[u]; j < th.size(); ++j) {
+    const std::size_t from = u == t ? i + 1 : start[u];
+    for (std::size_t j = from; j < scanned[u]; ++j) {
       const event& e = th[j];
       if (!is_access(e)) continue;
       const std::size_t l = e.loc;
       if (s.mw[l] == none && s.mr[l] == none) s.touched.push_back(static_cast<std::uint32_t>(l));
       int& f = s.first[l * nt + u];
-      if (f == none) f = static_cast<int>(j);
+      f = std::min(f, static_cast<int>(j));
       if (is_write(e))
         s.mw[l] = std::min(s.mw[l], s.mopos[c.base[u] + j]);
       else
         s.mr[l] = std::min(s.mr[l], s.mopos[flat(e.rf)]);
     }
+    scanned[u] = from;
   }
   for (std::size_t v = 0; v < nt; ++v) {
     if (v == t || start[v] >= len(v)) continue;
@@ -257,10 +286,7 @@ void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
     or_writes_from(img, l, static_cast<std::size_t>(m) + 1);
     const int r = s.mr[l] == none ? s.mw[l] : std::min(s.mw[l], s.mr[l] + 1);
     or_readers_from(full, l, static_cast<std::size_t>(r));
-    s.mw[l] = s.mr[l] = none;
-    std::fill_n(&s.first[l * nt], nt, none);
   }
-  s.touched.clear();
   or_words(full, img, W);
 }
 
@@ -303,7 +329,7 @@ bool psc_acyclic(const graph& g, const hb_clocks& c) {
   s.full.resize(W);
   s.pred.assign(S * SW, 0);
   s.outdeg.assign(S, 0);
-  for (std::size_t a = 0; a < S; ++a) {
+  for (std::size_t a = S; a-- > 0;) {  // last to first: see fast_psc::scanned
     const sc_event& ea = s.sc[a];
     std::fill(s.img.begin(), s.img.end(), word{0});
     std::fill(s.full.begin(), s.full.end(), word{0});
@@ -328,6 +354,7 @@ bool psc_acyclic(const graph& g, const hb_clocks& c) {
       }
     }
   }
+  p.reset_fence_scan();
   return p.acyclic();
 }
 
