@@ -66,17 +66,7 @@ struct brute {
     const std::size_t n = p.size();
     g.threads.resize(n + 1);
     g.info.resize(n + 1);
-    for (std::uint32_t l = 0; l < 2; ++l) {
-      location loc;
-      loc.key = l;
-      g.locs.push_back(loc);
-      g.mo.emplace_back();
-      event e;
-      e.kind = event_kind::init;
-      e.loc = l;
-      g.append(0, e);
-      g.mo[l].push_back({0, static_cast<std::int32_t>(l)});
-    }
+    add_init_writes(g, 2);
     for (std::size_t t = 1; t <= n; ++t) {
       event e;
       e.kind = event_kind::spawn;

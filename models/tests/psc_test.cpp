@@ -268,17 +268,7 @@ graph skeleton(const program& p, std::vector<event_id>& reads, const std::vector
     e.aux = static_cast<std::uint32_t>(aux);
     return g.append(t, e);
   };
-  for (std::uint32_t l = 0; l < 3; ++l) {
-    location loc;
-    loc.key = l;
-    g.locs.push_back(loc);
-    g.mo.emplace_back();
-    event e;
-    e.kind = event_kind::init;
-    e.order = std::memory_order_release;
-    e.loc = l;
-    g.mo[l].push_back(g.append(0, e));
-  }
+  add_init_writes(g, 3, std::memory_order_release);
   for (const ins& x : before)
     emit(0, x);
   for (std::size_t t = 1; t <= n; ++t)

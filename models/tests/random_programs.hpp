@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/explore.hpp"
+#include "models/graph.hpp"
 #include "models/memory.hpp"
 
 namespace stealcheck::model::test_programs {
@@ -25,6 +26,23 @@ namespace stealcheck::model::test_programs {
 inline std::uint64_t seed_from_env() {
   if (const char* s = std::getenv("STEALCHECK_SEED")) return std::strtoull(s, nullptr, 10);
   return std::random_device{}();
+}
+
+/// Adds locations 0..n-1 to a hand-built graph, each with its init write (order `o`) appended
+/// to thread 0 and put first in its mo. The graph-level tests build their skeletons with it.
+inline void add_init_writes(graph& g, std::uint32_t n,
+                            std::memory_order o = std::memory_order_relaxed) {
+  for (std::uint32_t l = 0; l < n; ++l) {
+    location loc;
+    loc.key = l;
+    g.locs.push_back(loc);
+    g.mo.emplace_back();
+    event e;
+    e.kind = event_kind::init;
+    e.order = o;
+    e.loc = l;
+    g.mo[l].push_back(g.append(0, e));
+  }
 }
 
 enum class ins_kind { load, store, fence, faa, cas };
