@@ -16,7 +16,7 @@
 // a, else of b, after both finished. task_group::wait() runs or waits for every spawned task and
 // rethrows the first exception recorded (the others are dropped, as in oneTBB).
 // Calls from a non-worker thread: fork_join submits itself through pool::run (blocking);
-// task_group::spawn injects the task (pool::inject) and wait() helps through pool::run.
+// task_group::spawn injects the task (pool::inject) and wait() blocks (pool::block_until).
 #pragma once
 
 #include <atomic>
@@ -158,7 +158,17 @@ class task_group {
       // acquire: pairs with the release decrement of each task (see the class comment).
       pool_.help_until(*w, [&] { return pending_.load(std::memory_order_acquire) == 0; });
     } else {
-      pool_.run([this] { wait_on_worker(); });
+      // Blocks here, never on a worker (pool::block_until says why). The mark tells the task
+      // that brings the count to 0 to call notify_external(); groups waited for on workers
+      // never pay for that. acq_rel: an RMW, so it lies in the decrements' release sequence,
+      // and the one decrement it precedes in mo sees the mark (or it reads 0 and never waits).
+      if (pending_.fetch_add(external_waiter, std::memory_order_acq_rel) != 0) {
+        // acquire: pairs with the release decrement of each task (see the class comment).
+        pool_.block_until(
+            [&] { return pending_.load(std::memory_order_acquire) == external_waiter; });
+      }
+      // relaxed: only this thread reads the count again before the next spawn's increment.
+      pending_.fetch_sub(external_waiter, std::memory_order_relaxed);
     }
     arena_.reset();
     if (error_) {
@@ -184,17 +194,13 @@ class task_group {
       } catch (...) {
         g->record(std::current_exception());
       }
-      self->~group_task();  // the arena memory is recycled by wait()
+      pool<D>& p = g->pool_;  // read before the decrement: g may be gone after it
+      self->~group_task();    // the arena memory is recycled by wait()
       // release: pairs with wait()'s acquire load; publishes the task's effects and error.
-      g->pending_.fetch_sub(1, std::memory_order_release);
+      if (g->pending_.fetch_sub(1, std::memory_order_release) == external_waiter + 1)
+        p.notify_external();  // the last task, and a thread blocks in wait()
     }
   };
-
-  void wait_on_worker() {
-    worker<D>* w = current_worker<D>;
-    // acquire: as in wait().
-    pool_.help_until(*w, [&] { return pending_.load(std::memory_order_acquire) == 0; });
-  }
 
   void record(std::exception_ptr e) noexcept {
     // relaxed: only picks the one writer of error_; error_ is published by that task's release
@@ -202,8 +208,11 @@ class task_group {
     if (!failed_.exchange(true, std::memory_order_relaxed)) error_ = std::move(e);
   }
 
+  // Added to pending_ while a non-worker thread blocks in wait(); far above any task count.
+  static constexpr std::int64_t external_waiter = std::int64_t{1} << 40;
+
   pool<D>& pool_;
-  std::atomic<std::int64_t> pending_{0};
+  std::atomic<std::int64_t> pending_{0};  // unfinished tasks (+ external_waiter, see wait())
   std::atomic<bool> failed_{false};
   std::exception_ptr error_;
   group_arena arena_;

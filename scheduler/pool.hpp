@@ -10,8 +10,9 @@
 //     own seeded generator (victim_rng), so the expected number of steal attempts is O(P*T_inf)
 //     as those papers bound it; when P exceeds the cores, failed attempts yield the processor
 //     (ABP's yield, which their multiprogrammed bound needs);
-//   - a worker waiting for a join helps: it pops its own deque, then steals (the join itself
-//     lives in scheduler/fork_join.hpp);
+//   - a worker waiting for a join helps: it pops its own deque, then steals from the other
+//     deques (the join itself lives in scheduler/fork_join.hpp). It never takes injected work,
+//     which could wait for the very frame it would sit on (pool::help_until);
 //   - an idle worker spins (stealing) for a bounded *time*, pool_options::spin, then parks in an
 //     event_count (scheduler/event_count.hpp). An idle pool therefore burns no CPU.
 // Wake-ups: work submitted from outside (run(), spawn() from a non-worker thread) goes to a
@@ -182,8 +183,11 @@ class pool {
   }
 
   /// Thread role: a worker of this pool (w is the caller's own worker). Runs tasks until
-  /// done() holds: pops its own deque first, then steals; never blocks (ABP's yield when
-  /// nothing can be stolen). Requires: done() becomes true once the tasks it waits for ran.
+  /// done() holds: pops its own deque first, then steals from other workers' deques; never
+  /// blocks (ABP's yield when nothing can be stolen). It does not take injected tasks: a task
+  /// submitted from outside starts only at the bottom of a worker's stack (main_loop), never
+  /// above a frame whose completion it might wait for (run(f) may wait for anything).
+  /// Requires: done() becomes true once the tasks it waits for ran.
   /// Memory ordering: as done() provides (callers use an acquire load of a flag or counter).
   /// Complexity: O(1) per task run; O(P) per failed steal round.
   /// Source: Blumofe-Leiserson 1999, section 3: a worker whose join stalls steals work.
@@ -195,7 +199,7 @@ class pool {
         (*t)->execute(*t);
         continue;
       }
-      if (task* t = steal_round(w)) {
+      if (task* t = steal_round(w, /*take_injected_first=*/false)) {
         fails = 0;
         t->execute(t);
         continue;
@@ -205,6 +209,35 @@ class pool {
   }
 
   void wake_hint() noexcept { sleep_.hint_one(); }
+
+  /// Thread role: any thread that is not a worker of this pool (a worker must help instead:
+  /// help_until). Blocks in an atomic wait, without spinning, until done() holds; done() is
+  /// re-evaluated after every notify_external(). Never hands a blocking task to a worker: a
+  /// worker could take such a task inside a join while the awaited work sits lower on its own
+  /// stack, and wait for itself forever.
+  /// Requires: whatever makes done() true calls notify_external() afterwards.
+  /// Memory ordering: as done() provides (callers use an acquire load).
+  template <class Done>
+  void block_until(Done&& done) {
+    for (;;) {
+      // acquire: pairs with the acq_rel bump in notify_external(): a waiter that reads the
+      // bump also sees what the notifier did before it, so done() cannot miss it.
+      const std::uint32_t e = external_done_.load(std::memory_order_acquire);
+      if (done()) return;
+      external_done_.wait(e, std::memory_order_acquire);  // acquire: as the load above
+    }
+  }
+
+  /// Thread role: any (a worker, after making a blocked thread's done() true). Wakes every
+  /// thread in block_until(). Touches only the pool, so the caller may already have released
+  /// the object done() looks at (a finished task's frame, a waited-for group).
+  /// Complexity: one RMW; a futex wake only if some thread waits.
+  void notify_external() noexcept {
+    // acq_rel: the release half orders the caller's completion store before the bump (see
+    // block_until); the acquire half keeps later accesses after it (none depend on it today).
+    external_done_.fetch_add(1, std::memory_order_acq_rel);
+    external_done_.notify_all();
+  }
 
  private:
   void main_loop(worker_type& w) {
@@ -229,7 +262,7 @@ class pool {
       do {
         for (int i = 0; i < 8; ++i) {
           if (stopping()) return nullptr;
-          if (task* t = steal_round(w)) return t;
+          if (task* t = steal_round(w, /*take_injected_first=*/true)) return t;
           backoff(++fails);
         }
       } while (std::chrono::steady_clock::now() < deadline);
@@ -263,10 +296,13 @@ class pool {
                        [](const auto& v) { return v->deque.size_hint() > 0; });
   }
 
-  // One round: the injection queue, then P-1 victims chosen uniformly at random (with
-  // replacement, as Blumofe-Leiserson analyse it). Returns a task or nullptr.
-  task* steal_round(worker_type& w) {
-    if (task* t = take_injected()) return t;
+  // One round: the injection queue (only at the bottom of the stack, see help_until), then P-1
+  // victims chosen uniformly at random (with replacement, as Blumofe-Leiserson analyse it).
+  // Returns a task or nullptr.
+  task* steal_round(worker_type& w, bool take_injected_first) {
+    if (take_injected_first) {
+      if (task* t = take_injected()) return t;
+    }
     const unsigned p = size();
     for (unsigned k = 1; k < p; ++k) {
       unsigned v = w.rng.below(p - 1);
@@ -329,24 +365,24 @@ class pool {
   alignas(64) std::atomic<std::size_t> inject_size_{0};
   std::mutex inject_mutex_;
   std::deque<task*> injected_;
-  alignas(64) std::atomic<std::uint32_t> external_done_{0};  // run()'s completion epoch
+  alignas(64) std::atomic<std::uint32_t> external_done_{0};  // block_until()'s epoch
 };
 
 namespace detail {
 
 // The root of a run() from a non-worker thread: lives in the caller's frame.
-template <class F, class R>
+template <class P, class F, class R>
 struct root_task final : task {
-  root_task(F& fn, std::atomic<std::uint32_t>& epoch) : task{&run_it}, f(fn), done_epoch(epoch) {}
+  root_task(P& p, F& fn) : task{&run_it}, pool(p), f(fn) {}
+  P& pool;  // outlives the frame
   F& f;
-  std::atomic<std::uint32_t>& done_epoch;  // the pool's, which outlives the frame
   std::optional<std::conditional_t<std::is_void_v<R>, char, R>> result;
   std::exception_ptr error;
   std::atomic<bool> done{false};
 
   static void run_it(task* t) noexcept {
     auto* self = static_cast<root_task*>(t);
-    std::atomic<std::uint32_t>& epoch = self->done_epoch;
+    P& p = self->pool;
     try {
       if constexpr (std::is_void_v<R>) {
         self->f();
@@ -358,11 +394,7 @@ struct root_task final : task {
     }
     // release: pairs with the caller's acquire load of done; publishes result and error.
     self->done.store(true, std::memory_order_release);
-    // The frame may be gone from here on: only the pool's epoch is touched.
-    // acq_rel: the release half orders the done store before the bump, so a caller whose
-    // acquire load of the epoch reads the bump also sees done == true.
-    epoch.fetch_add(1, std::memory_order_acq_rel);
-    epoch.notify_all();
+    p.notify_external();  // the frame may be gone from here on: only the pool is touched
   }
 };
 
@@ -376,15 +408,10 @@ std::invoke_result_t<F&> pool<D>::run(F&& f) {
   static_assert(std::is_void_v<R> || std::is_object_v<R>,
                 "pool::run: f must return void or an object type (not a reference)");
   if (worker_type* w = current_worker<D>; w != nullptr && w->owner == this) return f();
-  detail::root_task<std::remove_reference_t<F>, R> root(f, external_done_);
+  detail::root_task<pool, std::remove_reference_t<F>, R> root(*this, f);
   inject(&root);
-  for (;;) {
-    // acquire: pairs with the acq_rel bump in root_task::run_it (see there).
-    const std::uint32_t e = external_done_.load(std::memory_order_acquire);
-    // acquire: pairs with the release store of done; result and error are then visible.
-    if (root.done.load(std::memory_order_acquire)) break;
-    external_done_.wait(e, std::memory_order_acquire);  // acquire: as the load above
-  }
+  // acquire: pairs with the release store of done; result and error are then visible.
+  block_until([&] { return root.done.load(std::memory_order_acquire); });
   if (root.error) std::rethrow_exception(root.error);
   if constexpr (!std::is_void_v<R>) return std::move(*root.result);
 }

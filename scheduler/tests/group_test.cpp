@@ -4,7 +4,9 @@
 // wait(), groups work from a non-worker thread and can be reused after wait().
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "scheduler/tests/common.hpp"
@@ -146,6 +148,41 @@ TYPED_TEST(GroupTest, GroupUsedFromANonWorkerThread) {
     g.wait();
     for (long v : out)
       EXPECT_EQ(v, 4);
+  }
+}
+
+// Regression (CI hang of 2026-11-21): wait() on a non-worker thread used to submit a task that
+// blocked a worker until the group's count reached 0. A worker joining a stolen fork_join could
+// take that task while one of the group's own tasks sat lower on its stack, and then waited for
+// itself forever. Here a is held until its b is stolen, and b until the main thread is in wait()
+// (which it enters only once b runs), so the joining worker, and only it, is looking for work
+// right when wait() starts. (The sleep only widens
+// that window; the test passes or hangs, it never measures time. ctest's TIMEOUT turns a hang
+// into a failure.)
+TYPED_TEST(GroupTest, NonWorkerWaitNeverBlocksAWorkerUnderItsOwnTask) {
+  for (int round = 0; round < (full ? 20 : 5); ++round) {
+    TypeParam p(2);
+    std::atomic<bool> b_started{false}, main_waits{false};
+    task_group<typename TypeParam::deque_type> g(p);
+    g.spawn([&] {
+      fork_join(
+          p,
+          [&] {
+            while (!b_started.load())  // until the other worker stole b
+              std::this_thread::yield();
+          },
+          [&] {
+            b_started.store(true);
+            while (!main_waits.load())
+              std::this_thread::yield();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          });
+    });
+    while (!b_started.load())  // the other worker is in b: the root can only go to the joiner
+      std::this_thread::yield();
+    main_waits.store(true);
+    g.wait();
+    EXPECT_TRUE(b_started.load());
   }
 }
 
