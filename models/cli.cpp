@@ -81,10 +81,12 @@ void print_run(const model_request& req, const one_run& x) {
   std::string sites;
   for (const std::string& s : req.sites)
     sites += (sites.empty() ? " sites: " : ", ") + s;
-  std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s\n",
+  const std::string jobs = req.jobs > 1 ? ", " + std::to_string(req.jobs) + " jobs" : "";
+  std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s%s\n",
               req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
               sites.c_str(), static_cast<unsigned long long>(x.r.complete),
-              static_cast<unsigned long long>(x.r.blocked), x.r.seconds, x.r.execs_per_second());
+              static_cast<unsigned long long>(x.r.blocked), x.r.seconds, x.r.execs_per_second(),
+              jobs.c_str());
   if (x.r.limit_reached)
     std::printf("  stopped at --max-executions %llu: the exploration is NOT exhaustive\n",
                 static_cast<unsigned long long>(req.max_executions));
@@ -136,6 +138,7 @@ int run_model_command(const model_request& req) {
     o.model = req.model;
     o.max_events_per_thread = req.max_events;
     o.max_executions = req.max_executions;
+    o.jobs = req.jobs;
     error = parse_sites(req, info, o);
     if (!error.empty()) return;
     const auto all = clients::clients_for<decltype(tag)::template deque>(info);
@@ -191,6 +194,9 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-executions", req->max_executions,
                   "stop after N executions (not exhaustive; said in the summary)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+  cmd->add_option("--jobs", req->jobs,
+                  "explorer threads (same counts; a bug is re-found sequentially for its report)")
+      ->check(CLI::Range(1u, 64u));
   cmd->callback([req, model, all, &exit_code] {
     if (*model != "rc11" && *model != "sc") {
       std::fprintf(stderr, "stealcheck: error: unknown model '%s' (rc11 or sc)\n", model->c_str());

@@ -2,7 +2,7 @@
 //
 //   stealcheck model <variant> [--client NAME | --all-clients] [--model rc11|sc]
 //                    [--site NAME=ORDER ...] [--replay TOKEN] [--dot FILE] [--json FILE]
-//                    [--max-events N] [--max-executions N]
+//                    [--max-events N] [--max-executions N] [--jobs N]
 // Prints one summary line per client (client, variant, model, overridden sites, complete and
 // blocked executions, time, executions per second); on a bug the error kind and message, the
 // failing execution per thread, and the exact command that replays it.
@@ -34,6 +34,7 @@ struct model_request {
   std::string json_file;
   unsigned max_events = 1000;
   std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)
+  unsigned jobs = 1;                 ///< explorer threads (options::jobs)
 };
 
 /// Runs the request, printing to stdout/stderr. Returns the exit code (0, 1 or 2).

@@ -1,8 +1,14 @@
 // models/explore.cpp: the test API (see explore.hpp).
 #include "models/explore.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "models/explorer.hpp"
 #include "models/hb.hpp"
@@ -75,7 +81,16 @@ const hb_clocks& client::happens_before_relation() const {
   return *c;
 }
 
-result explore(const options& opt, const std::function<void(client&)>& body) {
+namespace {
+
+struct one_run {
+  result r;
+  std::uint64_t subtrees = 0;  // a probe's count of branch points at its cut
+};
+
+// One explorer on the calling OS thread (its own execution: fibers and graph).
+one_run explore_one(const options& opt, const std::function<void(client&)>& body,
+                    detail::split_plan s) {
   detail::run_config cfg;
   cfg.model = opt.model;
   cfg.max_events_per_thread = opt.max_events_per_thread;
@@ -87,10 +102,79 @@ result explore(const options& opt, const std::function<void(client&)>& body) {
     c.join_all();
   });
   detail::set_current_execution(&x);
-  detail::explorer e(opt, x);
-  result r = e.run();
+  detail::explorer e(opt, x, s);
+  one_run out{e.run(), e.subtrees_seen()};
   detail::set_current_execution(outer);
-  return r;
+  return out;
+}
+
+// Parallel exploration (split_plan). The cut is the smallest branching depth with at
+// least `per_job` subtrees per worker, found by probes that explore only the top of the tree
+// (all workers then agree on it: the exploration is deterministic). A probe that finds no
+// branch point at its depth has explored everything: its result is the answer.
+result explore_parallel(const options& opt, const std::function<void(client&)>& body) {
+  constexpr std::uint64_t per_job = 64;
+  constexpr std::size_t deepest_cut = 64;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto finish = [&](result r) {
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  };
+  options quiet = opt;  // probes and sequential reruns after a bug: no on_complete calls
+  quiet.on_complete = nullptr;
+  std::size_t cut = 0;
+  std::uint64_t subtrees = 0;
+  for (std::size_t d = 1; d <= deepest_cut && cut == 0; ++d) {
+    one_run probe = explore_one(quiet, body, {d, true, true, nullptr});
+    if (probe.r.bug || probe.r.bound_hits > 0) return finish(explore_one(quiet, body, {}).r);
+    if (probe.subtrees == 0)  // the probe explored everything: it is the answer
+      return finish(opt.on_complete ? explore_one(opt, body, {}).r : probe.r);
+    if (probe.subtrees >= per_job * opt.jobs) {
+      cut = d;
+      subtrees = probe.subtrees;
+    }
+  }
+  if (cut == 0) return finish(explore_one(opt, body, {}).r);  // too narrow to split
+  std::mutex complete_mutex;
+  options shared = opt;
+  if (opt.on_complete)
+    shared.on_complete = [&](const graph& g) {
+      std::scoped_lock lock(complete_mutex);
+      opt.on_complete(g);
+    };
+  std::atomic<std::uint64_t> next{0};
+  std::vector<one_run> runs(opt.jobs);
+  std::vector<std::exception_ptr> errors(opt.jobs);
+  {
+    std::vector<std::jthread> workers;
+    for (unsigned k = 0; k < opt.jobs; ++k)
+      workers.emplace_back([&, k] {
+        try {
+          runs[k] = explore_one(shared, body, {cut, false, k == 0, &next});
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      });
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  result total;
+  for (const one_run& w : runs) {
+    // The sequential report (first bug, first bound hit) depends on the order: redo it.
+    if (w.r.bug || w.r.bound_hits > 0) return finish(explore_one(quiet, body, {}).r);
+    total.complete += w.r.complete;
+    total.blocked += w.r.blocked;
+  }
+  total.subtrees = subtrees;
+  return finish(std::move(total));
+}
+
+}  // namespace
+
+result explore(const options& opt, const std::function<void(client&)>& body) {
+  if (opt.jobs <= 1 || !opt.replay.empty() || opt.max_executions != 0)
+    return explore_one(opt, body, {}).r;
+  return explore_parallel(opt, body);
 }
 
 }  // namespace stealcheck::model

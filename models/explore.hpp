@@ -17,6 +17,7 @@
 // threads still running when the body returns are joined then.
 //
 // Thread role: call explore from any one OS thread; client methods from model threads only.
+// With options::jobs > 1, explore starts that many OS threads and joins them before it returns.
 // Returns: a result with complete/blocked counts, time and executions per second, or the
 // first bug found (kind, message, per-thread trace, DOT, replay token).
 // Complexity: one re-execution per explored execution; the number of executions is the
@@ -54,7 +55,16 @@ struct options {
   /// exploring.
   std::string replay;
   /// Called with the graph of every complete execution (testing, statistics). Optional.
+  /// With jobs > 1: called from the worker threads, one call at a time, in no fixed order;
+  /// when a bug or bound hit makes the run start again sequentially, that rerun calls it no
+  /// more (the calls then cover only part of the executions, as after any bug).
   std::function<void(const graph&)> on_complete;
+  /// Explorer threads. 1: sequential. With jobs > 1 the body runs on `jobs` OS threads at
+  /// once (each with its own fibers and graph), so it must not share state outside itself;
+  /// the built-in clients do not. The counts are the sequential ones; a bug or a bound hit
+  /// makes the exploration run again sequentially, so that the report is the sequential one.
+  /// Sequential anyway with max_executions or replay.
+  unsigned jobs = 1;
 };
 
 /// The handle a client body gets. Thread role: model threads of the running exploration.

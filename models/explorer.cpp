@@ -78,6 +78,33 @@ bool explorer::choice_consistent(event_id added) const {
                                           : sc_consistent(ex_.g);
 }
 
+// Explores one alternative of a branch point with `alternatives` alternatives (unless another
+// worker owns it, see split_plan). Returns whether it ran; a skipped alternative leaves
+// the fibers in step, so callers may treat it as run (more re-execution, never less).
+template <class F>
+bool explorer::child(std::size_t alternatives, F&& explore_it) {
+  if (alternatives < 2 || split_.cut == 0) {  // not a branch point, or nothing is split
+    explore_it();
+    return true;
+  }
+  ++depth_;
+  bool run = true;
+  if (depth_ == split_.cut) {
+    const std::uint64_t n = seen_++;
+    run = !split_.probe && n == claim_;
+    // relaxed: a ticket (see the constructor). Claimed after the subtree: a worker takes
+    // more only when it is free, which balances the load.
+    if (run) {
+      explore_it();
+      claim_ = split_.next->fetch_add(1, std::memory_order_relaxed);
+    }
+  } else {
+    explore_it();
+  }
+  --depth_;
+  return run;
+}
+
 void explorer::replay_failed() {
   report(ex_.error ? ex_.error->kind : error_kind::nondeterminism,
          ex_.error ? ex_.error->message : "replay failed");
@@ -166,12 +193,13 @@ void explorer::handle_load(std::size_t t) {
     if (choice_consistent(rid)) ok.push_back(k);
     ex_.g.pop_back(t);
   }
+  bool live = true;
   for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
     ex_.g.rewind(here);
     const event_id rid = ex_.g.append(t, make_read(op));
     set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][ok[i]]);
     ex_.g.at(rid).added_max = ok[i] + 1 == n;
-    resume(t, i == 0);
+    if (child(ok.size(), [&] { resume(t, live); })) live = false;
   }
 }
 
@@ -186,6 +214,8 @@ void explorer::handle_read(std::size_t t) {
                                                       ex_.g.mo[op.loc].end());
   const int floor = coherence_floor(ex_.g, t, op.loc);
   const int sps = op.weak ? 2 : 1;
+  const std::size_t alternatives =
+      (m.size() - static_cast<std::size_t>(std::max(floor, 0))) * static_cast<std::size_t>(sps);
   bool live = true;
   for (std::size_t k = m.size(); k-- > 0 && static_cast<int>(k) >= floor && !stop_;) {
     for (int sp = 0; sp < sps && !stop_; ++sp) {
@@ -203,10 +233,12 @@ void explorer::handle_read(std::size_t t) {
         const bool atomic = rmw_may_read(ex_.g, op.loc, k);
         const event_id wid = ex_.g.append(t, make_write_part(ex_.g, re));
         ex_.g.mo_insert(wid, k + 1);
-        if (explore_write(wid, t, live, atomic && choice_consistent(wid))) live = false;
+        bool used = false;
+        child(alternatives,
+              [&] { used = explore_write(wid, t, live, atomic && choice_consistent(wid)); });
+        if (used) live = false;
       } else if (choice_consistent(rid)) {
-        resume(t, live);
-        live = false;
+        if (child(alternatives, [&] { resume(t, live); })) live = false;
       }
     }
   }
@@ -258,10 +290,11 @@ void explorer::handle_write(std::size_t t) {
       m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
       ex_.g.pop_back(t);
     }
+    bool live = true;
     for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
       ex_.g.rewind(here);
       ex_.g.mo_insert(ex_.g.append(t, make_store(op, ok[i] == n)), ok[i]);
-      resume(t, i == 0);
+      if (child(ok.size(), [&] { resume(t, live); })) live = false;
     }
     return;
   }
@@ -273,7 +306,9 @@ void explorer::handle_write(std::size_t t) {
     const bool ok = atomic(p);
     const event_id wid = ex_.g.append(t, make_store(op, p == n));
     ex_.g.mo_insert(wid, p);
-    if (explore_write(wid, t, live, ok && choice_consistent(wid))) live = false;
+    bool used = false;
+    child(n + 1 - lo, [&] { used = explore_write(wid, t, live, ok && choice_consistent(wid)); });
+    if (used) live = false;
   }
 }
 
@@ -316,19 +351,22 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
       if (maximal(g1, rid, w, keep)) cands.emplace_back(rid, std::move(keep));
     }
   }
+  const std::size_t alternatives = (consistent ? 1 : 0) + cands.size();
   bool used = false;
   if (consistent) {
-    resume(t, live);
-    used = true;
+    child(alternatives, [&] { resume(t, live); });
+    used = true;  // even if skipped: the revisits below leave the fibers torn down anyway
   }
   for (const auto& [rid, keep] : cands) {
     if (stop_) break;
-    ex_.g.rewind(after_w);  // back to g1
-    graph g2;
-    if (!revisit(ex_.g, rid, w, keep, pre, g2)) continue;
-    if (!is_consistent(g2, opt_.model)) continue;
-    visit_other(std::move(g2));
-    used = true;
+    child(alternatives, [&, &rid = rid, &keep = keep] {
+      ex_.g.rewind(after_w);  // back to g1
+      graph g2;
+      if (!revisit(ex_.g, rid, w, keep, pre, g2)) return;
+      if (!is_consistent(g2, opt_.model)) return;
+      visit_other(std::move(g2));
+      used = true;
+    });
   }
   return used;
 }

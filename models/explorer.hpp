@@ -25,6 +25,7 @@
 // (O(E) events) plus O(T) to O(E) per added event, and psc (psc.hpp) when it is needed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -40,10 +41,27 @@
 
 namespace stealcheck::model::detail {
 
+/// Parallel exploration (explore.cpp): every worker explores the same deterministic top of
+/// the tree, down to the branch points at branching depth `cut` (the nesting of calls that
+/// choose among two or more alternatives); each subtree there is explored by the one worker
+/// that claims its number from `next`. The subtrees partition the executions below the cut,
+/// so the counts add up exactly; the leaves above it are counted by the owner of the top.
+struct split_plan {
+  std::size_t cut = 0;                         ///< 0: explore everything (sequential)
+  bool probe = false;                          ///< count the subtrees at `cut`, explore none
+  bool owns_top = true;                        ///< counts the leaves above the cut
+  std::atomic<std::uint64_t>* next = nullptr;  ///< the lowest unclaimed subtree number
+};
+
 class explorer {
  public:
-  explorer(const options& opt, execution& ex) : opt_(opt), ex_(ex) {}
+  explorer(const options& opt, execution& ex, split_plan s = {}) : opt_(opt), ex_(ex), split_(s) {
+    // relaxed: a ticket; the workers share nothing else (each has its own graph and fibers).
+    if (s.next != nullptr && !s.probe) claim_ = s.next->fetch_add(1, std::memory_order_relaxed);
+  }
   result run();
+  /// The branch points met at depth `cut` so far (a probe's answer).
+  std::uint64_t subtrees_seen() const noexcept { return seen_; }
 
  private:
   void visit();
@@ -63,6 +81,8 @@ class explorer {
   bool check_final(bool complete);
   void report(error_kind k, const std::string& message);
   bool stopped() const { return stop_; }
+  template <class F>
+  bool child(std::size_t alternatives, F&& explore_it);
   void replay(const replay_plan& plan);
   bool replay_step(const replay_plan& plan);
 
@@ -70,6 +90,10 @@ class explorer {
   execution& ex_;
   result res_;
   bool stop_ = false;
+  split_plan split_;
+  std::size_t depth_ = 0;    // branching depth of the current call (see split)
+  std::uint64_t seen_ = 0;   // branch points met at depth split_.cut
+  std::uint64_t claim_ = 0;  // the subtree number this worker explores next
   std::optional<bug_report> first_bound_;
   std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> ranks_;  // replay: final mo rank
   struct {

@@ -86,6 +86,7 @@ bool explorer::check_final(bool complete) {
 }
 
 void explorer::leaf() {
+  if (depth_ < split_.cut && !split_.owns_top) return;  // above the cut: another worker's
   bool complete = true;
   bool bound = false;
   std::size_t bound_thread = 0;

@@ -144,7 +144,7 @@ void execution::switch_to_fiber(std::size_t t) {
 #endif
 }
 
-void execution::switch_to_main(bool exiting) {
+void execution::switch_to_main(bool exiting, bool in_post) {
   model_thread& th = me();
 #if defined(STEALCHECK_ASAN)
   __sanitizer_start_switch_fiber(exiting ? nullptr : &th.asan_fake, main_bottom_, main_size_);
@@ -157,7 +157,12 @@ void execution::switch_to_main(bool exiting) {
 #if defined(STEALCHECK_ASAN)
   __sanitizer_finish_switch_fiber(th.asan_fake, &main_bottom_, &main_size_);
 #endif
-  if (th.unwinding) throw unwind_request{};
+  if (!th.unwinding) return;
+  if (in_post) {
+    th.unwind_due = true;  // see unwind_if_due
+    return;
+  }
+  throw unwind_request{};
 }
 
 void execution::start_fiber(std::size_t t) {
@@ -395,8 +400,8 @@ std::uint64_t execution::post(const pending_op& op) {
     if (error) park();  // a mismatch: the re-execution stops (rerun reports it)
     return th.op.result;
   }
-  switch_to_main(false);
-  return th.op.result;
+  switch_to_main(false, /*in_post=*/true);
+  return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
 }
 
 void execution::fail(error_kind k, std::string message) {

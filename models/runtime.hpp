@@ -18,6 +18,7 @@
 #include <boost/context/fiber.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -64,6 +65,7 @@ struct model_thread {
   std::size_t cursor = 0;  ///< next graph event of this thread to match
   std::uint32_t loc_counter = 0;
   bool unwinding = false;      ///< teardown: the next switch into the fiber unwinds its stack
+  bool unwind_due = false;     ///< teardown resumed it in post(): unwind at its next entry
   void* stack_base = nullptr;  ///< for sanitizer fiber annotations
   std::size_t stack_size = 0;
   void* asan_fake = nullptr;
@@ -135,6 +137,16 @@ class execution {
   [[noreturn]] void fail(error_kind k, std::string message);
   [[noreturn]] void block(block_reason why);
   [[noreturn]] void park();
+  /// Teardown of a fiber that was suspended in post() (a run abandoned mid-way): the
+  /// operation returns (with its teardown value) and the stack is unwound from the fiber's
+  /// next runtime entry instead, unless an exception is already unwinding it. post() may
+  /// have been called from a destructor (an RAII unlock), where throwing would terminate.
+  void unwind_if_due() {
+    if (tearing_down && me().unwind_due && std::uncaught_exceptions() == 0) {
+      me().unwind_due = false;
+      throw unwind_request{};
+    }
+  }
   void ensure_loc(std::uint32_t loc) {
     if (loc >= loc_addr.size()) grow_locs(loc);
   }
@@ -147,7 +159,8 @@ class execution {
   void reset_run();
   void start_fiber(std::size_t t);
   void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
-  void switch_to_main(bool exiting);    // current fiber -> main (sanitizer-annotated)
+  // current fiber -> main (sanitizer-annotated); `in_post`: see execution::post
+  void switch_to_main(bool exiting, bool in_post = false);
   void* main_fake_ = nullptr;
   const void* main_bottom_ = nullptr;
   std::size_t main_size_ = 0;

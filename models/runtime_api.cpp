@@ -53,6 +53,7 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
 std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   execution& x = ex();
   if (x.tearing_down) {
+    x.unwind_if_due();
     bool k = false;
     const std::uint64_t v = teardown_op(x, op, k);
     if (ok != nullptr) *ok = k;
@@ -66,6 +67,12 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
                                              event_name(x.g, x.loc_freed[op.loc]));
   }
   const std::uint64_t v = x.post(op);
+  if (x.me().unwind_due) {  // torn down while suspended in post(): answer as in teardown
+    bool k = false;
+    const std::uint64_t tv = teardown_op(x, op, k);
+    if (ok != nullptr) *ok = k;
+    return tv;
+  }
   if (ok != nullptr) *ok = x.me().op.ok;
   return v;
 }
@@ -159,7 +166,10 @@ void rt_fence(std::memory_order o, source_loc src) {
 
 void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
   execution& x = ex();
-  if (x.tearing_down) return;
+  if (x.tearing_down) {
+    x.unwind_if_due();
+    return;
+  }
   x.ensure_loc(loc);
   if (x.loc_freed[loc].valid())
     x.fail(error_kind::use_after_free, "access to " + location_name(x.g, loc) +
@@ -199,7 +209,11 @@ void rt_unlock(std::uint32_t loc, source_loc src) {
 
 void rt_assume(bool cond, source_loc /*src*/) {
   execution& x = ex();
-  if (!cond && !x.tearing_down) x.block(block_reason::assume);
+  if (x.tearing_down) {
+    x.unwind_if_due();  // a spin loop torn down mid-run leaves here
+    return;
+  }
+  if (!cond) x.block(block_reason::assume);
 }
 
 std::memory_order rt_site_order(const site& s) noexcept {

@@ -66,6 +66,7 @@ struct result {
   std::uint64_t bound_hits = 0;  ///< of the blocked: cut by the per-thread event bound
   std::string blocked_note;      ///< names the first bound hit: thread and bound
   bool limit_reached = false;    ///< stopped at options::max_executions
+  std::uint64_t subtrees = 0;    ///< options::jobs > 1: subtrees shared out (0: sequential)
   double seconds = 0;
   std::optional<bug_report> bug;
 
