@@ -83,6 +83,20 @@ TEST(Cli, LargeClientOnlyWhenNamedAndExecutionLimitIsSaid) {
   EXPECT_NE(out.find("NOT exhaustive"), std::string::npos) << out;
 }
 
+TEST(Cli, JobsGiveTheSequentialCountsAndBugs) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"model", "chase_lev", "--client", "push3_pop2_2thieves", "--jobs", "2"}), 0);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("push3_pop2_2thieves [rc11]: 1375 complete, 0 blocked"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find(", 2 jobs"), std::string::npos) << out;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"model", "chase_lev_no_pop_fence", "--client", "push2_pop_steal2", "--jobs", "2"}),
+            1);
+  const std::string bug = testing::internal::GetCapturedStdout();
+  EXPECT_NE(bug.find("was taken twice"), std::string::npos) << bug;
+}
+
 TEST(Cli, SiteOverrideBreaksTheCorrectVariant) {
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push2_pop_steal2", "--site",
                  "chase_lev::pop.fence=relaxed"}),
@@ -100,6 +114,9 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--max-executions", "-5"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--max-events", "0"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--max-events", "-1"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--jobs", "0"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--jobs", "two"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--jobs", "65"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
 }
 
