@@ -41,47 +41,39 @@ std::uint64_t choice_hash(const graph& g) {
   return h;
 }
 
-TEST(LargeClient, ChaseLevExhaustiveEachExecutionOnce) {
-  if (STEALCHECK_TEST_SCALE < 100) GTEST_SKIP() << "release preset only (minutes under sanitizers)";
+// Explores the large client on `jobs` explorer threads and checks: no bug, nothing blocked,
+// every execution once, the pre-optimisation count. Returns the result for more checks.
+result explore_large_client_once_each(unsigned jobs) {
   std::unordered_set<std::uint64_t> seen;
   seen.reserve(1u << 21);
   std::uint64_t repeats = 0;
   options o;
-  o.on_complete = [&](const graph& g) {
+  o.jobs = jobs;
+  o.on_complete = [&](const graph& g) {  // serialized when jobs > 1
     if (!seen.insert(choice_hash(g)).second) ++repeats;
   };
   const result r = explore(o, clients::push4_pop4_2thieves_steal2<chase_lev>);
-  ASSERT_TRUE(r.ok()) << r.bug->message << "\n" << r.bug->trace;
+  EXPECT_TRUE(r.ok()) << r.bug->message << "\n" << r.bug->trace;
   EXPECT_EQ(r.blocked, 0u);
   EXPECT_EQ(repeats, 0u) << "an execution was explored twice";
   EXPECT_EQ(r.complete, 1024124u);
-  std::printf("push4_pop4_2thieves_steal2: %llu complete in %.1f s (%.0f execs/s)\n",
-              static_cast<unsigned long long>(r.complete), r.seconds, r.execs_per_second());
+  std::printf(
+      "push4_pop4_2thieves_steal2, %u job(s): %llu complete in %.1f s (%.0f execs/s), "
+      "%llu subtrees\n",
+      jobs, static_cast<unsigned long long>(r.complete), r.seconds, r.execs_per_second(),
+      static_cast<unsigned long long>(r.subtrees));
+  return r;
 }
 
-// The same exploration on two explorer threads (options::jobs): the same executions, each
-// once (on_complete is serialized), and the subtrees really were shared out.
+TEST(LargeClient, ChaseLevExhaustiveEachExecutionOnce) {
+  if (STEALCHECK_TEST_SCALE < 100) GTEST_SKIP() << "release preset only (minutes under sanitizers)";
+  explore_large_client_once_each(1);
+}
+
+// The same on two explorer threads (options::jobs), and the subtrees really were shared out.
 TEST(LargeClient, ChaseLevParallelEachExecutionOnce) {
   if (STEALCHECK_TEST_SCALE < 100) GTEST_SKIP() << "release preset only (minutes under sanitizers)";
-  std::unordered_set<std::uint64_t> seen;
-  seen.reserve(1u << 21);
-  std::uint64_t repeats = 0;
-  options o;
-  o.jobs = 2;
-  o.on_complete = [&](const graph& g) {
-    if (!seen.insert(choice_hash(g)).second) ++repeats;
-  };
-  const result r = explore(o, clients::push4_pop4_2thieves_steal2<chase_lev>);
-  ASSERT_TRUE(r.ok()) << r.bug->message << "\n" << r.bug->trace;
-  EXPECT_EQ(r.blocked, 0u);
-  EXPECT_EQ(repeats, 0u) << "an execution was explored twice";
-  EXPECT_EQ(r.complete, 1024124u);
-  EXPECT_GE(r.subtrees, 128u);
-  std::printf(
-      "push4_pop4_2thieves_steal2, 2 jobs: %llu complete in %.1f s (%.0f execs/s), "
-      "%llu subtrees\n",
-      static_cast<unsigned long long>(r.complete), r.seconds, r.execs_per_second(),
-      static_cast<unsigned long long>(r.subtrees));
+  EXPECT_GE(explore_large_client_once_each(2).subtrees, 128u);
 }
 
 }  // namespace
