@@ -122,19 +122,20 @@ result explore_parallel(const options& opt, const std::function<void(client&)>& 
   };
   options quiet = opt;  // probes and sequential reruns after a bug: no on_complete calls
   quiet.on_complete = nullptr;
+  auto sequential = [&](const options& o) { return finish(explore_one(o, body, {}).r); };
   std::size_t cut = 0;
   std::uint64_t subtrees = 0;
   for (std::size_t d = 1; d <= deepest_cut && cut == 0; ++d) {
     one_run probe = explore_one(quiet, body, {d, true, true, nullptr});
-    if (probe.r.bug || probe.r.bound_hits > 0) return finish(explore_one(quiet, body, {}).r);
+    if (probe.r.bug || probe.r.bound_hits > 0) return sequential(quiet);
     if (probe.subtrees == 0)  // the probe explored everything: it is the answer
-      return finish(opt.on_complete ? explore_one(opt, body, {}).r : probe.r);
+      return opt.on_complete ? sequential(opt) : finish(probe.r);
     if (probe.subtrees >= per_job * opt.jobs) {
       cut = d;
       subtrees = probe.subtrees;
     }
   }
-  if (cut == 0) return finish(explore_one(opt, body, {}).r);  // too narrow to split
+  if (cut == 0) return sequential(opt);  // too narrow to split
   std::mutex complete_mutex;
   options shared = opt;
   if (opt.on_complete)
@@ -161,7 +162,7 @@ result explore_parallel(const options& opt, const std::function<void(client&)>& 
   result total;
   for (const one_run& w : runs) {
     // The sequential report (first bug, first bound hit) depends on the order: redo it.
-    if (w.r.bug || w.r.bound_hits > 0) return finish(explore_one(quiet, body, {}).r);
+    if (w.r.bug || w.r.bound_hits > 0) return sequential(quiet);
     total.complete += w.r.complete;
     total.blocked += w.r.blocked;
   }
