@@ -28,6 +28,8 @@ constexpr std::string_view model_name(memory_model m) noexcept {
   return m == memory_model::rc11 ? "rc11" : "sc";
 }
 
+/// The whole graph. A consistent answer also ranks its sc events for the incremental checks
+/// below (psc_certify, models/psc.hpp).
 bool rc11_consistent(const graph& g);
 bool sc_consistent(const graph& g);
 
@@ -45,7 +47,11 @@ inline bool is_consistent(const graph& g, memory_model m) {
 /// rb edge towards existing writes (it reads the mo-maximal write, or is a write placed
 /// mo-last), whether it is sc or not. Reasoning: every new psc edge passes through a new
 /// scb/eco edge out of `added` (it is hb-maximal, so no edge leaves it through hb or po) or
-/// ends in `added`; edges that only end in it cannot close a cycle.
+/// ends in `added`; edges that only end in it cannot close a cycle. When g's psc ranks are
+/// valid (hb_cache) and the new edges go up in rank, psc is not computed either (rc11.cpp).
+/// Requires, when g.hbc.ranks_valid: the ranks order every psc edge of g0. They do when every
+/// event appended since the last psc_certify that this cached (rank_epoch) was checked by
+/// these functions after it; the explorer re-checks a choice checked before a newer epoch.
 bool rc11_consistent_after(const graph& g, event_id added);
 
 inline bool is_consistent_after(const graph& g, memory_model m, event_id added) {

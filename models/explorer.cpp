@@ -78,6 +78,17 @@ bool explorer::choice_consistent(event_id added) const {
                                           : sc_consistent(ex_.g);
 }
 
+// A choice found consistent in place (append, check, undo) and appended again later: if psc
+// ranks were certified since its check (another choice's check, or its siblings' subtrees),
+// they may not order its new psc edges, which the incremental SC check relies on
+// (consistency.hpp); and an sc event appended again is ranked anew (by its stamp), which
+// loses a rank its own check certified. Then check it again, which extends or renews the
+// ranks. Its answer was "consistent" and stays so (the graph is the same).
+void explorer::rank_again(event_id added, std::uint64_t epoch) const {
+  if (opt_.model == memory_model::rc11 && (ex_.g.hbc.rank_epoch != epoch || is_sc(ex_.g.at(added))))
+    rc11_sc_axiom_after(ex_.g, added);
+}
+
 // Explores one alternative of a branch point with `alternatives` alternatives (unless another
 // worker owns it, see split_plan). Returns whether it ran; a skipped alternative leaves
 // the fibers in step, so callers may treat it as run (more re-execution, never less).
@@ -185,20 +196,22 @@ void explorer::handle_load(std::size_t t) {
   const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
   const int floor = coherence_floor(ex_.g, t, op.loc);
-  boost::container::small_vector<std::size_t, 8> ok;
+  boost::container::small_vector<std::pair<std::size_t, std::uint64_t>, 8> ok;  // k, epoch
   for (std::size_t k = n; k-- > 0 && static_cast<int>(k) >= floor;) {
     const event_id rid = ex_.g.append(t, make_read(op));
     set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
     ex_.g.at(rid).added_max = k + 1 == n;
-    if (choice_consistent(rid)) ok.push_back(k);
+    if (choice_consistent(rid)) ok.emplace_back(k, ex_.g.hbc.rank_epoch);
     ex_.g.pop_back(t);
   }
   bool live = true;
   for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
     ex_.g.rewind(here);
+    const auto [k, epoch] = ok[i];
     const event_id rid = ex_.g.append(t, make_read(op));
-    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][ok[i]]);
-    ex_.g.at(rid).added_max = ok[i] + 1 == n;
+    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
+    ex_.g.at(rid).added_max = k + 1 == n;
+    rank_again(rid, epoch);
     if (child(ok.size(), [&] { resume(t, live); })) live = false;
   }
 }
@@ -280,12 +293,12 @@ void explorer::handle_write(std::size_t t) {
   auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
   if (!has_revisitable_read(ex_.g, op.loc, porf_before_next(ex_.g, t))) {
     // No backward revisit possible: as handle_load, check the mo positions in place.
-    boost::container::small_vector<std::size_t, 8> ok;
+    boost::container::small_vector<std::pair<std::size_t, std::uint64_t>, 8> ok;  // p, epoch
     for (std::size_t p = n; p >= lo; --p) {
       if (!atomic(p)) continue;
       const event_id wid = ex_.g.append(t, make_store(op, p == n));
       ex_.g.mo_insert(wid, p);
-      if (choice_consistent(wid)) ok.push_back(p);
+      if (choice_consistent(wid)) ok.emplace_back(p, ex_.g.hbc.rank_epoch);
       auto& m = ex_.g.mo[op.loc];
       m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
       ex_.g.pop_back(t);
@@ -293,7 +306,10 @@ void explorer::handle_write(std::size_t t) {
     bool live = true;
     for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
       ex_.g.rewind(here);
-      ex_.g.mo_insert(ex_.g.append(t, make_store(op, ok[i] == n)), ok[i]);
+      const auto [p, epoch] = ok[i];
+      const event_id wid = ex_.g.append(t, make_store(op, p == n));
+      ex_.g.mo_insert(wid, p);
+      rank_again(wid, epoch);
       if (child(ok.size(), [&] { resume(t, live); })) live = false;
     }
     return;

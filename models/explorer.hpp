@@ -71,6 +71,7 @@ class explorer {
   void handle_rmw_write(std::size_t t);
   bool explore_write(event_id w, std::size_t t, bool live, bool consistent);
   bool choice_consistent(event_id added) const;
+  void rank_again(event_id added, std::uint64_t epoch) const;
   void resume(std::size_t t, bool live);
   void visit_other(graph other);
   void replay_failed();

@@ -46,19 +46,31 @@ struct thread_info {
 /// `valid[t]` counts the events of thread t whose entries are current. The cache is copied
 /// with the graph; it survives appends, is clamped by truncation, and is dropped when an
 /// existing event's reads-from changes.
+///
+/// Each entry also holds a psc rank (models/psc.hpp, psc_certify): while `ranks_valid`, every
+/// psc edge a -> b of the graph has rank(a) < rank(b), a witness that psc is acyclic that
+/// later checks extend instead of recomputing psc. A new event's rank is its stamp, above
+/// every rank before it (a new event has psc edges into it only, until it is checked);
+/// psc_certify ranks all sc events below 0 in a topological order of psc and bumps
+/// `rank_epoch`. Removing events keeps ranks valid (a restriction of a topological order);
+/// drop() (an existing event changed) makes them invalid.
 struct hb_cache {
   static constexpr std::size_t width = 8;  ///< maximum number of model threads
   struct entry {
     std::int32_t clk[width], rel[width], acc[width], frel[width];
     std::int32_t porf[width];  ///< events of each thread in the porf-prefix (inclusive)
+    std::int32_t rank;         ///< psc rank (sc events; see above)
   };
   std::vector<std::vector<entry>> ev;         ///< per thread, per event
   std::array<std::size_t, width> valid{};     ///< per thread: current entries
   std::array<std::size_t, width + 1> base{};  ///< flat numbering of events (by hb_of)
+  bool ranks_valid = false;                   ///< see above
+  std::uint64_t rank_epoch = 0;               ///< psc_certify calls that set ranks
 
   hb_cache() = default;
   /// Copies the current entries only, with room for a few more.
-  hb_cache(const hb_cache& o) : valid(o.valid), base(o.base) {
+  hb_cache(const hb_cache& o)
+      : valid(o.valid), base(o.base), ranks_valid(o.ranks_valid), rank_epoch(o.rank_epoch) {
     ev.resize(o.ev.size());
     for (std::size_t t = 0; t < o.ev.size(); ++t) {
       const std::size_t n = std::min(o.ev[t].size(), o.valid[t]);
@@ -86,7 +98,14 @@ struct hb_cache {
   void clamp(std::size_t t, std::size_t n) {
     if (t < valid.size() && valid[t] > n) valid[t] = n;
   }
-  void drop() { valid.fill(0); }
+  void drop() {
+    valid.fill(0);
+    ranks_valid = false;
+  }
+  /// The psc rank of event e (current entry required).
+  std::int32_t rank(event_id e) const {
+    return ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rank;
+  }
 };
 
 class graph {

@@ -47,6 +47,7 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
     std::fill_n(p, W, 0);
   }
   std::fill_n(r, W, 0);
+  cur.rank = static_cast<std::int32_t>(g.threads[t][i].stamp);  // above every older rank
   v[t] = static_cast<std::int32_t>(i + 1);
   p[t] = static_cast<std::int32_t>(i + 1);
   for_each_sync_pred(g, t, i, [&](event_id x) {

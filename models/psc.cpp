@@ -49,6 +49,7 @@ bool same_loc(const event& a, const event& b) {
 struct sc_event {
   std::size_t flat, thread, index;
   bool fence;
+  std::uint32_t stamp;
 };
 
 // Reused storage (no allocation per call once warm). Bit sets over events use the flat
@@ -65,6 +66,7 @@ struct psc_scratch {
   std::vector<std::uint32_t> touched;  // fence scan: locations with mw or mr set
   std::vector<word> pred;              // per sc event: its psc-predecessors
   std::vector<std::uint32_t> outdeg, stack;
+  std::vector<std::uint32_t> order;  // Kahn's removal order (sinks first)
 };
 
 struct fast_psc {
@@ -128,7 +130,7 @@ struct fast_psc {
   bool prepare();
   void scb_of_access(std::size_t t, std::size_t i);
   void scb_eco_of_fence(std::size_t t, std::size_t i);
-  bool acyclic();
+  bool acyclic(hb_cache* ranks);
 };
 
 // Per-call tables. False if g breaks an invariant the fast path relies on (every write in mo
@@ -157,7 +159,7 @@ bool fast_psc::prepare() {
     const std::size_t b = c.base[t];
     for (std::size_t i = 0; i < th.size(); ++i) {
       const event& e = th[i];
-      if (is_sc(e)) s.sc.push_back({b + i, t, i, e.kind == event_kind::fence});
+      if (is_sc(e)) s.sc.push_back({b + i, t, i, e.kind == event_kind::fence, e.stamp});
       if (!is_access(e)) continue;
       if (e.loc >= nloc) return false;
       set_bit(&s.locmask[e.loc * W], b + i);
@@ -290,15 +292,26 @@ void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
   or_words(full, img, W);
 }
 
-// Kahn's algorithm on the psc edges: repeatedly remove an sc event without successors.
-bool fast_psc::acyclic() {
+// Kahn's algorithm on the psc edges: repeatedly remove an sc event without successors. With
+// `ranks`, the k-th event removed gets rank -1 - k: every edge a -> b then has rank(a) <
+// rank(b) (b is removed before a), all below the stamps that rank newer events.
+bool fast_psc::acyclic(hb_cache* ranks) {
   s.stack.clear();
   for (std::size_t a = 0; a < S; ++a)
     if (s.outdeg[a] == 0) s.stack.push_back(static_cast<std::uint32_t>(a));
   std::size_t removed = 0;
+  s.order.clear();
   while (!s.stack.empty()) {
-    const std::size_t b = s.stack.back();
+    // The oldest sink first: it gets the highest rank of those left, newer events lower. New
+    // psc edges mostly go from newer events to older ones (a thread explored later reads
+    // values older than writes explored earlier), and such ranks order them already.
+    std::size_t pick = 0;
+    for (std::size_t k = 1; k < s.stack.size(); ++k)
+      if (s.sc[s.stack[k]].stamp < s.sc[s.stack[pick]].stamp) pick = k;
+    const std::size_t b = s.stack[pick];
+    s.stack[pick] = s.stack.back();
     s.stack.pop_back();
+    s.order.push_back(static_cast<std::uint32_t>(b));
     ++removed;
     const word* p = &s.pred[b * SW];
     for (std::size_t w = 0; w < SW; ++w)
@@ -307,22 +320,43 @@ bool fast_psc::acyclic() {
         if (--s.outdeg[a] == 0) s.stack.push_back(static_cast<std::uint32_t>(a));
       }
   }
-  return removed == S;
+  if (removed != S) return false;  // a cycle: the ranks stay those of the graph before
+  if (ranks != nullptr) {
+    for (std::size_t k = 0; k < S; ++k) {
+      const sc_event& e = s.sc[s.order[k]];
+      ranks->ev[e.thread][e.index].rank = -1 - static_cast<std::int32_t>(k);
+    }
+    ranks->ranks_valid = true;
+    ++ranks->rank_epoch;
+  }
+  return true;
 }
 
 }  // namespace
 
-bool psc_acyclic(const graph& g, const hb_clocks& c) {
+namespace {
+
+// psc_acyclic; with `ranks` (g's own clocks), an acyclic answer also ranks the sc events.
+bool check(const graph& g, const hb_clocks& c, hb_cache* ranks) {
   std::size_t nsc = 0;
   for (const auto& th : g.threads)
     for (const event& e : th)
       nsc += is_sc(e) ? 1 : 0;
   // As the reference: one sc event has no cycle on coherent graphs (rc11.cpp checks coherence
   // first); on incoherent ones a fence can have a psc self-loop, which is not looked for.
-  if (nsc < 2) return true;
+  if (nsc < 2) {
+    if (ranks != nullptr) {  // any ranks order at most one event
+      ranks->ranks_valid = true;
+      ++ranks->rank_epoch;
+    }
+    return true;
+  }
   static thread_local psc_scratch scratch;
   fast_psc p{g, c, scratch};
-  if (!p.prepare()) return psc_acyclic_reference(g, c);
+  if (!p.prepare()) {
+    if (ranks != nullptr) ranks->ranks_valid = false;  // the reference does not rank
+    return psc_acyclic_reference(g, c);
+  }
   psc_scratch& s = scratch;
   const std::size_t S = p.S, W = p.W, SW = p.SW;
   s.img.resize(W);
@@ -355,7 +389,19 @@ bool psc_acyclic(const graph& g, const hb_clocks& c) {
     }
   }
   p.reset_fence_scan();
-  return p.acyclic();
+  return p.acyclic(ranks);
+}
+
+}  // namespace
+
+bool psc_acyclic(const graph& g, const hb_clocks& c) {
+  return check(g, c, nullptr);
+}
+
+bool psc_certify(const graph& g) {
+  const hb_clocks* c = hb_of(g);
+  if (c == nullptr) return false;
+  return check(g, *c, &g.hbc);  // the clocks are derived data, mutable in a const graph
 }
 
 }  // namespace stealcheck::model

@@ -28,6 +28,9 @@
 // PLDI 2017, section 3.2 (psc); the suffix and mo-minimum reductions are this file's.
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "models/graph.hpp"
 #include "models/hb.hpp"
 
@@ -36,7 +39,18 @@ namespace stealcheck::model {
 /// Whether psc is acyclic in g (c = hb_of(g)).
 bool psc_acyclic(const graph& g, const hb_clocks& c);
 
+/// psc_acyclic(g, *hb_of(g)), and when acyclic, a witness for later incremental checks: every
+/// sc event gets a psc rank in g's clocks (hb_cache::rank) such that each psc edge goes from a
+/// lower to a higher rank, and g.hbc.ranks_valid is set (rank_epoch counts these). On a cycle
+/// the ranks are left as they were. False (nothing ranked) if po ∪ rf ∪ tc is cyclic.
+/// Thread role: explorer thread only. Complexity: that of psc_acyclic, plus O(S).
+bool psc_certify(const graph& g);
+
 /// The same answer computed the direct way (slow): the test oracle for psc_acyclic.
 bool psc_acyclic_reference(const graph& g, const hb_clocks& c);
+
+/// Every psc edge (a, b) between sc events of g, self-loops included, computed the direct
+/// way: the test oracle for the ranks of psc_certify and the incremental check (rc11.cpp).
+std::vector<std::pair<event_id, event_id>> psc_edges_reference(const graph& g, const hb_clocks& c);
 
 }  // namespace stealcheck::model

@@ -212,15 +212,12 @@ bool acyclic(psc_scratch& s, std::size_t m) {
 
 }  // namespace
 
-bool psc_acyclic_reference(const graph& g, const hb_clocks& c) {
-  std::size_t nsc = 0;
-  for (const auto& th : g.threads)
-    for (const event& e : th)
-      if (is_sc(e) && ++nsc >= 2) break;
-  if (nsc < 2) return true;  // a cycle needs two sc events (psc is irreflexive here)
-  static thread_local psc_scratch scratch;
-  psc_ctx p(g, c, scratch);
-  psc_scratch& s = scratch;
+namespace {
+
+// The psc successors of every sc event (s.sc[k] is the flat number of the k-th) in s.succ.
+// Stops at the first self-loop unless `all`; returns whether there was none.
+bool build_edges(const graph& g, const hb_clocks& c, psc_scratch& s, bool all) {
+  psc_ctx p(g, c, s);
   s.sc.clear();
   for (std::size_t f = 0; f < p.n; ++f)
     if (is_sc(p.ev(f))) s.sc.push_back(f);
@@ -265,12 +262,41 @@ bool psc_acyclic_reference(const graph& g, const hb_clocks& c) {
       if (!edge && fa && p.ev(s.sc[b]).kind == event_kind::fence)
         edge = psc_ctx::test(aa, s.sc[b]) || intersects(s.z.data(), rb, W);
       if (edge) {
-        if (a == b) return false;
+        if (a == b && !all) return false;
         s.succ[a].push_back(b);
       }
     }
   }
-  return acyclic(s, n);
+  return true;
+}
+
+}  // namespace
+
+bool psc_acyclic_reference(const graph& g, const hb_clocks& c) {
+  std::size_t nsc = 0;
+  for (const auto& th : g.threads)
+    for (const event& e : th)
+      if (is_sc(e) && ++nsc >= 2) break;
+  if (nsc < 2) return true;  // a cycle needs two sc events (psc is irreflexive here)
+  static thread_local psc_scratch scratch;
+  return build_edges(g, c, scratch, false) && acyclic(scratch, scratch.sc.size());
+}
+
+std::vector<std::pair<event_id, event_id>> psc_edges_reference(const graph& g, const hb_clocks& c) {
+  psc_scratch s;
+  build_edges(g, c, s, true);
+  auto id = [&](std::size_t k) {  // flat number -> (thread, index)
+    const std::size_t f = s.sc[k];
+    std::size_t t = 0;
+    while (c.base[t + 1] <= f)
+      ++t;
+    return event_id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(f - c.base[t])};
+  };
+  std::vector<std::pair<event_id, event_id>> out;
+  for (std::size_t a = 0; a < s.sc.size(); ++a)
+    for (const std::size_t b : s.succ[a])
+      out.emplace_back(id(a), id(b));
+  return out;
 }
 
 }  // namespace stealcheck::model

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "models/consistency.hpp"
@@ -95,48 +96,65 @@ void add_new_scb_targets(const graph& g, event_id id,
 
 // The SC axiom after adding `added` (and its read part, for an RMW's write part) to a graph
 // whose psc was acyclic. A new cycle needs a new psc edge on it, and every new edge that can
-// lie on a cycle leaves the new event(s) or, through them, an sc fence hb-before them: edges
-// *into* a new event close nothing without one going out, and hb between existing events is
-// unchanged (the new event is hb-maximal). Such an edge ends in an sc target y (an scb
-// successor of the new event), or in an sc fence hb-after y or after a reader of y (RC11's
-// psc_base [F_sc]; hb?; scb; hb?; [F_sc] and psc_F = [F_sc]; hb; eco; hb; [F_sc]). With no
-// such end the graph stays acyclic and the full check (psc_acyclic) is skipped.
+// lie on a cycle goes from a *source*, a new event that is sc or an sc fence hb-before
+// `added`, to an *end*: an sc event among the new scb targets y, an sc fence hb-after such a
+// y, or an sc fence hb-after a reader of one (RC11's psc_base [F_sc]; hb?; scb; hb?; [F_sc]
+// and psc_F = [F_sc]; hb; eco; hb; [F_sc]). Edges *into* a new event close nothing without
+// one going out, and hb between existing events is unchanged (the new event is hb-maximal).
+// So with no source or no end the graph stays acyclic. When the graph's psc ranks are valid
+// (hb_cache, psc_certify: each old edge goes up in rank) and every source ranks below every
+// end, each new edge goes up too: the ranks stay a topological order, psc stays acyclic and
+// is not computed. Otherwise psc_certify decides, and ranks the graph afresh.
 bool sc_axiom_after(const graph& g, event_id added) {
   boost::container::small_vector<event_id, 8> y;
   add_new_scb_targets(g, added, y);
   const event& e = g.at(added);
-  if (e.kind == event_kind::write && e.rmw && added.index > 0)
-    add_new_scb_targets(g, {added.thread, added.index - 1}, y);
+  const bool rmw_write = e.kind == event_kind::write && e.rmw && added.index > 0;
+  const event_id read_part{added.thread, added.index - 1};
+  if (rmw_write) add_new_scb_targets(g, read_part, y);
   if (y.empty()) return true;  // no clocks needed (a new event closes no po ∪ rf cycle either)
   const hb_clocks* h = hb_of(g);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
-  // the last sc fence of each thread: some sc fence is hb-after z iff one of these is
-  std::int32_t last_fence[hb_cache::width];
-  const std::size_t nt = g.threads.size();
-  for (std::size_t u = 0; u < nt; ++u) {
-    last_fence[u] = -1;
-    for (std::size_t i = g.threads[u].size(); i-- > 0;)
-      if (g.threads[u][i].kind == event_kind::fence && is_sc(g.threads[u][i])) {
-        last_fence[u] = static_cast<std::int32_t>(i);
-        break;
-      }
-  }
-  auto before_sc_fence = [&](event_id z) {
-    for (std::size_t u = 0; u < nt; ++u)
-      if (last_fence[u] >= 0 && c.hb(z, {static_cast<std::int32_t>(u), last_fence[u]})) return true;
-    return false;
+  boost::container::small_vector<event_id, 16> fences;  // the sc fences
+  for (std::size_t u = 0; u < g.threads.size(); ++u)
+    for (std::size_t i = 0; i < g.threads[u].size(); ++i)
+      if (g.threads[u][i].kind == event_kind::fence && is_sc(g.threads[u][i]))
+        fences.push_back({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+  bool source = false, end = false;
+  std::int32_t hi = std::numeric_limits<std::int32_t>::min();
+  std::int32_t lo = std::numeric_limits<std::int32_t>::max();
+  auto add_source = [&](event_id x) {
+    source = true;
+    hi = std::max(hi, c.rank(x));
   };
-  bool target = false;
-  for (const event_id w : y)
-    target = target || is_sc(g.at(w)) || before_sc_fence(w);
-  for (std::size_t u = 0; u < nt && !target; ++u)
-    for (std::size_t i = 0; i < g.threads[u].size() && !target; ++i) {
-      const event& r = g.threads[u][i];
-      if (is_read(r) && std::find(y.begin(), y.end(), r.rf) != y.end())
-        target = before_sc_fence({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
-    }
-  return !target || psc_acyclic(g, c);
+  auto add_end = [&](event_id z) {
+    end = true;
+    lo = std::min(lo, c.rank(z));
+  };
+  if (is_sc(e)) add_source(added);
+  if (rmw_write && is_sc(g.at(read_part))) add_source(read_part);
+  for (const event_id f : fences)
+    if (c.hb(f, added)) add_source(f);
+  if (!source) return true;
+  auto fences_after = [&](event_id z) {
+    for (const event_id f : fences)
+      if (c.hb(z, f)) add_end(f);
+  };
+  for (const event_id w : y) {
+    if (is_sc(g.at(w))) add_end(w);
+    fences_after(w);
+  }
+  if (!fences.empty())
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+      for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+        const event& r = g.threads[u][i];
+        if (is_read(r) && std::find(y.begin(), y.end(), r.rf) != y.end())
+          fences_after({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+      }
+  if (!end) return true;
+  if (c.ranks_valid && hi < lo) return true;
+  return psc_certify(g);
 }
 }  // namespace
 
@@ -251,7 +269,7 @@ bool rc11_consistent(const graph& g) {
   const hb_clocks& c = *h;
   if (!coherent(g, c)) return false;
   if (!rmw_atomic(g)) return false;
-  return psc_acyclic(g, c);
+  return psc_certify(g);
 }
 
 }  // namespace stealcheck::model

@@ -9,6 +9,8 @@
 //   (d) random candidate executions of random programs (rf and mo drawn at random);
 //   (e) small shapes, each with every order of every instruction and every rf/mo candidate,
 //       where one psc component alone closes a cycle.
+//   (f) the psc ranks the incremental check keeps (psc_certify, rc11.cpp): on every explored
+//       graph whose ranks are marked valid, every psc edge goes up in rank.
 // Each test requires that some compared graphs have a psc cycle and some do not. Dropping
 // rb, eco, hb|loc, po|≠loc;hb;po|≠loc or its uniform-location rule from psc.cpp fails (e).
 //
@@ -64,10 +66,47 @@ std::string dump(const graph& g) {
   return s;
 }
 
+// The incremental SC check (rc11.cpp) keeps psc ranks with the graph (hb_cache, psc_certify)
+// and trusts them: while they are marked valid, every psc edge must go up in rank. Counts the
+// edges of g (psc_edges_reference) that do not, 0 if g's ranks are not marked valid.
+std::size_t rank_violations(const graph& g) {
+  if (!g.hbc.ranks_valid) return 0;
+  const hb_clocks* c = hb_of(g);
+  if (c == nullptr) return 0;
+  std::size_t bad = 0;
+  for (const auto& [a, b] : psc_edges_reference(g, *c))
+    bad += c->rank(a) < c->rank(b) ? 0 : 1;
+  return bad;
+}
+
+struct rank_audit {
+  std::uint64_t graphs = 0, ranked = 0, edges = 0, violations = 0;
+  void check(const graph& g, const std::string& what) {
+    ++graphs;
+    if (!g.hbc.ranks_valid) return;  // (random candidate graphs never are)
+    ++ranked;
+    const hb_clocks* c = hb_of(g);
+    if (c != nullptr) edges += psc_edges_reference(g, *c).size();
+    const std::size_t bad = rank_violations(g);
+    if (bad != 0 && ++violations <= 3)
+      ADD_FAILURE() << what << ": " << bad << " psc edges against the ranks\n" << dump(g);
+  }
+  // For explored graphs: most carry valid ranks, and they order many edges.
+  void expect_checked(const char* name) const {
+    using ull = unsigned long long;
+    std::printf("%s: %llu explored graphs, %llu with valid psc ranks, %llu edges checked\n", name,
+                ull{graphs}, ull{ranked}, ull{edges});
+    EXPECT_EQ(violations, 0u);
+    EXPECT_GT(ranked, graphs / 2) << "ranks rarely valid: the audit checks little";
+    EXPECT_GT(edges, 1000u);
+  }
+};
+
 struct checker {
   std::uint64_t seed;
   std::mt19937_64 rng;
   std::uint64_t explored = 0, mutated = 0, compared = 0, cycles = 0, skipped = 0, mismatches = 0;
+  rank_audit ranks;  // of the unmutated graphs
 
   explicit checker(std::uint64_t s) : seed(s), rng(s) {}
 
@@ -130,6 +169,7 @@ struct checker {
 
   // The graph itself, then `variants` copies with 1-3 mutations each.
   void check(const graph& g0, const char* what, int variants) {
+    ranks.check(g0, what);
     graph g = g0;
     ++explored;
     compare(g, what);
@@ -176,6 +216,7 @@ TEST(Psc, FastMatchesReferenceOnClientGraphs) {
     }
   });
   ck.expect_both_answers("clients");
+  ck.ranks.expect_checked("clients");
 }
 
 TEST(Psc, FastMatchesReferenceOnLitmusGraphs) {
@@ -208,6 +249,33 @@ program_shape psc_shape(std::uint32_t locations = 3) {
 
 constexpr int programs = 5 * STEALCHECK_TEST_SCALE;
 
+// The rank audit can fail: a consistent graph with a psc edge, its ranks swapped.
+TEST(Psc, RankAuditCatchesAnEdgeAgainstTheRanks) {
+  std::size_t swapped = 0;
+  for (const auto& sh : litmus::oracle_shapes()) {
+    options o;
+    o.on_complete = [&](const graph& g0) {
+      if (swapped != 0) return;
+      graph g = g0;
+      if (!psc_certify(g)) return;
+      const auto edges = psc_edges_reference(g, *hb_of(g));
+      if (edges.empty()) return;
+      EXPECT_EQ(rank_violations(g), 0u) << sh.name;
+      const auto [a, b] = edges.front();
+      std::swap(
+          g.hbc.ev[static_cast<std::size_t>(a.thread)][static_cast<std::size_t>(a.index)].rank,
+          g.hbc.ev[static_cast<std::size_t>(b.thread)][static_cast<std::size_t>(b.index)].rank);
+      swapped = rank_violations(g);
+      EXPECT_GT(swapped, 0u) << sh.name;
+    };
+    explore(o, [&](client& c) {
+      bool weak = false;
+      sh.run(c, weak);
+    });
+  }
+  EXPECT_GT(swapped, 0u) << "no litmus graph with a psc edge";
+}
+
 TEST(Psc, FastMatchesReferenceOnRandomPrograms) {
   checker ck(seed_from_env());
   std::mt19937_64 gen(ck.seed);
@@ -221,6 +289,7 @@ TEST(Psc, FastMatchesReferenceOnRandomPrograms) {
     EXPECT_TRUE(r.ok()) << what;
   }
   ck.expect_both_answers("random programs");
+  ck.ranks.expect_checked("random programs");
 }
 
 // The events of p with mo in program order and rf unset; `reads` gets the reads. Thread 0
