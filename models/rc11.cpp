@@ -17,38 +17,46 @@ namespace stealcheck::model {
 
 namespace {
 
-// wpos(e): mo position of e (write) or of the write it reads (read).
-int wpos(const graph& g, const std::vector<std::vector<int>>& pos, event_id id) {
-  const event& e = g.at(id);
-  const event_id w = is_read(e) ? e.rf : id;
-  return pos[static_cast<std::size_t>(w.thread)][static_cast<std::size_t>(w.index)];
-}
-
-// Coherence: for same-location accesses a hb b: if b is a write, wpos(a) < wpos(b); if b is
-// a read, wpos(a) <= wpos(b). This is exactly irreflexive(hb; eco) (eco = rf ∪ mo;rf? ∪
-// rb;rf?). Per location and thread, the accesses hb-before b form a po-prefix, so the prefix
-// maximum of wpos suffices.
-bool coherent(const graph& g, const hb_clocks& c) {
-  const std::size_t nt = g.threads.size();
-  std::vector<std::vector<int>> pos(nt);
-  for (std::size_t t = 0; t < nt; ++t)
-    pos[t].assign(g.threads[t].size(), -1);
-  for (const auto& m : g.mo)
-    for (std::size_t k = 0; k < m.size(); ++k)
-      pos[static_cast<std::size_t>(m[k].thread)][static_cast<std::size_t>(m[k].index)] =
-          static_cast<int>(k);
-  // per (loc, thread): accesses in po order with prefix max of wpos
+// Reused storage of coherent() (it runs for every backward revisit): no allocation per call
+// once warm.
+struct coherence_scratch {
+  std::vector<int> pos;  // per event (flat numbering c.base): mo position of a write, else -1
   struct acc {
     std::int32_t index;
-    int prefmax;
+    int prefmax;  // the largest wpos among this and the earlier accesses of the list
   };
-  std::vector<std::vector<std::vector<acc>>> by(g.locs.size(), std::vector<std::vector<acc>>(nt));
+  std::vector<std::vector<acc>> by;  // per (location, thread): accesses in po order
+};
+
+// Coherence: for same-location accesses a hb b: if b is a write, wpos(a) < wpos(b); if b is
+// a read, wpos(a) <= wpos(b), where wpos(e) is the mo position of e (write) or of the write
+// it reads (read). This is exactly irreflexive(hb; eco) (eco = rf ∪ mo;rf? ∪ rb;rf?). Per
+// location and thread, the accesses hb-before b form a po-prefix, so the prefix maximum of
+// wpos suffices.
+bool coherent(const graph& g, const hb_clocks& c) {
+  static thread_local coherence_scratch s;
+  const std::size_t nt = g.threads.size();
+  s.pos.assign(c.base[nt], -1);
+  auto flat = [&](event_id e) {
+    return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
+  };
+  for (const auto& m : g.mo)
+    for (std::size_t k = 0; k < m.size(); ++k)
+      s.pos[flat(m[k])] = static_cast<int>(k);
+  auto wpos = [&](std::size_t t, std::size_t i) {
+    const event& e = g.threads[t][i];
+    return is_read(e) ? (g.contains(e.rf) ? s.pos[flat(e.rf)] : -1) : s.pos[c.base[t] + i];
+  };
+  const std::size_t lists = g.locs.size() * nt;
+  if (s.by.size() < lists) s.by.resize(lists);
+  for (std::size_t k = 0; k < lists; ++k)
+    s.by[k].clear();
   for (std::size_t t = 0; t < nt; ++t) {
     for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
       const event& e = g.threads[t][i];
       if (!is_access(e)) continue;
-      auto& v = by[e.loc][t];
-      const int w = wpos(g, pos, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
+      auto& v = s.by[e.loc * nt + t];
+      const int w = wpos(t, i);
       if (w < 0) return false;  // dangling rf: not a graph we can judge
       v.push_back({static_cast<std::int32_t>(i), v.empty() ? w : std::max(v.back().prefmax, w)});
     }
@@ -57,11 +65,10 @@ bool coherent(const graph& g, const hb_clocks& c) {
     for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
       const event& e = g.threads[t][i];
       if (!is_access(e)) continue;
-      const event_id me{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
-      const int mine = wpos(g, pos, me);
-      const std::int32_t* clk = c.of(me);
+      const int mine = wpos(t, i);
+      const std::int32_t* clk = c.of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
       for (std::size_t u = 0; u < nt; ++u) {
-        const auto& v = by[e.loc][u];
+        const auto& v = s.by[e.loc * nt + u];
         const std::int32_t limit = u == t ? static_cast<std::int32_t>(i) : clk[u];
         int best = -1;
         for (auto it = v.rbegin(); it != v.rend(); ++it)
