@@ -179,7 +179,9 @@ struct memory {
   };
 
   /// The site's order, or the override the running exploration set for its name.
-  static std::memory_order order(const site& s) noexcept { return detail::rt_site_order(s); }
+  static std::memory_order order(const site& s) noexcept {
+    return detail::tls_sites_overridden ? detail::rt_site_order(s) : s.order;
+  }
 
   static void fence(std::memory_order o, source_loc s = source_loc::current()) {
     if (o == std::memory_order_relaxed) return;  // a relaxed fence is no fence

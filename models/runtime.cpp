@@ -2,6 +2,7 @@
 #include "models/runtime.hpp"
 
 #include <cstdlib>
+#include <iterator>
 #include <new>
 #include <string>
 
@@ -238,6 +239,18 @@ bool execution::mismatch(std::size_t t, std::size_t c) {
   return true;
 }
 
+// The event kind each operation is recorded as (indexed by op_kind).
+constexpr event_kind recorded_kind[] = {
+    event_kind::read,   // load
+    event_kind::write,  // store
+    event_kind::read,   // rmw (its read part)
+    event_kind::read,   // cas
+    event_kind::fence,  // fence
+    event_kind::join,   // join
+    event_kind::read,   // lock (a CAS)
+};
+static_assert(std::size(recorded_kind) == static_cast<std::size_t>(op_kind::lock) + 1);
+
 bool execution::commit(std::size_t t) {
   model_thread& th = *threads[t];
   pending_op& op = th.op;
@@ -257,14 +270,11 @@ bool execution::commit(std::size_t t) {
     th.half_rmw = false;
     return true;
   }
-  const bool is_rd = op.kind == op_kind::load || op.kind == op_kind::rmw ||
-                     op.kind == op_kind::cas || op.kind == op_kind::lock;
-  if (is_rd != is_read(e) || (op.kind == op_kind::store && e.kind != event_kind::write) ||
-      (op.kind == op_kind::fence && e.kind != event_kind::fence) ||
-      (op.kind == op_kind::join && e.kind != event_kind::join) || (is_access(e) && e.loc != op.loc))
+  if (e.kind != recorded_kind[static_cast<std::size_t>(op.kind)] ||
+      (is_access(e) && e.loc != op.loc))
     return mismatch(t, c);
   bool ok = false;
-  if (is_rd) {
+  if (e.kind == event_kind::read) {
     e.value = g.at(e.rf).value;
     op.result = e.value;
     ok = op.kind == op_kind::rmw ||
@@ -286,7 +296,7 @@ bool execution::commit(std::size_t t) {
     } else if (c < evs.size() && evs[c].kind == event_kind::write && evs[c].rmw) {
       return mismatch(t, c);
     }
-  } else if (op.kind == op_kind::store) {
+  } else if (e.kind == event_kind::write) {
     e.value = op.value;
     ensure_loc(e.loc);
     shadow[e.loc] = e.value;

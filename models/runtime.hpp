@@ -178,6 +178,7 @@ inline execution* current_execution() noexcept {
 }
 inline void set_current_execution(execution* e) noexcept {
   tls_current_execution = e;
+  tls_sites_overridden = e != nullptr && !e->cfg.sites.empty();
 }
 
 /// The write part's value of an RMW read part `r` that read `old`.

@@ -216,6 +216,8 @@ void rt_assume(bool cond, source_loc /*src*/) {
   if (!cond) x.block(block_reason::assume);
 }
 
+constinit thread_local bool tls_sites_overridden = false;
+
 std::memory_order rt_site_order(const site& s) noexcept {
   const execution* x = current_execution();
   if (x != nullptr && !x->cfg.sites.empty())

@@ -36,6 +36,9 @@ bool rt_try_lock(std::uint32_t loc, source_loc src);
 void rt_unlock(std::uint32_t loc, source_loc src);
 void rt_assume(bool cond, source_loc src);
 std::memory_order rt_site_order(const site& s) noexcept;
+/// Whether the exploration running on this OS thread overrides site orders (set with the
+/// current execution): without overrides, memory::order is the site's own, inline.
+extern constinit thread_local bool tls_sites_overridden;
 
 /// Allocation: storage for `count` objects of `size` bytes each; `destroy(p, count)` runs
 /// the destructors (used when a run is abandoned). rt_array_element(i) names the element
