@@ -43,7 +43,8 @@ bool psc_acyclic(const graph& g, const hb_clocks& c);
 /// sc event gets a psc rank in g's clocks (hb_cache::rank) such that each psc edge goes from a
 /// lower to a higher rank, and g.hbc.ranks_valid is set (rank_epoch counts these). On a cycle
 /// the ranks are left as they were. False (nothing ranked) if po ∪ rf ∪ tc is cyclic.
-/// Thread role: explorer thread only. Complexity: that of psc_acyclic, plus O(S).
+/// Thread role: explorer thread only. Complexity: that of psc_acyclic (its Kahn step picks
+/// the oldest free event: O(S^2) for S sc events).
 bool psc_certify(const graph& g);
 
 /// The same answer computed the direct way (slow): the test oracle for psc_acyclic.
