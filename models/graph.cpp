@@ -50,7 +50,11 @@ event_id graph::mo_max(std::uint32_t loc) const {
   return m.empty() ? event_id::none() : m.back();
 }
 
-std::uint32_t graph::location_for(const location& l) {
+std::uint32_t graph::location_for(const location& l, std::uint32_t hint) {
+  if (hint < locs.size() && locs[hint].key == l.key) {
+    locs[hint] = l;
+    return hint;
+  }
   for (std::size_t i = 0; i < locs.size(); ++i)
     if (locs[i].key == l.key) {
       locs[i] = l;  // refresh (same key: same construction site)

@@ -32,6 +32,9 @@ struct location {
   bool in_array = false;
 };
 
+/// No location index to try first (graph::location_for).
+inline constexpr std::uint32_t location_hint_none = ~std::uint32_t{0};
+
 /// Per thread: which spawn event created it (thread 0, the client's main, has none).
 struct thread_info {
   event_id created_by;
@@ -157,8 +160,10 @@ class graph {
   /// The mo-maximal write of `loc`, or none.
   event_id mo_max(std::uint32_t loc) const;
 
-  /// The location index for `key`, adding `l` when new.
-  std::uint32_t location_for(const location& l);
+  /// The location index for `l.key`, adding `l` when new (and refreshing it otherwise).
+  /// `hint`: the index to try first (a replay knows it); O(1) when it is right, else
+  /// O(locations).
+  std::uint32_t location_for(const location& l, std::uint32_t hint = location_hint_none);
 
   /// Removes every event with stamp >= s: the graph as it was before the event stamped s was
   /// added, provided no kept event changed since (the explorer's forward choices only append).

@@ -110,9 +110,10 @@ void execution::reset_run() {
     g.threads.resize(1);
     g.info.resize(1);
   }
-  loc_addr.clear();
-  loc_freed.clear();
-  shadow.clear();
+  // sized for the recorded graph's locations at once (ensure_loc grows them for new ones)
+  loc_addr.assign(g.locs.size(), 0);
+  loc_freed.assign(g.locs.size(), event_id::none());
+  shadow.assign(g.locs.size(), 0);
   allocs.clear();
   next_element.reset();
 }

@@ -134,6 +134,16 @@ class execution {
 
   event_id free_event(event e);
   std::uint64_t post(const pending_op& op);
+  /// Replay fast paths of the calling fiber (most of a re-execution's operations): when its
+  /// next recorded event is exactly this plain load (whose reads-from is replayed already),
+  /// plain store or fence, it is matched here, without a pending_op or post(). Returns false
+  /// when post() must decide: a new event, an RMW or CAS, a freed location, a mismatch (post
+  /// reports it), a teardown. Same effect as post() + commit() otherwise. O(1).
+  bool replay_load(std::uint32_t loc, std::uint64_t& value);
+  bool replay_store(std::uint32_t loc, std::uint64_t value);
+  bool replay_fence();
+  /// The calling fiber's next recorded event (a replay), or nullptr (new events, teardown).
+  event* recorded_next();
   [[noreturn]] void fail(error_kind k, std::string message);
   [[noreturn]] void block(block_reason why);
   [[noreturn]] void park();
@@ -170,6 +180,45 @@ class execution {
   std::size_t stack_size_;
   std::function<void()> main_body_;
 };
+
+inline event* execution::recorded_next() {
+  if (tearing_down) return nullptr;
+  const auto& evs = g.threads[current];
+  const std::size_t c = threads[current]->cursor;
+  return c < evs.size() ? &g.threads[current][c] : nullptr;
+}
+
+inline bool execution::replay_load(std::uint32_t loc, std::uint64_t& value) {
+  event* e = recorded_next();
+  if (e == nullptr || e->kind != event_kind::read || e->loc != loc || e->op != rmw_op::none ||
+      loc_freed[loc].valid())
+    return false;
+  model_thread& th = *threads[current];
+  const auto u = static_cast<std::size_t>(e->rf.thread);  // none() wraps to a huge number
+  const auto i = static_cast<std::size_t>(e->rf.index);
+  if (u >= threads.size() || i >= (u == current ? th.cursor : threads[u]->cursor)) return false;
+  value = e->value = g.threads[u][i].value;
+  ++th.cursor;
+  return true;
+}
+
+inline bool execution::replay_store(std::uint32_t loc, std::uint64_t value) {
+  event* e = recorded_next();
+  if (e == nullptr || e->kind != event_kind::write || e->rmw || e->loc != loc ||
+      loc_freed[loc].valid())
+    return false;
+  e->value = value;
+  shadow[loc] = value;
+  ++threads[current]->cursor;
+  return true;
+}
+
+inline bool execution::replay_fence() {
+  const event* e = recorded_next();
+  if (e == nullptr || e->kind != event_kind::fence) return false;
+  ++threads[current]->cursor;
+  return true;
+}
 
 /// The execution the calling fiber belongs to (set while explore runs).
 extern constinit thread_local execution* tls_current_execution;

@@ -92,7 +92,8 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
     l.element = *x.next_element;
     x.next_element.reset();
   }
-  const std::uint32_t loc = x.g.location_for(l);
+  const event* recorded = x.recorded_next();  // a replay: try the recorded event's location
+  const std::uint32_t loc = x.g.location_for(l, recorded ? recorded->loc : location_hint_none);
   x.ensure_loc(loc);
   x.loc_addr[loc] = addr;
   x.loc_freed[loc] = event_id::none();
@@ -108,6 +109,8 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
 }
 
 std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src) {
+  std::uint64_t v = 0;
+  if (ex().replay_load(loc, v)) return v;
   pending_op op;
   op.kind = op_kind::load;
   op.loc = loc;
@@ -117,6 +120,7 @@ std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src) {
 }
 
 void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_loc src) {
+  if (ex().replay_store(loc, v)) return;
   pending_op op;
   op.kind = op_kind::store;
   op.loc = loc;
@@ -157,6 +161,7 @@ bool rt_cas(std::uint32_t loc, std::uint64_t& expected, std::uint64_t desired, b
 }
 
 void rt_fence(std::memory_order o, source_loc src) {
+  if (ex().replay_fence()) return;
   pending_op op;
   op.kind = op_kind::fence;
   op.order = o;
