@@ -40,6 +40,8 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
     cur = hb_cache::entry{};
   std::fill_n(r, W, 0);
   cur.rank = static_cast<std::int32_t>(g.threads[t][i].stamp);  // above every older rank
+  if (g.threads[t][i].kind == event_kind::fence && is_sc(g.threads[t][i]))
+    cur.scf = static_cast<std::int32_t>(i);
   v[t] = static_cast<std::int32_t>(i + 1);
   p[t] = static_cast<std::int32_t>(i + 1);
   for_each_sync_pred(g, t, i, [&](event_id x) {

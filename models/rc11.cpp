@@ -125,9 +125,10 @@ bool sc_axiom_after(const graph& g, event_id added) {
   const hb_clocks& c = *h;
   boost::container::small_vector<event_id, 16> fences;  // the sc fences
   for (std::size_t u = 0; u < g.threads.size(); ++u)
-    for (std::size_t i = 0; i < g.threads[u].size(); ++i)
-      if (g.threads[u][i].kind == event_kind::fence && is_sc(g.threads[u][i]))
-        fences.push_back({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+    if (!g.threads[u].empty())  // the chain of u's sc fences kept in the hb entries
+      for (std::int32_t k = c.ev[u][g.threads[u].size() - 1].scf; k >= 0;
+           k = k > 0 ? c.ev[u][static_cast<std::size_t>(k) - 1].scf : -1)
+        fences.push_back({static_cast<std::int32_t>(u), k});
   bool source = false, end = false;
   std::int32_t hi = std::numeric_limits<std::int32_t>::min();
   std::int32_t lo = std::numeric_limits<std::int32_t>::max();
@@ -152,13 +153,20 @@ bool sc_axiom_after(const graph& g, event_id added) {
     if (is_sc(g.at(w))) add_end(w);
     fences_after(w);
   }
-  if (!fences.empty())
+  // The readers' fences can only lower `lo`: not needed once the ranks cannot decide.
+  if (end && !(c.ranks_valid && hi < lo)) return psc_certify(g);
+  if (!fences.empty()) {
+    std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before some sc fence
+    for (const event_id f : fences)
+      for (std::size_t u = 0; u < g.threads.size(); ++u)
+        reach[u] = std::max(reach[u], c.of(f)[u]);
     for (std::size_t u = 0; u < g.threads.size(); ++u)
-      for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+      for (std::size_t i = 0; i < static_cast<std::size_t>(reach[u]); ++i) {
         const event& r = g.threads[u][i];
         if (is_read(r) && std::find(y.begin(), y.end(), r.rf) != y.end())
           fences_after({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
       }
+  }
   if (!end) return true;
   if (c.ranks_valid && hi < lo) return true;
   return psc_certify(g);
