@@ -112,6 +112,10 @@ constexpr bool is_write(const event& e) noexcept {
 constexpr bool is_access(const event& e) noexcept {
   return is_read(e) || is_write(e);
 }
+/// A non-atomic access (race detection only).
+constexpr bool is_na(const event& e) noexcept {
+  return e.kind == event_kind::na_read || e.kind == event_kind::na_write;
+}
 
 /// consume is treated as acquire (DESIGN.md section 4).
 constexpr bool is_acquire(std::memory_order o) noexcept {

@@ -29,10 +29,11 @@ bool explorer::check_final(bool complete) {
   if (h == nullptr) return true;  // unreachable for consistent graphs
   const hb_clocks& c = *h;
   const graph& g = ex_.g;
+  // Most executions have nothing to report: no non-atomic access, every access to a freed
+  // location hb-before its free. One pass shows that; otherwise the ordered search below
+  // finds the bug to report (the same one as always: by location, races first).
+  if (!races_or_late_access(g, c)) return check_leaks(complete);
   // Only locations with a non-atomic access or a free can report anything: collect those.
-  auto is_na = [](const event& e) {
-    return e.kind == event_kind::na_read || e.kind == event_kind::na_write;
-  };
   auto& wanted = final_scratch_.wanted;
   wanted.assign(g.locs.size(), 0);
   for (const auto& th : g.threads)
@@ -53,12 +54,11 @@ bool explorer::check_final(bool complete) {
   for (std::size_t l = 0; l < g.locs.size(); ++l) {
     if (wanted[l] == 0) continue;
     const auto& v = by_loc[l];
-    for (std::size_t a = 0; a < v.size(); ++a)
+    for (std::size_t a = 0; a < v.size(); ++a) {
+      const event& ea = g.at(v[a]);
+      if (!is_na(ea)) continue;
       for (std::size_t b = a + 1; b < v.size(); ++b) {
-        const event& ea = g.at(v[a]);
         const event& eb = g.at(v[b]);
-        const bool na = ea.kind == event_kind::na_read || ea.kind == event_kind::na_write;
-        if (!na) continue;
         if (ea.kind != event_kind::na_write && eb.kind != event_kind::na_write) continue;
         if (c.hb(v[a], v[b]) || c.hb(v[b], v[a])) continue;
         report(error_kind::data_race,
@@ -66,6 +66,7 @@ bool explorer::check_final(bool complete) {
                    event_line(g, v[a]) + " and " + event_line(g, v[b]));
         return false;
       }
+    }
     if (l < ex_.loc_freed.size() && ex_.loc_freed[l].valid())
       for (const event_id a : v)
         if (!c.hb_eq(a, ex_.loc_freed[l])) {
@@ -75,11 +76,31 @@ bool explorer::check_final(bool complete) {
           return false;
         }
   }
+  return check_leaks(complete);
+}
+
+// Whether g has a non-atomic access or an access to a freed location that is not
+// hb-before-or-equal to the free: then check_final searches for the bug. One pass.
+bool explorer::races_or_late_access(const graph& g, const hb_clocks& c) const {
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (is_na(e)) return true;
+      if (is_access(e) && e.loc < ex_.loc_freed.size() && ex_.loc_freed[e.loc].valid() &&
+          !c.hb_eq({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)},
+                   ex_.loc_freed[e.loc]))
+        return true;
+    }
+  return false;
+}
+
+// At the end of a complete execution, every model allocation must have been destroyed.
+bool explorer::check_leaks(bool complete) {
   if (complete)
     for (const alloc_record& a : ex_.allocs)
       if (a.live) {
-        report(error_kind::leak, "leak: the allocation at " + event_name(g, a.alloc_event) + " (" +
-                                     std::to_string(a.bytes) + " bytes) is never destroyed");
+        report(error_kind::leak, "leak: the allocation at " + event_name(ex_.g, a.alloc_event) +
+                                     " (" + std::to_string(a.bytes) + " bytes) is never destroyed");
         return false;
       }
   return true;

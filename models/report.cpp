@@ -53,8 +53,7 @@ std::string event_line(const graph& g, event_id id) {
     s += e.cas_ok ? "(cas)" : "(cas failed)";
   else if (e.rmw)
     s += "(rmw)";
-  if (is_access(e) || e.kind == event_kind::na_read || e.kind == event_kind::na_write)
-    s += " " + location_name(g, e.loc);
+  if (is_access(e) || is_na(e)) s += " " + location_name(g, e.loc);
   if (is_access(e)) {
     if (e.value >= (std::uint64_t{1} << 40) && e.value < (std::uint64_t{1} << 56))
       s += fmt::format(" {:#x}", e.value);  // a pointer
