@@ -80,6 +80,9 @@ class sequential_deque {
   /// The most a batch steal may take from a deque of n items: ceil(n/2).
   static constexpr std::size_t max_batch(std::size_t n) noexcept { return n - n / 2; }
 
+  /// Empties the deque (a search reusing one spec object keeps its storage). O(size).
+  void clear() noexcept { items_.clear(); }
+
   const std::deque<V>& items() const noexcept { return items_; }
   std::size_t size() const noexcept { return items_.size(); }
   bool empty() const noexcept { return items_.empty(); }

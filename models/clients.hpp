@@ -40,7 +40,9 @@ struct owned {
   Deque d;
   history h;
   std::vector<value> pushed;
-  explicit owned(std::int64_t capacity) : d(capacity) {}
+  explicit owned(std::int64_t capacity) : d(capacity) {
+    pushed.reserve(8);  // one allocation per execution, not one per growth
+  }
 
   void push(client& c, value v) {
     deque_op op;
@@ -96,6 +98,7 @@ struct owned {
   /// After joining: drain and check everything.
   void finish(client& c) {
     std::vector<value> drained;
+    drained.reserve(pushed.size());
     while (auto v = d.pop())
       drained.push_back(*v);
     h.check_all(c, pushed, drained);

@@ -65,7 +65,9 @@ bool history::linearizable(const hb_clocks& hb) const {
     }
   }
   const mask all = n == 64 ? ~mask{0} : (mask{1} << n) - 1;
-  spec::sequential_deque<std::int64_t> s;
+  // one spec per OS thread, emptied per call: no allocation per execution once warm
+  static thread_local spec::sequential_deque<std::int64_t> s;
+  s.clear();
   struct frame {
     mask done;
     std::size_t next;  // the next operation to try at this depth

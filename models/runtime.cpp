@@ -103,8 +103,8 @@ execution::~execution() {
 }
 
 void execution::reset_run() {
-  threads.clear();
-  threads.push_back(std::make_unique<model_thread>());
+  recycle_threads();
+  threads.push_back(fresh_thread());
   threads[0]->body = main_body_;
   if (g.threads.empty()) {
     g.threads.resize(1);
@@ -366,8 +366,22 @@ void execution::teardown() {
     ::operator delete (a.storage, std::align_val_t{alignof(std::max_align_t)});
   }
   allocs.clear();
-  threads.clear();
+  recycle_threads();
   tearing_down = false;
+}
+
+void execution::recycle_threads() {
+  for (auto& th : threads)
+    spare_threads_.push_back(std::move(th));
+  threads.clear();
+}
+
+std::unique_ptr<model_thread> execution::fresh_thread() {
+  if (spare_threads_.empty()) return std::make_unique<model_thread>();
+  std::unique_ptr<model_thread> th = std::move(spare_threads_.back());
+  spare_threads_.pop_back();
+  *th = model_thread{};
+  return th;
 }
 
 void execution::grow_locs(std::uint32_t loc) {
@@ -441,7 +455,7 @@ std::size_t execution::spawn(std::function<void()> body) {
   if (child >= hb_cache::width && !tearing_down)
     fail(error_kind::assertion,
          "too many model threads (at most " + std::to_string(hb_cache::width) + ")");
-  threads.push_back(std::make_unique<model_thread>());
+  threads.push_back(fresh_thread());
   threads[child]->body = std::move(body);
   if (tearing_down) return child;
   event e;

@@ -177,6 +177,10 @@ class execution {
   void* tsan_main_ = nullptr;
   void* last_stack_ = nullptr;
   std::vector<void*> stack_pool_;
+  // model_thread objects of finished runs, reused (one allocation per thread per exploration)
+  std::vector<std::unique_ptr<model_thread>> spare_threads_;
+  void recycle_threads();
+  std::unique_ptr<model_thread> fresh_thread();
   std::size_t stack_size_;
   std::function<void()> main_body_;
 };
