@@ -72,6 +72,14 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
   }
 }
 
+// The flat numbering of g's events (hb_cache::base); returns &c.
+const hb_clocks* number_events(const graph& g, hb_cache& c) {
+  c.base[0] = 0;
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    c.base[t + 1] = c.base[t] + g.threads[t].size();
+  return &c;
+}
+
 }  // namespace
 
 const hb_clocks* hb_of(const graph& g) {
@@ -80,6 +88,12 @@ const hb_clocks* hb_of(const graph& g) {
   if (nt > W) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
     std::abort();
+  }
+  if (c.ev.size() == nt) {  // the common call: every entry current, nothing to compute
+    bool current = true;
+    for (std::size_t t = 0; t < nt && current; ++t)
+      current = c.valid[t] == g.threads[t].size();
+    if (current) return number_events(g, c);  // sizes may have shrunk to the valid entries
   }
   c.ev.resize(nt);
   std::size_t remaining = 0;
@@ -107,10 +121,7 @@ const hb_clocks* hb_of(const graph& g) {
     }
     if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
   }
-  c.base.fill(0);
-  for (std::size_t t = 0; t < nt; ++t)
-    c.base[t + 1] = c.base[t] + g.threads[t].size();
-  return &c;
+  return number_events(g, c);
 }
 
 view porf_prefix(const graph& g, event_id e) {
