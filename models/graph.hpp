@@ -64,7 +64,7 @@ struct hb_cache {
     std::int32_t porf[width];  ///< events of each thread in the porf-prefix (inclusive)
     std::int32_t rank;         ///< psc rank (sc events; see above)
     /// The index of this thread's po-last sc fence up to this event (inclusive), or -1: the
-    /// sc fences of a thread are a chain from its last event (sc_fences_of, rc11.cpp).
+    /// sc fences of a thread are a chain from its last event (walked by the SC axiom, rc11.cpp).
     std::int32_t scf = -1;
   };
   std::vector<std::vector<entry>> ev;         ///< per thread, per event

@@ -370,9 +370,13 @@ void execution::teardown() {
   tearing_down = false;
 }
 
+// Called by teardown while `tearing_down` is set: a body's captured state is destroyed here,
+// as when the threads themselves were destroyed (a capture's destructor may use the runtime).
 void execution::recycle_threads() {
-  for (auto& th : threads)
+  for (auto& th : threads) {
+    th->body = nullptr;
     spare_threads_.push_back(std::move(th));
+  }
   threads.clear();
 }
 
