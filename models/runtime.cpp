@@ -399,14 +399,11 @@ event_id execution::free_event(event e) {
   const std::size_t t = current;
   const std::size_t len = t < g.threads.size() ? g.threads[t].size() : 0;
   if (th.cursor < len) {
-    event& old = g.threads[t][th.cursor];
-    if (old.kind != e.kind || (is_access(e) && old.loc != e.loc))
+    if (!replay_free(e.kind, e.loc, e.value, e.aux))
       fail(error_kind::nondeterminism, "re-execution of thread " + std::to_string(t) +
                                            " diverged at event " + std::to_string(th.cursor) +
                                            ": the client must be deterministic");
-    old.value = e.value;
-    old.aux = e.aux;
-    return {static_cast<std::int32_t>(t), static_cast<std::int32_t>(th.cursor++)};
+    return {static_cast<std::int32_t>(t), static_cast<std::int32_t>(th.cursor - 1)};
   }
   if (len >= cfg.max_events_per_thread && e.kind != event_kind::block && e.kind != event_kind::end)
     block(block_reason::bound);

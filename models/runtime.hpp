@@ -142,6 +142,10 @@ class execution {
   bool replay_load(std::uint32_t loc, std::uint64_t& value);
   bool replay_store(std::uint32_t loc, std::uint64_t value);
   bool replay_fence();
+  /// The replay of a bookkeeping event (free_event): the recorded event at the cursor is of
+  /// kind k (and, for an access, at loc); it takes value and aux. False if none is recorded or
+  /// it differs (free_event reports the divergence).
+  bool replay_free(event_kind k, std::uint32_t loc, std::uint64_t value, std::uint32_t aux);
   /// The calling fiber's next recorded event (a replay), or nullptr (new events, teardown).
   event* recorded_next();
   [[noreturn]] void fail(error_kind k, std::string message);
@@ -187,9 +191,19 @@ class execution {
 
 inline event* execution::recorded_next() {
   if (tearing_down) return nullptr;
-  const auto& evs = g.threads[current];
+  auto& evs = g.threads[current];
   const std::size_t c = threads[current]->cursor;
-  return c < evs.size() ? &g.threads[current][c] : nullptr;
+  return c < evs.size() ? &evs[c] : nullptr;
+}
+
+inline bool execution::replay_free(event_kind k, std::uint32_t loc, std::uint64_t value,
+                                   std::uint32_t aux) {
+  event* e = recorded_next();
+  if (e == nullptr || e->kind != k || (is_access(*e) && e->loc != loc)) return false;
+  e->value = value;
+  e->aux = aux;
+  ++threads[current]->cursor;
+  return true;
 }
 
 inline bool execution::replay_load(std::uint32_t loc, std::uint64_t& value) {

@@ -93,19 +93,14 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
     x.next_element.reset();
   }
   const event_kind k = kind == loc_kind::nonatomic ? event_kind::na_write : event_kind::init;
-  event* recorded = x.recorded_next();  // a replay: try the recorded event's location
+  const event* recorded = x.recorded_next();  // a replay: try the recorded event's location
   const std::uint32_t loc = x.g.location_for(l, recorded ? recorded->loc : location_hint_none);
   x.ensure_loc(loc);
   x.loc_addr[loc] = addr;
   x.loc_freed[loc] = event_id::none();
   x.shadow[loc] = init;
   if (x.tearing_down) return loc;
-  if (recorded != nullptr && recorded->kind == k && recorded->loc == loc) {
-    recorded->value = init;  // the replayed event matched (free_event's replay, without a copy)
-    recorded->aux = 0;
-    ++x.me().cursor;
-    return loc;
-  }
+  if (x.replay_free(k, loc, init, 0)) return loc;  // free_event's replay, without an event copy
   event e;
   e.kind = k;
   e.loc = loc;
