@@ -48,9 +48,10 @@ inline bool is_consistent(const graph& g, memory_model m) {
 /// mo-last), whether it is sc or not. Reasoning: every new psc edge passes through a new
 /// scb/eco edge out of `added` (it is hb-maximal, so no edge leaves it through hb or po) or
 /// ends in `added`; edges that only end in it cannot close a cycle. When g's psc ranks are
-/// valid (hb_cache) and the new edges go up in rank, psc is not computed either (rc11.cpp).
+/// valid (hb_cache) and the new edges go up in rank, possibly after lowering their sources'
+/// ranks to just above their psc-predecessors, psc is not computed either (rc11.cpp).
 /// Requires, when g.hbc.ranks_valid: the ranks order every psc edge of g0. They do when every
-/// event appended since the last psc_certify that this cached (rank_epoch) was checked by
+/// event appended since the ranks last changed (rank_epoch) was checked by
 /// these functions after it; the explorer re-checks a choice checked before a newer epoch.
 bool rc11_consistent_after(const graph& g, event_id added);
 

@@ -79,7 +79,7 @@ bool explorer::choice_consistent(event_id added) const {
 }
 
 // A choice found consistent in place (append, check, undo) and appended again later: if psc
-// ranks were certified since its check (another choice's check, or its siblings' subtrees),
+// ranks changed since its check (another choice's check, or its siblings' subtrees),
 // they may not order its new psc edges, which the incremental SC check relies on
 // (consistency.hpp); and an sc event appended again is ranked anew (by its stamp), which
 // loses a rank its own check certified. Then check it again, which extends or renews the

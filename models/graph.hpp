@@ -54,9 +54,12 @@ struct thread_info {
 /// psc edge a -> b of the graph has rank(a) < rank(b), a witness that psc is acyclic that
 /// later checks extend instead of recomputing psc. A new event's rank is its stamp, above
 /// every rank before it (a new event has psc edges into it only, until it is checked);
-/// psc_certify ranks all sc events below 0 in a topological order of psc and bumps
-/// `rank_epoch`. Removing events keeps ranks valid (a restriction of a topological order);
-/// drop() (an existing event changed) makes them invalid.
+/// psc_certify ranks all sc events below 0 in a topological order of psc, spaced apart, and
+/// the SC axiom's incremental check may lower one event's rank to just above its possible
+/// psc-predecessors (rc11.cpp, max_pred_rank): both bump `rank_epoch`. Lowering a rank that
+/// way keeps the order topological (every successor already ranks higher). Removing events
+/// keeps ranks valid (a restriction of a topological order); drop() (an existing event
+/// changed) makes them invalid.
 struct hb_cache {
   static constexpr std::size_t width = 8;  ///< maximum number of model threads
   struct entry {
@@ -71,7 +74,7 @@ struct hb_cache {
   std::array<std::size_t, width> valid{};     ///< per thread: current entries
   std::array<std::size_t, width + 1> base{};  ///< flat numbering of events (by hb_of)
   bool ranks_valid = false;                   ///< see above
-  std::uint64_t rank_epoch = 0;               ///< psc_certify calls that set ranks
+  std::uint64_t rank_epoch = 0;               ///< rank changes (see above)
 
   hb_cache() = default;
   /// Copies the current entries only, with room for a few more.

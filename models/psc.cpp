@@ -15,6 +15,7 @@ namespace {
 
 using word = std::uint64_t;
 constexpr int none = std::numeric_limits<int>::max();
+constexpr std::int32_t rank_gap = 256;
 
 void set_bit(word* b, std::size_t i) {
   b[i / 64] |= word{1} << (i % 64);
@@ -293,8 +294,10 @@ void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
 }
 
 // Kahn's algorithm on the psc edges: repeatedly remove an sc event without successors. With
-// `ranks`, the k-th event removed gets rank -1 - k: every edge a -> b then has rank(a) <
-// rank(b) (b is removed before a), all below the stamps that rank newer events.
+// `ranks`, the k-th event removed gets rank -rank_gap * (1 + k): every edge a -> b then has
+// rank(a) < rank(b) (b is removed before a), all below the stamps that rank newer events. The
+// gaps leave room for the SC axiom's check to sink an event just above its predecessors
+// (rc11.cpp).
 bool fast_psc::acyclic(hb_cache* ranks) {
   s.stack.clear();
   for (std::size_t a = 0; a < S; ++a)
@@ -324,7 +327,7 @@ bool fast_psc::acyclic(hb_cache* ranks) {
   if (ranks != nullptr) {
     for (std::size_t k = 0; k < S; ++k) {
       const sc_event& e = s.sc[s.order[k]];
-      ranks->ev[e.thread][e.index].rank = -1 - static_cast<std::int32_t>(k);
+      ranks->ev[e.thread][e.index].rank = -rank_gap * (1 + static_cast<std::int32_t>(k));
     }
     ranks->ranks_valid = true;
     ++ranks->rank_epoch;

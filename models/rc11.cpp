@@ -17,6 +17,18 @@ namespace stealcheck::model {
 
 namespace {
 
+std::size_t flat_index(const hb_clocks& c, event_id e) {
+  return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
+}
+
+// pos[flat_index(e)] = the mo position of write e; -1 for every other event.
+void mo_positions(const graph& g, const hb_clocks& c, std::vector<int>& pos) {
+  pos.assign(c.base[g.threads.size()], -1);
+  for (const auto& m : g.mo)
+    for (std::size_t k = 0; k < m.size(); ++k)
+      pos[flat_index(c, m[k])] = static_cast<int>(k);
+}
+
 // Reused storage of coherent() (it runs for every backward revisit): no allocation per call
 // once warm.
 struct coherence_scratch {
@@ -36,13 +48,8 @@ struct coherence_scratch {
 bool coherent(const graph& g, const hb_clocks& c) {
   static thread_local coherence_scratch s;
   const std::size_t nt = g.threads.size();
-  s.pos.assign(c.base[nt], -1);
-  auto flat = [&](event_id e) {
-    return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
-  };
-  for (const auto& m : g.mo)
-    for (std::size_t k = 0; k < m.size(); ++k)
-      s.pos[flat(m[k])] = static_cast<int>(k);
+  mo_positions(g, c, s.pos);
+  auto flat = [&](event_id e) { return flat_index(c, e); };
   auto wpos = [&](std::size_t t, std::size_t i) {
     const event& e = g.threads[t][i];
     return is_read(e) ? (g.contains(e.rf) ? s.pos[flat(e.rf)] : -1) : s.pos[c.base[t] + i];
@@ -101,6 +108,56 @@ void add_new_scb_targets(const graph& g, event_id id,
     if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) out.push_back(m[k]);
 }
 
+// The highest psc rank among the possible psc-predecessors of the sc event s, or the least
+// int32 if there are none. What it looks at is a superset of the predecessors: an edge a -> s
+// is psc_base (a = x sc, or an sc fence hb-before x; x scb y; y = s or y hb s) or psc_F (a an
+// sc fence, a hb x, x eco z, z hb s). With B the events hb?-before s (a po-prefix of each
+// thread): an x in B gives an a in B (fences hb-before x are in B); an x outside B can only
+// reach B by mo, rb or eco, so it accesses a location l at a write mo-before-or-equal the
+// mo-latest write that an access of B to l writes or reads (Mw_l), or reads one mo-before it.
+// So: the sc events of B other than s, the sc events of that set X, and the sc fences
+// hb-before an event of X (per thread, hb-before its po-last event of X). O(E + F * T).
+std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
+                           const boost::container::small_vector<event_id, 16>& fences) {
+  static thread_local std::vector<int> pos;  // mo positions (mo_positions)
+  const std::size_t nt = g.threads.size();
+  mo_positions(g, c, pos);
+  auto flat = [&](event_id e) { return flat_index(c, e); };
+  boost::container::small_vector<int, 16> mw(g.locs.size(), -1);  // Mw_l
+  std::int32_t best = std::numeric_limits<std::int32_t>::min();
+  const std::int32_t* clk = c.of(s);
+  for (std::size_t u = 0; u < nt; ++u) {
+    const std::size_t lim = std::min(static_cast<std::size_t>(clk[u]), g.threads[u].size());
+    for (std::size_t i = 0; i < lim; ++i) {
+      const event& e = g.threads[u][i];
+      const event_id id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      if (is_sc(e) && !(id == s)) best = std::max(best, c.rank(id));
+      if (is_access(e)) mw[e.loc] = std::max(mw[e.loc], pos[is_read(e) ? flat(e.rf) : flat(id)]);
+    }
+  }
+  std::int32_t last_x[hb_cache::width];  // per thread: the po-last event of X, or -1
+  for (std::size_t u = 0; u < nt; ++u) {
+    last_x[u] = -1;
+    for (std::size_t i = static_cast<std::size_t>(clk[u]); i < g.threads[u].size(); ++i) {
+      const event& e = g.threads[u][i];
+      if (!is_access(e) || mw[e.loc] < 0) continue;
+      const event_id id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      if (is_read(e) ? pos[flat(e.rf)] >= mw[e.loc] : pos[flat(id)] > mw[e.loc]) continue;
+      if (is_sc(e)) best = std::max(best, c.rank(id));
+      last_x[u] = id.index;
+    }
+  }
+  for (const event_id f : fences) {
+    if (f.index < clk[f.thread]) continue;  // in B: counted above
+    for (std::size_t u = 0; u < nt; ++u)
+      if (last_x[u] >= 0 && c.hb_eq(f, {static_cast<std::int32_t>(u), last_x[u]})) {
+        best = std::max(best, c.rank(f));
+        break;
+      }
+  }
+  return best;
+}
+
 // The SC axiom after adding `added` (and its read part, for an RMW's write part) to a graph
 // whose psc was acyclic. A new cycle needs a new psc edge on it, and every new edge that can
 // lie on a cycle goes from a *source*, a new event that is sc or an sc fence hb-before
@@ -111,7 +168,10 @@ void add_new_scb_targets(const graph& g, event_id id,
 // So with no source or no end the graph stays acyclic. When the graph's psc ranks are valid
 // (hb_cache, psc_certify: each old edge goes up in rank) and every source ranks below every
 // end, each new edge goes up too: the ranks stay a topological order, psc stays acyclic and
-// is not computed. Otherwise psc_certify decides, and ranks the graph afresh.
+// is not computed. A source ranked too high (typically a new sc fence, ranked by its stamp
+// above everything) is first lowered to just above its possible predecessors
+// (max_pred_rank), which orders the new edges unless an end may reach it. Only otherwise does
+// psc_certify decide, and rank the graph afresh.
 bool sc_axiom_after(const graph& g, event_id added) {
   boost::container::small_vector<event_id, 8> y;
   add_new_scb_targets(g, added, y);
@@ -129,11 +189,12 @@ bool sc_axiom_after(const graph& g, event_id added) {
       for (std::int32_t k = c.ev[u][g.threads[u].size() - 1].scf; k >= 0;
            k = k > 0 ? c.ev[u][static_cast<std::size_t>(k) - 1].scf : -1)
         fences.push_back({static_cast<std::int32_t>(u), k});
-  bool source = false, end = false;
+  boost::container::small_vector<event_id, 16> sources;
+  bool end = false;
   std::int32_t hi = std::numeric_limits<std::int32_t>::min();
   std::int32_t lo = std::numeric_limits<std::int32_t>::max();
   auto add_source = [&](event_id x) {
-    source = true;
+    sources.push_back(x);
     hi = std::max(hi, c.rank(x));
   };
   auto add_end = [&](event_id z) {
@@ -144,7 +205,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
   if (rmw_write && is_sc(g.at(read_part))) add_source(read_part);
   for (const event_id f : fences)
     if (c.hb(f, added)) add_source(f);
-  if (!source) return true;
+  if (sources.empty()) return true;
   auto fences_after = [&](event_id z) {
     for (const event_id f : fences)
       if (c.hb(z, f)) add_end(f);
@@ -153,8 +214,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
     if (is_sc(g.at(w))) add_end(w);
     fences_after(w);
   }
-  // The readers' fences can only lower `lo`: not needed once the ranks cannot decide.
-  if (end && !(c.ranks_valid && hi < lo)) return psc_certify(g);
+  if (end && !c.ranks_valid) return psc_certify(g);  // the readers' fences change nothing
   if (!fences.empty()) {
     std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before some sc fence
     for (const event_id f : fences)
@@ -167,8 +227,24 @@ bool sc_axiom_after(const graph& g, event_id added) {
           fences_after({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
       }
   }
-  if (!end) return true;
-  if (c.ranks_valid && hi < lo) return true;
+  if (!end || hi < lo) return true;
+  // Sink each source at or above an end to just above its possible psc-predecessors: the
+  // ranks stay a topological order (the source's successors rank above it already), and they
+  // may now order the new edges too. The explorer re-checks choices made under older ranks.
+  hi = std::numeric_limits<std::int32_t>::min();
+  for (const event_id x : sources) {
+    std::int32_t& r =
+        g.hbc.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].rank;
+    if (r >= lo) {
+      const std::int32_t p = max_pred_rank(g, c, x, fences);
+      if (p < lo - 1) {
+        r = p + 1;
+        ++g.hbc.rank_epoch;
+      }
+    }
+    hi = std::max(hi, r);
+  }
+  if (hi < lo) return true;
   return psc_certify(g);
 }
 }  // namespace
