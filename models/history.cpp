@@ -52,16 +52,39 @@ bool history::linearizable(const hb_clocks& hb) const {
   const std::size_t n = ops_.size();
   if (n > 64) return false;  // check_all reports this case by name
   using mask = std::uint64_t;
-  // a before b: earlier in the same thread, or a's last event hb-before b's first
+  // a before b: earlier in the same thread, or a's last event hb-before b's first. Per
+  // thread the operations are recorded in po order, and those of thread u hb-before b form a
+  // prefix of u's list that only grows along b's thread: one pointer per pair of threads.
+  constexpr std::size_t W = hb_cache::width;
+  std::array<std::array<std::uint8_t, 64>, W> of_thread;  // per thread: its operations
+  std::array<std::size_t, W> count{};
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto t = static_cast<std::size_t>(ops_[i].first.thread);
+    of_thread[t][count[t]++] = static_cast<std::uint8_t>(i);
+  }
+  std::array<std::size_t, W> active;  // the threads with operations
+  std::size_t na = 0;
+  for (std::size_t t = 0; t < W; ++t)
+    if (count[t] > 0) active[na++] = t;
   std::array<mask, 64> preds{};
-  for (std::size_t b = 0; b < n; ++b) {
-    const event_id bf = ops_[b].first;
-    const std::int32_t* clk = hb.of(bf);
-    for (std::size_t a = 0; a < n; ++a) {
-      const event_id al = ops_[a].last;
-      const bool before = ops_[a].first.thread == bf.thread ? ops_[a].first.index < bf.index
-                                                            : clk[al.thread] > al.index;
-      if (a != b && before) preds[b] |= mask{1} << a;
+  for (std::size_t ta = 0; ta < na; ++ta) {
+    const std::size_t t = active[ta];
+    std::array<std::size_t, W> seen{};  // per thread u: its operations hb-before so far
+    std::array<mask, W> before{};       // and their set
+    mask earlier = 0;                   // t's operations po-before
+    for (std::size_t k = 0; k < count[t]; ++k) {
+      const std::size_t b = of_thread[t][k];
+      const std::int32_t* clk = hb.of(ops_[b].first);
+      mask m = earlier;
+      for (std::size_t ua = 0; ua < na; ++ua) {
+        const std::size_t u = active[ua];
+        if (u == t) continue;
+        while (seen[ua] < count[u] && ops_[of_thread[u][seen[ua]]].last.index < clk[u])
+          before[ua] |= mask{1} << of_thread[u][seen[ua]++];
+        m |= before[ua];
+      }
+      preds[b] = m;
+      earlier |= mask{1} << b;
     }
   }
   const mask all = n == 64 ? ~mask{0} : (mask{1} << n) - 1;
