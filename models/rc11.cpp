@@ -103,8 +103,8 @@ void add_new_scb_targets(const graph& g, event_id id,
   const event& e = g.at(id);
   if (!is_access(e)) return;
   const auto& m = g.mo[e.loc];
-  const int p = g.mo_pos(is_read(e) ? e.rf : id);
-  for (std::size_t k = static_cast<std::size_t>(p) + 1; k < m.size(); ++k)
+  const event_id from = is_read(e) ? e.rf : id;
+  for (std::size_t k = m.size(); k-- > 0 && !(m[k] == from);)  // usually none: from is mo-last
     if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) out.push_back(m[k]);
 }
 
