@@ -82,15 +82,19 @@ bool explorer::check_final(bool complete) {
 // Whether g has a non-atomic access or an access to a freed location that is not
 // hb-before-or-equal to the free: then check_final searches for the bug. One pass.
 bool explorer::races_or_late_access(const graph& g, const hb_clocks& c) const {
-  for (std::size_t t = 0; t < g.threads.size(); ++t)
-    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
-      const event& e = g.threads[t][i];
-      if (is_na(e)) return true;
-      if (is_access(e) && e.loc < ex_.loc_freed.size() && ex_.loc_freed[e.loc].valid() &&
-          !c.hb_eq({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)},
-                   ex_.loc_freed[e.loc]))
+  const std::size_t nfreed = ex_.loc_freed.size();
+  const event_id* const freed = ex_.loc_freed.data();
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    const event* const first = g.threads[t].data();
+    const event* const end = first + g.threads[t].size();
+    for (const event* e = first; e != end; ++e) {  // pointers: no size() division per event
+      if (is_na(*e)) return true;
+      if (is_access(*e) && e->loc < nfreed && freed[e->loc].valid() &&
+          !c.hb_eq({static_cast<std::int32_t>(t), static_cast<std::int32_t>(e - first)},
+                   freed[e->loc]))
         return true;
     }
+  }
   return false;
 }
 
