@@ -2,6 +2,7 @@
 #include "models/hb.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 
@@ -21,11 +22,20 @@ const std::int32_t* rel_of(const hb_cache& c, event_id e) {
   return c.ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rel;
 }
 
+// Per thread: its number of events (read once per call: vector<event>::size() divides).
+using lengths = std::array<std::size_t, W>;
+
+// Whether g (with per-thread lengths len) has event x: graph::contains without the divisions.
+bool has(const graph& g, const lengths& len, event_id x) {
+  return x.valid() && static_cast<std::size_t>(x.thread) < g.threads.size() && x.index >= 0 &&
+         static_cast<std::size_t>(x.index) < len[static_cast<std::size_t>(x.thread)];
+}
+
 // The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
-void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
+void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
   auto& row = c.ev[t];
   if (row.size() < i + 1) {
-    if (row.capacity() < i + 1) row.reserve(g.threads[t].size() + 16);  // one growth per graph
+    if (row.capacity() < i + 1) row.reserve(len[t] + 16);  // one growth per graph
     row.resize(i + 1);
   }
   hb_cache::entry& cur = row[i];
@@ -45,17 +55,17 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
   v[t] = static_cast<std::int32_t>(i + 1);
   p[t] = static_cast<std::int32_t>(i + 1);
   for_each_sync_pred(g, t, i, [&](event_id x) {
-    if (g.contains(x))
+    if (has(g, len, x))
       join_into(p,
                 c.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].porf);
   });
   const event& e = g.threads[t][i];
-  if (i == 0 && g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
+  if (i == 0 && g.info[t].created_by.valid() && has(g, len, g.info[t].created_by))
     join_into(v, c.of(g.info[t].created_by));
-  if (e.kind == event_kind::join && !g.threads[e.aux].empty())
-    join_into(v, c.of({static_cast<std::int32_t>(e.aux),
-                       static_cast<std::int32_t>(g.threads[e.aux].size() - 1)}));
-  if (is_read(e) && g.contains(e.rf)) {
+  if (e.kind == event_kind::join && len[e.aux] > 0)
+    join_into(v,
+              c.of({static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(len[e.aux] - 1)}));
+  if (is_read(e) && has(g, len, e.rf)) {
     const std::int32_t* wr = rel_of(c, e.rf);
     if (is_acquire(e.order)) join_into(v, wr);
     join_into(a, wr);
@@ -67,17 +77,9 @@ void compute_event(const graph& g, hb_cache& c, std::size_t t, std::size_t i) {
     join_into(r, f);
     if (e.rmw && i > 0) {  // the release sequence continues through RMWs (C++20)
       const event& rp = g.threads[t][i - 1];
-      if (g.contains(rp.rf)) join_into(r, rel_of(c, rp.rf));
+      if (has(g, len, rp.rf)) join_into(r, rel_of(c, rp.rf));
     }
   }
-}
-
-// The flat numbering of g's events (hb_cache::base); returns &c.
-const hb_clocks* number_events(const graph& g, hb_cache& c) {
-  c.base[0] = 0;
-  for (std::size_t t = 0; t < g.threads.size(); ++t)
-    c.base[t + 1] = c.base[t] + g.threads[t].size();
-  return &c;
 }
 
 }  // namespace
@@ -89,31 +91,37 @@ const hb_clocks* hb_of(const graph& g) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
     std::abort();
   }
+  lengths len;
+  c.base[0] = 0;  // the flat numbering of g's events
+  for (std::size_t t = 0; t < nt; ++t) {
+    len[t] = g.threads[t].size();
+    c.base[t + 1] = c.base[t] + len[t];
+  }
   if (c.ev.size() == nt) {  // the common call: every entry current, nothing to compute
     bool current = true;
     for (std::size_t t = 0; t < nt && current; ++t)
-      current = c.valid[t] == g.threads[t].size();
-    if (current) return number_events(g, c);  // sizes may have shrunk to the valid entries
+      current = c.valid[t] == len[t];
+    if (current) return &c;
   }
   c.ev.resize(nt);
   std::size_t remaining = 0;
   for (std::size_t t = 0; t < nt; ++t) {
-    c.clamp(t, g.threads[t].size());
-    remaining += g.threads[t].size() - c.valid[t];
+    c.clamp(t, len[t]);
+    remaining += len[t] - c.valid[t];
   }
   while (remaining > 0) {
     bool progress = false;
     for (std::size_t t = 0; t < nt; ++t) {
-      while (c.valid[t] < g.threads[t].size()) {
+      while (c.valid[t] < len[t]) {
         const std::size_t i = c.valid[t];
         bool ready = true;
         for_each_sync_pred(g, t, i, [&](event_id p) {
-          if (g.contains(p) &&
+          if (has(g, len, p) &&
               static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
             ready = false;
         });
         if (!ready) break;
-        compute_event(g, c, t, i);
+        compute_event(g, c, len, t, i);
         ++c.valid[t];
         --remaining;
         progress = true;
@@ -121,7 +129,7 @@ const hb_clocks* hb_of(const graph& g) {
     }
     if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
   }
-  return number_events(g, c);
+  return &c;
 }
 
 view porf_prefix(const graph& g, event_id e) {
