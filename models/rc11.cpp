@@ -227,7 +227,9 @@ bool sc_axiom_after(const graph& g, event_id added) {
           fences_after({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
       }
   }
-  if (!end || hi < lo) return true;
+  if (!end) return true;
+  if (!c.ranks_valid) return psc_certify(g);  // ends from the readers' fences only
+  if (hi < lo) return true;
   // Sink each source at or above an end to just above its possible psc-predecessors: the
   // ranks stay a topological order (the source's successors rank above it already), and they
   // may now order the new edges too. The explorer re-checks choices made under older ranks.
