@@ -175,10 +175,10 @@ class execution {
   void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
   // current fiber -> main (sanitizer-annotated); `in_post`: see execution::post
   void switch_to_main(bool exiting, bool in_post = false);
-  void* main_fake_ = nullptr;
-  const void* main_bottom_ = nullptr;
-  std::size_t main_size_ = 0;
-  void* tsan_main_ = nullptr;
+  [[maybe_unused]] void* main_fake_ = nullptr;
+  [[maybe_unused]] const void* main_bottom_ = nullptr;
+  [[maybe_unused]] std::size_t main_size_ = 0;
+  [[maybe_unused]] void* tsan_main_ = nullptr;
   void* last_stack_ = nullptr;
   std::vector<void*> stack_pool_;
   // model_thread objects of finished runs, reused (one allocation per thread per exploration)
