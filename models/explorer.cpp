@@ -196,12 +196,18 @@ void explorer::handle_load(std::size_t t) {
   const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
   const int floor = coherence_floor(ex_.g, t, op.loc);
+  const auto last = static_cast<std::size_t>(std::max(floor, 0));  // the last candidate
   boost::container::small_vector<std::pair<std::size_t, std::uint64_t>, 8> ok;  // k, epoch
-  for (std::size_t k = n; k-- > 0 && static_cast<int>(k) >= floor;) {
+  for (std::size_t k = n; k-- > last;) {
     const event_id rid = ex_.g.append(t, make_read(op));
     set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
     ex_.g.at(rid).added_max = k + 1 == n;
-    if (choice_consistent(rid)) ok.emplace_back(k, ex_.g.hbc.rank_epoch);
+    const bool consistent = choice_consistent(rid);
+    if (consistent && ok.empty() && k == last) {  // the only choice: explored as it stands
+      resume(t, true);
+      return;
+    }
+    if (consistent) ok.emplace_back(k, ex_.g.hbc.rank_epoch);
     ex_.g.pop_back(t);
   }
   bool live = true;
@@ -298,7 +304,12 @@ void explorer::handle_write(std::size_t t) {
       if (!atomic(p)) continue;
       const event_id wid = ex_.g.append(t, make_store(op, p == n));
       ex_.g.mo_insert(wid, p);
-      if (choice_consistent(wid)) ok.emplace_back(p, ex_.g.hbc.rank_epoch);
+      const bool consistent = choice_consistent(wid);
+      if (consistent && ok.empty() && p == lo) {  // the only choice: explored as it stands
+        resume(t, true);
+        return;
+      }
+      if (consistent) ok.emplace_back(p, ex_.g.hbc.rank_epoch);
       auto& m = ex_.g.mo[op.loc];
       m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
       ex_.g.pop_back(t);
