@@ -187,39 +187,51 @@ void explorer::visit() {
   }
 }
 
-// A plain load has no write part and revisits nothing: its consistent choices are found in
-// place (append, check, undo); the first is explored on the live fibers, the others after
-// rewinding the graph to this point (TruSt's forward revisits need no copy: every event added
-// since has a larger stamp) and re-executing it.
-void explorer::handle_load(std::size_t t) {
-  const pending_op op = ex_.threads[t]->op;
+// The choices of a load, or of a store that no read may revisit, checked in place and
+// explored in the order given (mo-maximal first): `add(c)` appends choice c and returns the new
+// event, `undo(c)` removes it again. They are checked in the reverse order, so the first to
+// explore, when consistent, is the one still appended after the checks: it runs as it stands,
+// on the live fibers. The others are appended again after rewinding the graph to this point
+// (TruSt's forward revisits need no copy: every event added since has a larger stamp), their
+// ranks re-checked if need be (rank_again), and re-executed.
+template <class Add, class Undo>
+void explorer::explore_in_place(std::size_t t, const std::size_t* choices, std::size_t count,
+                                Add&& add, Undo&& undo) {
   const std::uint32_t here = ex_.g.next_stamp;
-  const std::size_t n = ex_.g.mo[op.loc].size();
-  const int floor = coherence_floor(ex_.g, t, op.loc);
-  const auto last = static_cast<std::size_t>(std::max(floor, 0));  // the last candidate
-  boost::container::small_vector<std::pair<std::size_t, std::uint64_t>, 8> ok;  // k, epoch
-  for (std::size_t k = n; k-- > last;) {
-    const event_id rid = ex_.g.append(t, make_read(op));
-    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
-    ex_.g.at(rid).added_max = k + 1 == n;
-    const bool consistent = choice_consistent(rid);
-    if (consistent && ok.empty() && k == last) {  // the only choice: explored as it stands
-      resume(t, true);
-      return;
-    }
-    if (consistent) ok.emplace_back(k, ex_.g.hbc.rank_epoch);
-    ex_.g.pop_back(t);
+  boost::container::small_vector<std::pair<std::size_t, std::uint64_t>, 8> ok;  // i, epoch
+  for (std::size_t i = count; i-- > 0;) {
+    const event_id id = add(choices[i]);
+    const bool consistent = choice_consistent(id);
+    if (consistent) ok.emplace_back(i, ex_.g.hbc.rank_epoch);
+    if (i > 0 || !consistent) undo(choices[i]);
   }
   bool live = true;
-  for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
-    ex_.g.rewind(here);
-    const auto [k, epoch] = ok[i];
-    const event_id rid = ex_.g.append(t, make_read(op));
-    set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
-    ex_.g.at(rid).added_max = k + 1 == n;
-    rank_again(rid, epoch);
+  for (std::size_t j = ok.size(); j-- > 0 && !stop_;) {  // ok is in reverse order
+    const auto [i, epoch] = ok[j];
+    if (i > 0) {  // (the first choice, explored first, is still appended)
+      ex_.g.rewind(here);
+      rank_again(add(choices[i]), epoch);
+    }
     if (child(ok.size(), [&] { resume(t, live); })) live = false;
   }
+}
+
+void explorer::handle_load(std::size_t t) {
+  const pending_op op = ex_.threads[t]->op;
+  const std::size_t n = ex_.g.mo[op.loc].size();
+  const int floor = coherence_floor(ex_.g, t, op.loc);
+  boost::container::small_vector<std::size_t, 8> ks;  // mo positions of the writes to read
+  for (std::size_t k = n; k-- > 0 && static_cast<int>(k) >= floor;)
+    ks.push_back(k);
+  explore_in_place(
+      t, ks.data(), ks.size(),
+      [&](std::size_t k) {
+        const event_id rid = ex_.g.append(t, make_read(op));
+        set_reads_from(ex_.g, rid, ex_.g.mo[op.loc][k]);
+        ex_.g.at(rid).added_max = k + 1 == n;
+        return rid;
+      },
+      [&](std::size_t) { ex_.g.pop_back(t); });
 }
 
 void explorer::handle_read(std::size_t t) {
@@ -298,31 +310,22 @@ void explorer::handle_write(std::size_t t) {
   const auto lo = static_cast<std::size_t>(std::max(1, coherence_floor(ex_.g, t, op.loc) + 1));
   auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
   if (!has_revisitable_read(ex_.g, op.loc, porf_before_next(ex_.g, t))) {
-    // No backward revisit possible: as handle_load, check the mo positions in place.
-    boost::container::small_vector<std::pair<std::size_t, std::uint64_t>, 8> ok;  // p, epoch
-    for (std::size_t p = n; p >= lo; --p) {
-      if (!atomic(p)) continue;
-      const event_id wid = ex_.g.append(t, make_store(op, p == n));
-      ex_.g.mo_insert(wid, p);
-      const bool consistent = choice_consistent(wid);
-      if (consistent && ok.empty() && p == lo) {  // the only choice: explored as it stands
-        resume(t, true);
-        return;
-      }
-      if (consistent) ok.emplace_back(p, ex_.g.hbc.rank_epoch);
-      auto& m = ex_.g.mo[op.loc];
-      m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
-      ex_.g.pop_back(t);
-    }
-    bool live = true;
-    for (std::size_t i = 0; i < ok.size() && !stop_; ++i) {
-      ex_.g.rewind(here);
-      const auto [p, epoch] = ok[i];
-      const event_id wid = ex_.g.append(t, make_store(op, p == n));
-      ex_.g.mo_insert(wid, p);
-      rank_again(wid, epoch);
-      if (child(ok.size(), [&] { resume(t, live); })) live = false;
-    }
+    // No backward revisit possible: as a load, the mo positions are checked in place.
+    boost::container::small_vector<std::size_t, 8> ps;  // coherent, atomic mo positions
+    for (std::size_t p = n; p >= lo; --p)
+      if (atomic(p)) ps.push_back(p);
+    explore_in_place(
+        t, ps.data(), ps.size(),
+        [&](std::size_t p) {
+          const event_id wid = ex_.g.append(t, make_store(op, p == n));
+          ex_.g.mo_insert(wid, p);
+          return wid;
+        },
+        [&](std::size_t p) {
+          auto& m = ex_.g.mo[op.loc];
+          m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
+          ex_.g.pop_back(t);
+        });
     return;
   }
   bool live = true;

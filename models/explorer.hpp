@@ -73,6 +73,9 @@ class explorer {
   bool choice_consistent(event_id added) const;
   void rank_again(event_id added, std::uint64_t epoch) const;
   void resume(std::size_t t, bool live);
+  template <class Add, class Undo>
+  void explore_in_place(std::size_t t, const std::size_t* choices, std::size_t count, Add&& add,
+                        Undo&& undo);
   void visit_other(graph other);
   void replay_failed();
   bool maximal(const graph& g, event_id r, event_id w, const view& keep) const;
