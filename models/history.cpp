@@ -91,29 +91,34 @@ bool history::linearizable(const hb_clocks& hb) const {
   // one spec per OS thread, emptied per call: no allocation per execution once warm
   static thread_local spec::sequential_deque<std::int64_t> s;
   s.clear();
+  // Only the next operation of each thread can come next (a thread's operations are ordered
+  // by po, which preds contains): at each depth, at most one candidate per thread.
   struct frame {
     mask done;
-    std::size_t next;  // the next operation to try at this depth
+    std::size_t next;  // the next thread (index into active) to try at this depth
   };
-  std::array<frame, 65> stack;  // one frame per depth: at most n + 1
+  std::array<frame, 65> stack;       // one frame per depth: at most n + 1
+  std::array<std::size_t, W> pos{};  // per active thread: its operations done
   std::size_t depth = 1;
   stack[0] = {0, 0};
   while (depth > 0) {
     frame& f = stack[depth - 1];
     if (f.done == all) return true;
     bool descended = false;
-    while (f.next < n) {
-      const std::size_t i = f.next++;
-      const mask bit = mask{1} << i;
-      if ((f.done & bit) != 0 || (preds[i] & ~f.done) != 0) continue;
-      if (!apply(s, ops_[i])) continue;
-      stack[depth++] = {f.done | bit, 0};
+    while (f.next < na) {
+      const std::size_t ta = f.next++;
+      if (pos[ta] == count[active[ta]]) continue;  // the thread's operations are all done
+      const std::size_t i = of_thread[active[ta]][pos[ta]];
+      if ((preds[i] & ~f.done) != 0 || !apply(s, ops_[i])) continue;
+      ++pos[ta];
+      stack[depth++] = {f.done | mask{1} << i, 0};
       descended = true;
       break;
     }
     if (descended) continue;
-    --depth;
-    if (depth > 0) undo(s, ops_[stack[depth - 1].next - 1]);
+    if (--depth == 0) break;
+    const std::size_t ta = stack[depth - 1].next - 1;  // the thread applied at that depth
+    undo(s, ops_[of_thread[active[ta]][--pos[ta]]]);
   }
   return false;
 }
