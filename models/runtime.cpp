@@ -100,6 +100,18 @@ execution::~execution() {
   teardown();
   for (void* p : stack_pool_)
     std::free(p);
+  for (const auto& [bytes, p] : spare_storage_)
+    ::operator delete (p, std::align_val_t{alignof(std::max_align_t)});
+}
+
+void* execution::take_storage(std::size_t bytes) {
+  for (std::size_t k = spare_storage_.size(); k-- > 0;)
+    if (spare_storage_[k].first == bytes) {
+      void* p = spare_storage_[k].second;
+      spare_storage_.erase(spare_storage_.begin() + static_cast<std::ptrdiff_t>(k));
+      return p;
+    }
+  return ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
 }
 
 void execution::reset_run() {
@@ -362,8 +374,12 @@ void execution::teardown() {
     switch_to_fiber(t);  // throws unwind_request inside the fiber; it then finishes
   }
   current = 0;
+  constexpr std::size_t max_spare = 64;  // a client allocating more per run frees the rest
   for (alloc_record& a : allocs) {
-    ::operator delete (a.storage, std::align_val_t{alignof(std::max_align_t)});
+    if (spare_storage_.size() < max_spare)
+      spare_storage_.emplace_back(a.bytes, a.storage);
+    else
+      ::operator delete (a.storage, std::align_val_t{alignof(std::max_align_t)});
   }
   allocs.clear();
   recycle_threads();

@@ -131,6 +131,9 @@ class execution {
   std::vector<event_id> loc_freed;
   std::vector<std::uint64_t> shadow;  ///< value last written in this run (teardown reads it)
   std::vector<alloc_record> allocs;
+  /// Storage for a model allocation of `bytes` bytes: one an earlier run's teardown gave back
+  /// (allocations repeat from run to run), else a new one. Contents indeterminate.
+  void* take_storage(std::size_t bytes);
 
   event_id free_event(event e);
   std::uint64_t post(const pending_op& op);
@@ -181,6 +184,8 @@ class execution {
   [[maybe_unused]] void* tsan_main_ = nullptr;
   void* last_stack_ = nullptr;
   std::vector<void*> stack_pool_;
+  // storage of the model allocations of torn-down runs, with its size, for take_storage
+  std::vector<std::pair<std::size_t, void*>> spare_storage_;
   // model_thread objects of finished runs, reused (one allocation per thread per exploration)
   std::vector<std::unique_ptr<model_thread>> spare_threads_;
   void recycle_threads();

@@ -237,7 +237,7 @@ void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
                void (*destroy)(void*, std::size_t)) {
   execution& x = ex();
   const std::size_t bytes = size * (count == 0 ? 1 : count);
-  void* p = ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
+  void* p = x.take_storage(bytes);
   alloc_record r;
   r.storage = p;
   r.bytes = bytes;
