@@ -310,7 +310,12 @@ int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::ui
   if (clk == nullptr) return -1;
   // per thread, the write of the po-last access to loc in its hb-prefix (it bounds the
   // earlier ones); the floor is the mo-last of them, found in one backward pass over mo
-  event_id w[hb_cache::width];
+  // (packed into one word each: an event_id array would be initialized on every call)
+  auto pack = [](event_id x) {
+    return std::uint64_t{static_cast<std::uint32_t>(x.thread)} << 32 |
+           static_cast<std::uint32_t>(x.index);
+  };
+  std::uint64_t w[hb_cache::width];
   std::size_t nw = 0;
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& tu = g.threads[u];
@@ -318,15 +323,15 @@ int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::ui
     for (std::size_t i = std::min(lim, tu.size()); i-- > 0;) {
       const event& a = tu[i];
       if (!is_access(a) || a.loc != loc) continue;
-      w[nw++] =
-          is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+      w[nw++] = pack(
+          is_read(a) ? a.rf : event_id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
       break;
     }
   }
   if (nw == 0) return -1;
   const auto& m = g.mo[loc];
   for (std::size_t k = m.size(); k-- > 0;)
-    if (std::find(w, w + nw, m[k]) != w + nw) return static_cast<int>(k);
+    if (std::find(w, w + nw, pack(m[k])) != w + nw) return static_cast<int>(k);
   return -1;
 }
 
