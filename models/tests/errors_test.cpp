@@ -79,6 +79,36 @@ TEST(Errors, UseAfterFreeOfAModelAtomic) {
   EXPECT_GT(good.blocked, 0u);  // executions where the owner does not see done == 1
 }
 
+// An access recorded before the free but not hb-before it: only the end-of-execution check
+// can see it (the owner frees only after reading the reader's flag, so no access comes
+// after the free). A relaxed flag leaves the access unordered; release/acquire orders it.
+TEST(Errors, AccessRecordedBeforeTheFreeButNotOrderedBeforeIt) {
+  auto body = [](std::memory_order w, std::memory_order r) {
+    return [=](client& c) {
+      using node = mem::atomic<int>;
+      node* n = mem::create<node>(7);
+      mem::atomic<int> done{0};
+      c.spawn([&, n] {
+        (void)n->load(rlx);
+        done.store(1, w);
+      });
+      spin_assume(done.load(r) == 1);
+      mem::destroy(n);
+      c.join_all();
+    };
+  };
+  const result bad = explore(options{}, body(rlx, rlx));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.bug->kind, error_kind::use_after_free) << bad.bug->message;
+  EXPECT_NE(bad.bug->message.find("is not ordered before the free"), std::string::npos)
+      << bad.bug->message;
+  expect_replays(options{}, body(rlx, rlx), bad);
+  const result good = explore(options{}, body(rel, acq));
+  EXPECT_TRUE(good.ok()) << good.bug->message << "\n" << good.bug->trace;
+  EXPECT_EQ(good.complete, 1u);
+  EXPECT_EQ(good.blocked, 1u);  // the owner reads done == 0
+}
+
 TEST(Errors, DoubleFreeAndLeak) {
   const result df = explore(options{}, [](client&) {
     int* p = mem::create<int>(1);
