@@ -83,7 +83,6 @@ class explorer {
                graph& out) const;
   void leaf();
   bool check_final(bool complete);
-  bool races_or_late_access(const graph& g, const hb_cache& c) const;
   bool check_leaks(bool complete);
   void report(error_kind k, const std::string& message);
   bool stopped() const { return stop_; }

@@ -128,6 +128,8 @@ void execution::reset_run() {
   shadow.assign(g.locs.size(), 0);
   allocs.clear();
   next_element.reset();
+  na_recorded = false;
+  late_access = false;
 }
 
 // Every switch between the explorer (main) and a fiber goes through these two functions, so
@@ -426,6 +428,7 @@ event_id execution::free_event(event e) {
   const event_id id = g.append(t, e);
   ++th.cursor;
   if (e.kind == event_kind::init) g.mo[e.loc].push_back(id);
+  na_recorded = na_recorded || is_na(e);
   return id;
 }
 

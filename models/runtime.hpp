@@ -131,6 +131,12 @@ class execution {
   std::vector<event_id> loc_freed;
   std::vector<std::uint64_t> shadow;  ///< value last written in this run (teardown reads it)
   std::vector<alloc_record> allocs;
+  /// Whether this run recorded a non-atomic access (a data race is possible), and whether a
+  /// free found an access to a location it freed that is not hb-before it (rt_free_end;
+  /// accesses made after a free fail at once). The end-of-execution check searches for a bug
+  /// only if one is set (explorer::check_final).
+  bool na_recorded = false;
+  bool late_access = false;
   /// Storage for a model allocation of `bytes` bytes: one an earlier run's teardown gave back
   /// (allocations repeat from run to run), else a new one. Contents indeterminate.
   void* take_storage(std::size_t bytes);
@@ -208,6 +214,7 @@ inline bool execution::replay_free(event_kind k, std::uint32_t loc, std::uint64_
   e->value = value;
   e->aux = aux;
   ++threads[current]->cursor;
+  na_recorded = na_recorded || is_na(*e);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "models/hb.hpp"
 #include "models/report.hpp"
 #include "models/runtime.hpp"
 
@@ -75,6 +76,23 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   }
   if (ok != nullptr) *ok = x.me().op.ok;
   return v;
+}
+
+// Whether g has an access to a location freed by f (freed[loc] == f) that is not hb-before
+// f: a use-after-free race, which the end-of-execution check reports. Scans only the events
+// outside f's hb-prefix (after a join, usually none).
+bool unordered_access(const graph& g, event_id f, const std::vector<event_id>& freed) {
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return true;  // (not for a consistent graph) the end check decides
+  const std::int32_t* clk = h->of(f);
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto& th = g.threads[u];
+    for (auto i = static_cast<std::size_t>(clk[u]); i < th.size(); ++i) {
+      const event& e = th[i];
+      if ((is_access(e) || is_na(e)) && e.loc < freed.size() && freed[e.loc] == f) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -283,10 +301,15 @@ void rt_free_end(const void* p) {
     e.aux = static_cast<std::uint32_t>(k);
     a.free_event = x.free_event(e);
     const auto lo = reinterpret_cast<std::uintptr_t>(a.storage);
+    bool any = false;
     for (std::size_t l = 0; l < x.loc_addr.size(); ++l) {
       const std::uintptr_t q = x.loc_addr[l];
-      if (q >= lo && q < lo + a.bytes) x.loc_freed[l] = a.free_event;
+      if (q >= lo && q < lo + a.bytes) {
+        x.loc_freed[l] = a.free_event;
+        any = true;
+      }
     }
+    if (any && !x.late_access) x.late_access = unordered_access(x.g, a.free_event, x.loc_freed);
     return;
   }
 }
