@@ -190,7 +190,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
   cmd->add_option("--json", req->json_file, "write the results as JSON");
   cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut")
-      ->check(CLI::Range(1u, 1000000u));
+      ->check(CLI::Range(1u, hb_cache::max_events));
   cmd->add_option("--max-executions", req->max_executions,
                   "stop after N executions (not exhaustive; said in the summary)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));

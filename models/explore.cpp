@@ -1,6 +1,7 @@
 // models/explore.cpp: the test API (see explore.hpp).
 #include "models/explore.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -97,7 +98,7 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
                     detail::split_plan s) {
   detail::run_config cfg;
   cfg.model = opt.model;
-  cfg.max_events_per_thread = opt.max_events_per_thread;
+  cfg.max_events_per_thread = std::min(opt.max_events_per_thread, hb_cache::max_events);
   cfg.sites = opt.sites;
   detail::execution* outer = detail::current_execution();
   detail::execution x(cfg, [&body] {

@@ -46,6 +46,8 @@ namespace stealcheck::model {
 struct options {
   memory_model model = memory_model::rc11;
   /// Events per thread before the thread is cut (blocked, reported). Bounds spin loops.
+  /// At most hb_cache::max_events (32,000: the hb clocks count events in 16 bits); a larger
+  /// value acts as that cap, which the bound's report then names.
   std::uint32_t max_events_per_thread = 1000;
   /// Stop after this many executions (0 = exhaustive); result::limit_reached says so.
   std::uint64_t max_executions = 0;

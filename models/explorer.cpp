@@ -279,7 +279,7 @@ namespace {
 // Whether a read of `loc` that may still be revisited lies outside the porf-prefix given by
 // `pre` (per thread, the prefix length; reads inside it can never be revisited by a write
 // that has them in its porf-prefix).
-bool has_revisitable_read(const graph& g, std::uint32_t loc, const std::int32_t* pre) {
+bool has_revisitable_read(const graph& g, std::uint32_t loc, const hb_cache::clock* pre) {
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];
     for (auto i = static_cast<std::size_t>(pre[u]); i < th.size(); ++i)
@@ -290,8 +290,8 @@ bool has_revisitable_read(const graph& g, std::uint32_t loc, const std::int32_t*
 
 // The porf-prefix of the next event of thread t (without that event): its po-predecessor's,
 // or the spawn's for a first event.
-const std::int32_t* porf_before_next(const graph& g, std::size_t t) {
-  static constexpr std::int32_t empty[hb_cache::width] = {};
+const hb_cache::clock* porf_before_next(const graph& g, std::size_t t) {
+  static constexpr hb_cache::clock empty[hb_cache::width] = {};
   const hb_clocks* h = hb_of(g);
   if (h == nullptr) return empty;
   if (!g.threads[t].empty()) return h->ev[t][g.threads[t].size() - 1].porf;

@@ -62,10 +62,15 @@ struct thread_info {
 /// changed) makes them invalid.
 struct hb_cache {
   static constexpr std::size_t width = 8;  ///< maximum number of model threads
+  /// A clock component: a count of one thread's events, so at most max_events + 2 (a thread
+  /// is cut at max_events, then gets its block and end events). 16 bits: a clock is one SSE2
+  /// register, and joining two is one pmaxsw.
+  using clock = std::int16_t;
+  static constexpr std::uint32_t max_events = 32000;  ///< cap on max_events_per_thread
   struct entry {
-    std::int32_t clk[width], rel[width], acc[width], frel[width];
-    std::int32_t porf[width];  ///< events of each thread in the porf-prefix (inclusive)
-    std::int32_t rank;         ///< psc rank (sc events; see above)
+    clock clk[width], rel[width], acc[width], frel[width];
+    clock porf[width];  ///< events of each thread in the porf-prefix (inclusive)
+    std::int32_t rank;  ///< psc rank (sc events; see above)
     /// The index of this thread's po-last sc fence up to this event (inclusive), or -1: the
     /// sc fences of a thread are a chain from its last event (walked by the SC axiom, rc11.cpp).
     std::int32_t scf = -1;
@@ -97,7 +102,7 @@ struct hb_cache {
   hb_cache(hb_cache&&) noexcept = default;
   hb_cache& operator=(hb_cache&&) noexcept = default;
 
-  const std::int32_t* of(event_id e) const {
+  const clock* of(event_id e) const {
     return ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].clk;
   }
   /// a hb b (strict).

@@ -74,7 +74,7 @@ bool history::linearizable(const hb_clocks& hb) const {
     mask earlier = 0;                   // t's operations po-before
     for (std::size_t k = 0; k < count[t]; ++k) {
       const std::size_t b = of_thread[t][k];
-      const std::int32_t* clk = hb.of(ops_[b].first);
+      const hb_cache::clock* clk = hb.of(ops_[b].first);
       mask m = earlier;
       for (std::size_t ua = 0; ua < na; ++ua) {
         const std::size_t u = active[ua];

@@ -180,7 +180,7 @@ bool fast_psc::prepare() {
   for (std::size_t k = 0; k < S; ++k) {
     const sc_event& e = s.sc[k];
     if (!e.fence) continue;
-    const std::int32_t* clk = c.ev[e.thread][e.index].clk;
+    const hb_cache::clock* clk = c.ev[e.thread][e.index].clk;
     for (std::size_t u = 0; u < nt; ++u)
       or_range(&s.before[k * W], c.base[u], c.base[u] + static_cast<std::size_t>(clk[u]));
   }
@@ -276,7 +276,7 @@ void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
     if (v == t || start[v] >= len(v)) continue;
     const event& e = g.threads[v][start[v]];
     if (!is_access(e)) continue;
-    const std::int32_t* clk = c.ev[v][start[v]].clk;
+    const hb_cache::clock* clk = c.ev[v][start[v]].clk;
     for (std::size_t u = 0; u < nt; ++u)
       if (u != v && s.first[e.loc * nt + u] < clk[u]) {
         set_bit(img, c.base[v] + start[v]);

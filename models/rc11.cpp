@@ -73,7 +73,8 @@ bool coherent(const graph& g, const hb_clocks& c) {
       const event& e = g.threads[t][i];
       if (!is_access(e)) continue;
       const int mine = wpos(t, i);
-      const std::int32_t* clk = c.of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
+      const hb_cache::clock* clk =
+          c.of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
       for (std::size_t u = 0; u < nt; ++u) {
         const auto& v = s.by[e.loc * nt + u];
         const std::int32_t limit = u == t ? static_cast<std::int32_t>(i) : clk[u];
@@ -125,7 +126,7 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
   auto flat = [&](event_id e) { return flat_index(c, e); };
   boost::container::small_vector<int, 16> mw(g.locs.size(), -1);  // Mw_l
   std::int32_t best = std::numeric_limits<std::int32_t>::min();
-  const std::int32_t* clk = c.of(s);
+  const hb_cache::clock* clk = c.of(s);
   for (std::size_t u = 0; u < nt; ++u) {
     const std::size_t lim = std::min(static_cast<std::size_t>(clk[u]), g.threads[u].size());
     for (std::size_t i = 0; i < lim; ++i) {
@@ -219,7 +220,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
     std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before some sc fence
     for (const event_id f : fences)
       for (std::size_t u = 0; u < g.threads.size(); ++u)
-        reach[u] = std::max(reach[u], c.of(f)[u]);
+        reach[u] = std::max<std::int32_t>(reach[u], c.of(f)[u]);
     for (std::size_t u = 0; u < g.threads.size(); ++u)
       for (std::size_t i = 0; i < static_cast<std::size_t>(reach[u]); ++i) {
         const event& r = g.threads[u][i];
@@ -269,7 +270,7 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
       if (m[k] == w) return true;
     return false;
   };
-  const std::int32_t* clk = c.of(b);
+  const hb_cache::clock* clk = c.of(b);
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];
     const std::int32_t lim = static_cast<std::int32_t>(u) == b.thread ? b.index : clk[u];
@@ -301,7 +302,7 @@ int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
 
 int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::uint32_t loc) {
   const hb_clocks* h = hb_of(g);
-  const std::int32_t* clk = nullptr;
+  const hb_cache::clock* clk = nullptr;
   if (h == nullptr) return -1;
   if (index > 0)
     clk = h->of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(index - 1)});

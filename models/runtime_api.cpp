@@ -84,7 +84,7 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
 bool unordered_access(const graph& g, event_id f, const std::vector<event_id>& freed) {
   const hb_clocks* h = hb_of(g);
   if (h == nullptr) return true;  // (not for a consistent graph) the end check decides
-  const std::int32_t* clk = h->of(f);
+  const hb_cache::clock* clk = h->of(f);
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];
     for (auto i = static_cast<std::size_t>(clk[u]); i < th.size(); ++i) {

@@ -114,6 +114,7 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--max-executions", "-5"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--max-events", "0"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--max-events", "-1"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--max-events", "32001"}), 2);  // the 16-bit clocks' cap
   EXPECT_EQ(run({"model", "chase_lev", "--jobs", "0"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--jobs", "two"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--jobs", "65"}), 2);
