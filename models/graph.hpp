@@ -41,11 +41,11 @@ struct thread_info {
 };
 
 /// Happens-before clocks cached with a graph object (models/hb.hpp fills and reads them).
-/// Per event, `width` ints each of: the hb clock (events of each thread hb-before-or-equal),
-/// the release clock an acquire reading the event synchronizes with, the accumulated
-/// acquire / last-release-fence clocks after the event, and the porf clock (events of each
-/// thread in its po ∪ rf ∪ thread-edge prefix). The four clocks of an event are
-/// stored together (one allocation per thread, so copying a graph stays cheap).
+/// Per event, `width` 16-bit counts (hb_cache::clock) each of: the hb clock (events of each
+/// thread hb-before-or-equal), the release clock an acquire reading the event synchronizes
+/// with, the accumulated acquire / last-release-fence clocks after the event, and the porf
+/// clock (events of each thread in its po ∪ rf ∪ thread-edge prefix). The clocks of an event
+/// are stored together (one allocation per thread, so copying a graph stays cheap).
 /// `valid[t]` counts the events of thread t whose entries are current. The cache is copied
 /// with the graph; it survives appends, is clamped by truncation, and is dropped when an
 /// existing event's reads-from changes.
