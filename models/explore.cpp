@@ -31,12 +31,10 @@ std::size_t client::spawn(std::function<void()> f) {
     x.fail(error_kind::assertion,
            "only the client's main thread may spawn (thread numbers must be deterministic)");
   const std::size_t t = x.spawn(std::move(f));
-  if (spawned_.empty()) {  // one allocation each per run, not one per growth
-    spawned_.reserve(hb_cache::width);
-    joined_.reserve(hb_cache::width);
+  if (spawned_.size() < spawned_.capacity()) {  // (more only while tearing down: x.spawn fails)
+    spawned_.push_back(t);
+    joined_.push_back(false);
   }
-  spawned_.push_back(t);
-  joined_.push_back(false);
   return t;
 }
 

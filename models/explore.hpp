@@ -25,6 +25,7 @@
 // Source: TruSt exploration (Kokologiannakis et al., POPL 2022) over RC11 (PLDI 2017).
 #pragma once
 
+#include <boost/container/static_vector.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -92,8 +93,10 @@ class client {
   const hb_clocks& happens_before_relation() const;
 
  private:
-  std::vector<std::size_t> spawned_;
-  std::vector<bool> joined_;
+  // the threads this client spawned, and whether each is joined (at most hb_cache::width: no
+  // allocation per run)
+  boost::container::static_vector<std::size_t, hb_cache::width> spawned_;
+  boost::container::static_vector<bool, hb_cache::width> joined_;
 };
 
 result explore(const options& opt, const std::function<void(client&)>& body);
