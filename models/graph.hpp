@@ -105,6 +105,10 @@ struct hb_cache {
   const clock* of(event_id e) const {
     return ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].clk;
   }
+  /// The index of event e in the flat numbering of the events (base, set by hb_of).
+  std::size_t flat(event_id e) const {
+    return base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
+  }
   /// a hb b (strict).
   bool hb(event_id a, event_id b) const { return !(a == b) && of(b)[a.thread] > a.index; }
   /// a hb b or a == b.

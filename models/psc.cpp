@@ -77,9 +77,7 @@ struct fast_psc {
   std::size_t nt = 0, n = 0, W = 0, nloc = 0, S = 0, SW = 0;
 
   std::size_t len(std::size_t t) const { return g.threads[t].size(); }
-  std::size_t flat(event_id e) const {
-    return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
-  }
+  std::size_t flat(event_id e) const { return c.flat(e); }
   // The writes to l at mo positions >= k.
   void or_writes_from(word* b, std::size_t l, std::size_t k) const {
     const auto& m = g.mo[l];

@@ -66,9 +66,7 @@ struct psc_ctx {
     s.eco_memo.resize(n * words);
     s.eco_done.assign(n, 0);
   }
-  std::size_t flat(event_id e) const {
-    return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
-  }
+  std::size_t flat(event_id e) const { return c.flat(e); }
   event_id id(std::size_t f) const { return s.ids[f]; }
   const event& ev(std::size_t f) const { return g.at(s.ids[f]); }
   static void set(word* b, std::size_t i) { b[i / 64] |= word{1} << (i % 64); }

@@ -17,16 +17,12 @@ namespace stealcheck::model {
 
 namespace {
 
-std::size_t flat_index(const hb_clocks& c, event_id e) {
-  return c.base[static_cast<std::size_t>(e.thread)] + static_cast<std::size_t>(e.index);
-}
-
-// pos[flat_index(e)] = the mo position of write e; -1 for every other event.
+// pos[c.flat(e)] = the mo position of write e; -1 for every other event.
 void mo_positions(const graph& g, const hb_clocks& c, std::vector<int>& pos) {
   pos.assign(c.base[g.threads.size()], -1);
   for (const auto& m : g.mo)
     for (std::size_t k = 0; k < m.size(); ++k)
-      pos[flat_index(c, m[k])] = static_cast<int>(k);
+      pos[c.flat(m[k])] = static_cast<int>(k);
 }
 
 // Reused storage of coherent() (it runs for every backward revisit): no allocation per call
@@ -49,7 +45,7 @@ bool coherent(const graph& g, const hb_clocks& c) {
   static thread_local coherence_scratch s;
   const std::size_t nt = g.threads.size();
   mo_positions(g, c, s.pos);
-  auto flat = [&](event_id e) { return flat_index(c, e); };
+  auto flat = [&](event_id e) { return c.flat(e); };
   auto wpos = [&](std::size_t t, std::size_t i) {
     const event& e = g.threads[t][i];
     return is_read(e) ? (g.contains(e.rf) ? s.pos[flat(e.rf)] : -1) : s.pos[c.base[t] + i];
@@ -123,7 +119,7 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
   static thread_local std::vector<int> pos;  // mo positions (mo_positions)
   const std::size_t nt = g.threads.size();
   mo_positions(g, c, pos);
-  auto flat = [&](event_id e) { return flat_index(c, e); };
+  auto flat = [&](event_id e) { return c.flat(e); };
   boost::container::small_vector<int, 16> mw(g.locs.size(), -1);  // Mw_l
   std::int32_t best = std::numeric_limits<std::int32_t>::min();
   const hb_cache::clock* clk = c.of(s);
