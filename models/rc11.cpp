@@ -211,8 +211,8 @@ bool sc_axiom_after(const graph& g, event_id added) {
     if (is_sc(g.at(w))) add_end(w);
     fences_after(w);
   }
-  if (end && !c.ranks_valid) return psc_certify(g);  // the readers' fences change nothing
-  if (!fences.empty()) {
+  // The readers' fences add ends; with ranks not valid, one end already decides.
+  if (!fences.empty() && (c.ranks_valid || !end)) {
     std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before some sc fence
     for (const event_id f : fences)
       for (std::size_t u = 0; u < g.threads.size(); ++u)
@@ -225,7 +225,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
       }
   }
   if (!end) return true;
-  if (!c.ranks_valid) return psc_certify(g);  // ends from the readers' fences only
+  if (!c.ranks_valid) return psc_certify(g);
   if (hi < lo) return true;
   // Sink each source at or above an end to just above its possible psc-predecessors: the
   // ranks stay a topological order (the source's successors rank above it already), and they
