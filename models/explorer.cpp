@@ -411,20 +411,23 @@ bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep)
     const auto p = static_cast<std::size_t>(g.mo_pos(w));
     if (p + 1 < m.size() && !in(m[p + 1])) return false;  // mo-successor must stay
   }
-  for (std::size_t u = 0; u < g.threads.size(); ++u) {
-    for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
-      const event_id id{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-      if (!(id == r) && in(id)) continue;
-      const event& e = g.threads[u][i];
-      if (!e.revisitable || !e.added_max) return false;
-      if (is_access(e)) {
-        const event_id x = is_read(e) ? e.rf : id;
-        const auto& mx = g.mo[e.loc];
-        for (std::size_t k = static_cast<std::size_t>(g.mo_pos(x)) + 1; k < mx.size(); ++k)
-          if (in(mx[k]) && !(mx[k] == w)) return false;  // co-before the saved prefix
-      }
-      if (is_read(e) && !in(e.rf) && g.at(e.rf).stamp > e.stamp) return false;
+  // r and every event the revisit deletes (those outside keep) must have been added maximally
+  auto deletable = [&](event_id id) {
+    const event& e = g.at(id);
+    if (!e.revisitable || !e.added_max) return false;
+    if (is_access(e)) {
+      const event_id x = is_read(e) ? e.rf : id;
+      const auto& mx = g.mo[e.loc];
+      for (std::size_t k = static_cast<std::size_t>(g.mo_pos(x)) + 1; k < mx.size(); ++k)
+        if (in(mx[k]) && !(mx[k] == w)) return false;  // co-before the saved prefix
     }
+    return !(is_read(e) && !in(e.rf) && g.at(e.rf).stamp > e.stamp);
+  };
+  if (!deletable(r)) return false;
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto from = static_cast<std::size_t>(std::max(0, u < keep.size() ? keep[u] : 0));
+    for (std::size_t i = from; i < g.threads[u].size(); ++i)
+      if (!deletable({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)})) return false;
   }
   return true;
 }

@@ -105,6 +105,19 @@ void add_new_scb_targets(const graph& g, event_id id,
     if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) out.push_back(m[k]);
 }
 
+// Whether add_new_scb_targets(g, id) finds nothing, without building the list: `id` is no
+// access, or the write it reads or is is mo-last, or only its own RMW write part follows it.
+bool no_new_scb_targets(const graph& g, event_id id) {
+  const event& e = g.at(id);
+  if (!is_access(e)) return true;
+  const auto& m = g.mo[e.loc];
+  const event_id from = is_read(e) ? e.rf : id;
+  const std::size_t n = m.size();
+  if (n == 0 || m[n - 1] == from) return true;
+  return n >= 2 && m[n - 2] == from && m[n - 1].thread == id.thread &&
+         m[n - 1].index == id.index + 1;
+}
+
 // The highest psc rank among the possible psc-predecessors of the sc event s, or the least
 // int32 if there are none. What it looks at is a superset of the predecessors: an edge a -> s
 // is psc_base (a = x sc, or an sc fence hb-before x; x scb y; y = s or y hb s) or psc_F (a an
@@ -170,13 +183,16 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
 // (max_pred_rank), which orders the new edges unless an end may reach it. Only otherwise does
 // psc_certify decide, and rank the graph afresh.
 bool sc_axiom_after(const graph& g, event_id added) {
-  boost::container::small_vector<event_id, 8> y;
-  add_new_scb_targets(g, added, y);
   const event& e = g.at(added);
   const bool rmw_write = e.kind == event_kind::write && e.rmw && added.index > 0;
   const event_id read_part{added.thread, added.index - 1};
+  // the usual case, decided before any list is built: no new scb target, so no new psc edge
+  // out of the new events (and a new event closes no po ∪ rf cycle either: no clocks needed)
+  if (no_new_scb_targets(g, added) && (!rmw_write || no_new_scb_targets(g, read_part))) return true;
+  boost::container::small_vector<event_id, 8> y;
+  add_new_scb_targets(g, added, y);
   if (rmw_write) add_new_scb_targets(g, read_part, y);
-  if (y.empty()) return true;  // no clocks needed (a new event closes no po ∪ rf cycle either)
+  if (y.empty()) return true;
   const hb_clocks* h = hb_of(g);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
@@ -220,7 +236,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
     for (std::size_t u = 0; u < g.threads.size(); ++u)
       for (std::size_t i = 0; i < static_cast<std::size_t>(reach[u]); ++i) {
         const event& r = g.threads[u][i];
-        if (is_read(r) && std::find(y.begin(), y.end(), r.rf) != y.end())
+        if (is_read(r) && r.loc == e.loc && std::find(y.begin(), y.end(), r.rf) != y.end())
           fences_after({static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
       }
   }
