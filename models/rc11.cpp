@@ -227,12 +227,15 @@ bool sc_axiom_after(const graph& g, event_id added) {
     if (is_sc(g.at(w))) add_end(w);
     fences_after(w);
   }
-  // The readers' fences add ends; with ranks not valid, one end already decides.
+  // The readers' fences add ends; with ranks not valid, one end already decides. Only a
+  // fence that would be the first end or rank below the lowest end so far can change what
+  // follows, so only readers hb-before such a fence are looked for.
   if (!fences.empty() && (c.ranks_valid || !end)) {
-    std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before some sc fence
+    std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before such a fence
     for (const event_id f : fences)
-      for (std::size_t u = 0; u < g.threads.size(); ++u)
-        reach[u] = std::max<std::int32_t>(reach[u], c.of(f)[u]);
+      if (!end || c.rank(f) < lo)
+        for (std::size_t u = 0; u < g.threads.size(); ++u)
+          reach[u] = std::max<std::int32_t>(reach[u], c.of(f)[u]);
     for (std::size_t u = 0; u < g.threads.size(); ++u)
       for (std::size_t i = 0; i < static_cast<std::size_t>(reach[u]); ++i) {
         const event& r = g.threads[u][i];

@@ -668,5 +668,30 @@ TEST(Psc, IncrementalCheckFindsACycleClosedAfterAReader) {
   ck.expect_both_answers();
 }
 
+// The same cycle with a second end that ranks high: T2's write of x is followed by an sc
+// fence, which the new rb edge reaches directly. The readers' scan must still count T1's
+// fence (after a reader of that write), which ranks below the source; skipping it because an
+// end was found already, or keeping only readers' fences that rank above the lowest end,
+// answers "consistent" for the cycle. Every order of the three threads, so that the
+// certified ranks come in every order.
+TEST(Psc, IncrementalCheckCountsAReaderFenceBelowADirectEnd) {
+  using k = ins_kind;
+  const std::memory_order sc = std::memory_order_seq_cst;
+  std::vector<std::vector<ins>> threads{{op(k::load, 0), {k::fence, 0, sc}, op(k::load, 1)},
+                                        {op(k::store, 0), {k::fence, 0, sc}},
+                                        {op(k::store, 1), {k::fence, 0, sc}, op(k::load, 0)}};
+  const auto by_shape = [](const std::vector<ins>& a, const std::vector<ins>& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a[0].kind < b[0].kind;
+  };
+  std::sort(threads.begin(), threads.end(), by_shape);
+  incremental_checker ck{seed_from_env(), {}};
+  ck.rng.seed(ck.seed);
+  do {
+    for_each_candidate(threads,
+                       [&](const graph& g) { ck.check_splits(g, "direct end and reader end"); });
+  } while (std::next_permutation(threads.begin(), threads.end(), by_shape));
+  ck.expect_both_answers();
+}
+
 }  // namespace
 }  // namespace stealcheck::model
