@@ -37,6 +37,18 @@ bool has(const graph& g, const lengths& len, event_id x) {
          static_cast<std::size_t>(x.index) < len[static_cast<std::size_t>(x.thread)];
 }
 
+// Whether every porf-predecessor of (t, i) other than its po-predecessor has a current
+// entry (or is not in g).
+bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
+  bool ok = true;
+  for_each_sync_pred(g, t, i, [&](event_id p) {
+    if (has(g, len, p) &&
+        static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
+      ok = false;
+  });
+  return ok;
+}
+
 // The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
 void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
   auto& row = c.ev[t];
@@ -44,6 +56,7 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
     if (row.capacity() < i + 1) row.reserve(len[t] + 16);  // one growth per graph
     row.resize(i + 1);
   }
+  const event& e = g.threads[t][i];
   hb_cache::entry& cur = row[i];
   hb_cache::clock* v = cur.clk;
   hb_cache::clock* r = cur.rel;
@@ -55,9 +68,8 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
   else
     cur = hb_cache::entry{};
   std::fill_n(r, W, 0);
-  cur.rank = static_cast<std::int32_t>(g.threads[t][i].stamp);  // above every older rank
-  if (g.threads[t][i].kind == event_kind::fence && is_sc(g.threads[t][i]))
-    cur.scf = static_cast<std::int32_t>(i);
+  cur.rank = static_cast<std::int32_t>(e.stamp);  // above every older rank
+  if (e.kind == event_kind::fence && is_sc(e)) cur.scf = static_cast<std::int32_t>(i);
   v[t] = static_cast<hb_cache::clock>(i + 1);
   p[t] = static_cast<hb_cache::clock>(i + 1);
   for_each_sync_pred(g, t, i, [&](event_id x) {
@@ -65,7 +77,6 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
       join_into(p,
                 c.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].porf);
   });
-  const event& e = g.threads[t][i];
   if (i == 0 && g.info[t].created_by.valid() && has(g, len, g.info[t].created_by))
     join_into(v, c.of(g.info[t].created_by));
   if (e.kind == event_kind::join && len[e.aux] > 0)
@@ -97,45 +108,39 @@ const hb_clocks* hb_of(const graph& g) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
     std::abort();
   }
+  // one pass: the lengths, the flat numbering of g's events, and whether every entry is
+  // current (the common call: nothing to compute)
   lengths len;
-  c.base[0] = 0;  // the flat numbering of g's events
+  bool current = c.ev.size() == nt;
+  std::size_t total = 0;
   for (std::size_t t = 0; t < nt; ++t) {
     len[t] = g.threads[t].size();
-    c.base[t + 1] = c.base[t] + len[t];
+    c.base[t] = total;
+    total += len[t];
+    current = current && c.valid[t] == len[t];
   }
-  if (c.ev.size() == nt) {  // the common call: every entry current, nothing to compute
-    bool current = true;
-    for (std::size_t t = 0; t < nt && current; ++t)
-      current = c.valid[t] == len[t];
-    if (current) return &c;
-  }
+  c.base[nt] = total;
+  if (current) return &c;
   c.ev.resize(nt);
-  std::size_t remaining = 0;
-  for (std::size_t t = 0; t < nt; ++t) {
+  for (std::size_t t = 0; t < nt; ++t)
     c.clamp(t, len[t]);
-    remaining += len[t] - c.valid[t];
-  }
-  while (remaining > 0) {
+  // Thread by thread, as far as each thread's entries can go; again while any thread moved
+  // (a read waits for the write it reads, a join for the joined thread's end).
+  for (;;) {
     bool progress = false;
+    bool done = true;
     for (std::size_t t = 0; t < nt; ++t) {
-      while (c.valid[t] < len[t]) {
-        const std::size_t i = c.valid[t];
-        bool ready = true;
-        for_each_sync_pred(g, t, i, [&](event_id p) {
-          if (has(g, len, p) &&
-              static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
-            ready = false;
-        });
-        if (!ready) break;
+      std::size_t i = c.valid[t];
+      while (i < len[t] && ready(g, c, len, t, i)) {
         compute_event(g, c, len, t, i);
-        ++c.valid[t];
-        --remaining;
+        c.valid[t] = ++i;
         progress = true;
       }
+      done = done && i == len[t];
     }
+    if (done) return &c;
     if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
   }
-  return &c;
 }
 
 view porf_prefix(const graph& g, event_id e) {
