@@ -205,11 +205,7 @@ void execution::start_fiber(std::size_t t) {
             error = error_state{error_kind::exception,
                                 "thread " + std::to_string(t) + " threw a non-std exception"};
         }
-        if (!tearing_down && !error) {
-          event e;
-          e.kind = event_kind::end;
-          free_event(e);
-        }
+        if (!tearing_down && !error) record(event_kind::end, 0);
         self.finished = true;
         switch_to_main(true);
         return std::move(self.sink);
@@ -478,10 +474,7 @@ std::size_t execution::spawn(std::function<void()> body) {
   threads.push_back(fresh_thread());
   threads[child]->body = std::move(body);
   if (tearing_down) return child;
-  event e;
-  e.kind = event_kind::spawn;
-  e.aux = static_cast<std::uint32_t>(child);
-  const event_id id = free_event(e);
+  const event_id id = record(event_kind::spawn, static_cast<std::uint32_t>(child));
   if (g.threads.size() <= child) {
     g.threads.resize(child + 1);
     g.info.resize(child + 1);

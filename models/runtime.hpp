@@ -142,6 +142,17 @@ class execution {
   void* take_storage(std::size_t bytes);
 
   event_id free_event(event e);
+  /// A bookkeeping event with no location or value (spawn, end, alloc, free) of the calling
+  /// fiber: in a replay matched in place (no event built or copied), else free_event.
+  event_id record(event_kind k, std::uint32_t aux) {
+    if (replay_free(k, 0, 0, aux))
+      return {static_cast<std::int32_t>(current),
+              static_cast<std::int32_t>(threads[current]->cursor - 1)};
+    event e;
+    e.kind = k;
+    e.aux = aux;
+    return free_event(e);
+  }
   std::uint64_t post(const pending_op& op);
   /// Replay fast paths of the calling fiber (most of a re-execution's operations): when its
   /// next recorded event is exactly this plain load (whose reads-from is replayed already),

@@ -262,12 +262,9 @@ void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
   r.count = count;
   r.destroy = destroy;
   x.allocs.push_back(r);
-  if (!x.tearing_down) {
-    event e;
-    e.kind = event_kind::alloc;
-    e.aux = static_cast<std::uint32_t>(x.allocs.size() - 1);
-    x.allocs.back().alloc_event = x.free_event(e);
-  }
+  if (!x.tearing_down)
+    x.allocs.back().alloc_event =
+        x.record(event_kind::alloc, static_cast<std::uint32_t>(x.allocs.size() - 1));
   return p;
 }
 
@@ -296,10 +293,7 @@ void rt_free_end(const void* p) {
     if (a.storage != p || !a.live) continue;
     a.live = false;
     if (x.tearing_down) return;
-    event e;
-    e.kind = event_kind::free;
-    e.aux = static_cast<std::uint32_t>(k);
-    a.free_event = x.free_event(e);
+    a.free_event = x.record(event_kind::free, static_cast<std::uint32_t>(k));
     const auto lo = reinterpret_cast<std::uintptr_t>(a.storage);
     bool any = false;
     for (std::size_t l = 0; l < x.loc_addr.size(); ++l) {

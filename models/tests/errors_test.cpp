@@ -73,6 +73,14 @@ TEST(Errors, UseAfterFreeOfAModelAtomic) {
   const result r = explore(options{}, body(false));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.bug->kind, error_kind::use_after_free) << r.bug->message;
+  // The message names the free, which the trace lists as a free event (its id was kept
+  // right when the free was matched in a re-execution, not only when it was new).
+  const std::size_t at = r.bug->message.find("freed at ");
+  ASSERT_NE(at, std::string::npos) << r.bug->message;
+  const std::string freed = r.bug->message.substr(at + 9, r.bug->message.find(')', at) - at - 8);
+  EXPECT_NE(r.bug->trace.find(freed + " free"), std::string::npos)
+      << freed << " is not the free in\n"
+      << r.bug->trace;
   expect_replays(options{}, body(false), r);
   const result good = explore(options{}, body(true));
   EXPECT_TRUE(good.ok()) << good.bug->message << "\n" << good.bug->trace;
