@@ -153,7 +153,10 @@ class steal_half {
     // Quiescent: no concurrent access, so relaxed loads read the final values.
     const std::uint32_t t = index(top_.load(std::memory_order_relaxed));
     const std::uint32_t b = bottom_.load(std::memory_order_relaxed);
-    for (std::uint32_t i = t; i != b; ++i) {
+    // distance, not i != b: under the model checker a run abandoned mid-operation unwinds
+    // through here with top and bottom from different moments (top may be past bottom), and
+    // an i != b loop would then count through 2^32 indices.
+    for (std::uint32_t i = t; distance(i, b) > 0; ++i) {
       codec::discard(at(i).load(std::memory_order_relaxed));
     }
     Mem::destroy_array(slots_, mask_ + 1);
