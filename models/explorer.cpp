@@ -11,26 +11,6 @@
 
 namespace stealcheck::model::detail {
 
-event make_read(const pending_op& op) {
-  event r;
-  r.kind = event_kind::read;
-  r.loc = op.loc;
-  r.src = op.src;
-  r.ok_order = op.order;
-  r.fail_order = op.fail_order;
-  r.order = op.order;
-  r.weak = op.weak;
-  r.operand = op.value;
-  r.expected = op.expected;
-  if (op.kind == op_kind::rmw) {
-    r.op = op.op;
-    r.rmw = true;
-  } else if (op.kind == op_kind::cas || op.kind == op_kind::lock) {
-    r.op = rmw_op::cas;
-  }
-  return r;
-}
-
 event make_store(const pending_op& op, bool last) {
   event w;
   w.kind = event_kind::write;
@@ -143,7 +123,9 @@ void explorer::visit() {
         return;
       }
     for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
-      ex_.advance(t);  // every thread to its next operation (or its end)
+      // every thread to its next operation (or its end), adding its loads that have no
+      // choice on the way (execution::eager_load)
+      ex_.advance(t);
       if (ex_.error) {
         report(ex_.error->kind, ex_.error->message);
         return;

@@ -4,13 +4,15 @@
 // -mo: one execution per (rf, mo) class).
 //
 // Events are added one at a time, always for the lowest-numbered thread that can run (a
-// deterministic next_P). A read branches over every write of its location (mo-maximal
-// first). A write branches over every mo position, and in each it may backward-revisit each
-// same-location read outside its porf-prefix: the graph is cut to the events added before
-// the read plus the write's porf-prefix, and the read now reads from the write. A revisit is
-// taken only if every deleted event (and the read) was added maximally (TruSt's maximality
-// condition, as implemented by GenMC's isMaximalExtension), which makes every consistent
-// execution appear exactly once. Consistency is asked of models/consistency.hpp only.
+// deterministic next_P), except that a load with exactly one coherent write is added by its
+// thread as soon as it is made (execution::eager_load: no branch, so no switch to the
+// explorer). A read branches over every write of its location (mo-maximal first). A write branches
+// over every mo position, and in each it may backward-revisit each same-location read outside its
+// porf-prefix: the graph is cut to the events added before the read plus the write's porf-prefix,
+// and the read now reads from the write. A revisit is taken only if every deleted event (and the
+// read) was added maximally (TruSt's maximality condition, as implemented by GenMC's
+// isMaximalExtension), which makes every consistent execution appear exactly once. Consistency is
+// asked of models/consistency.hpp only.
 //
 // One graph, no copies for forward choices (as GenMC restricts its graph): every event
 // carries its insertion stamp, so the graph as it was before a choice point is the current
@@ -107,8 +109,6 @@ class explorer {
   } final_scratch_;  // reused by check_final (it runs once per execution)
 };
 
-/// A read event for pending operation `op` (before its reads-from is set).
-event make_read(const pending_op& op);
 /// The write event of a plain store; `last`: added with its maximal (mo-last) choice.
 event make_store(const pending_op& op, bool last);
 /// The write part of RMW read part `r` (value from r's current reads-from).

@@ -153,12 +153,13 @@ result explorer::run() {
     } else {
       replay(*plan);
     }
-  } else if (ex_.restart(graph{})) {
+  } else if ((ex_.eager = true, ex_.restart(graph{}))) {
     visit();
   } else {
     report(ex_.error->kind, ex_.error->message);
   }
   ex_.teardown();
+  ex_.eager = false;
   res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
     first_bound_->message = "no execution completed: " + first_bound_->message;

@@ -93,6 +93,26 @@ std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width) 
   return mask(v, width);
 }
 
+event make_read(const pending_op& op) {
+  event r;
+  r.kind = event_kind::read;
+  r.loc = op.loc;
+  r.src = op.src;
+  r.ok_order = op.order;
+  r.fail_order = op.fail_order;
+  r.order = op.order;
+  r.weak = op.weak;
+  r.operand = op.value;
+  r.expected = op.expected;
+  if (op.kind == op_kind::rmw) {
+    r.op = op.op;
+    r.rmw = true;
+  } else if (op.kind == op_kind::cas || op.kind == op_kind::lock) {
+    r.op = rmw_op::cas;
+  }
+  return r;
+}
+
 execution::execution(run_config c, std::function<void()> main_body)
     : cfg(std::move(c)), stack_size_(default_stack), main_body_(std::move(main_body)) {}
 
@@ -322,6 +342,22 @@ bool execution::commit(std::size_t t) {
   return true;
 }
 
+bool execution::eager_load(std::size_t t) {
+  model_thread& th = *threads[t];
+  const pending_op& op = th.op;
+  if (op.kind != op_kind::load || th.half_rmw || th.cursor != g.threads[t].size() ||
+      op.loc >= g.mo.size())
+    return false;
+  const auto& m = g.mo[op.loc];
+  const std::size_t n = m.size();
+  if (n == 0 || coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1) return false;
+  const event_id w = m[n - 1];
+  const event_id rid = g.append(t, make_read(op));
+  set_reads_from(g, rid, w);
+  g.at(rid).added_max = true;  // (it reads the mo-maximal write)
+  return commit(t);
+}
+
 bool execution::restart(graph target) {
   teardown();
   g = std::move(target);
@@ -331,6 +367,16 @@ bool execution::restart(graph target) {
 bool execution::rerun() {
   teardown();
   reset_run();
+  // Replayed threads post their first new operation and stop there, eager or not: the
+  // explorer adds it (a load without a choice the way eager_load would).
+  const bool was_eager = eager;
+  eager = false;
+  const bool ok = replay_recorded();
+  eager = was_eager;
+  return ok;
+}
+
+bool execution::replay_recorded() {
   for (;;) {
     bool pending = false;
     bool progress = false;
@@ -441,6 +487,8 @@ std::uint64_t execution::post(const pending_op& op) {
     if (error) park();  // a mismatch: the re-execution stops (rerun reports it)
     return th.op.result;
   }
+  // A new load without a choice: recorded right here, as the explorer would (eager_load).
+  if (eager && th.cursor == len && eager_load(current)) return th.op.result;
   switch_to_main(false, /*in_post=*/true);
   return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
 }

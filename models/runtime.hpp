@@ -113,6 +113,16 @@ class execution {
   bool restart(graph target);
   /// As restart, re-executing the current graph `g`.
   bool rerun();
+  /// Set while the explorer explores (not while it follows a replay token): post() then
+  /// records a new load that has no choice itself, without a switch to the explorer.
+  bool eager = false;
+  /// If thread t's pending operation is a new plain load with exactly one coherent write to
+  /// read (its coherence floor is the mo-maximal write), adds the read of that write and
+  /// commits it, as explorer::handle_load would: one choice is no branch, and a read of the
+  /// mo-maximal write adds no mo or rb edge out of itself (a new event has no readers and
+  /// nothing hb-after it), so it closes no cycle and is consistent in RC11 and SC alike.
+  /// Returns whether it did. O(T + events scanned by coherence_floor).
+  bool eager_load(std::size_t t);
   /// Runs thread t until it posts an operation, finishes, blocks, or fails.
   void advance(std::size_t t);
   /// Delivers t's pending operation from the graph events at its cursor. Returns false if
@@ -191,6 +201,7 @@ class execution {
   void grow_locs(std::uint32_t loc);
   bool mismatch(std::size_t t, std::size_t c);  // records a nondeterminism error; true
   void reset_run();
+  bool replay_recorded();  // rerun's loop
   void start_fiber(std::size_t t);
   void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
   // current fiber -> main (sanitizer-annotated); `in_post`: see execution::post
@@ -270,6 +281,9 @@ inline void set_current_execution(execution* e) noexcept {
   tls_current_execution = e;
   tls_sites_overridden = e != nullptr && !e->cfg.sites.empty();
 }
+
+/// A read event for pending operation `op` (before its reads-from is set).
+event make_read(const pending_op& op);
 
 /// The write part's value of an RMW read part `r` that read `old`.
 std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width);
