@@ -11,28 +11,6 @@
 
 namespace stealcheck::model::detail {
 
-event make_store(const pending_op& op, bool last) {
-  event w;
-  w.kind = event_kind::write;
-  w.loc = op.loc;
-  w.order = op.order;
-  w.value = op.value;
-  w.src = op.src;
-  w.added_max = last;
-  return w;
-}
-
-event make_write_part(const graph& g, const event& r) {
-  event w;
-  w.kind = event_kind::write;
-  w.rmw = true;
-  w.loc = r.loc;
-  w.src = r.src;
-  w.order = write_part(r.ok_order);
-  w.value = rmw_result(r, r.value, g.locs[r.loc].width);
-  return w;
-}
-
 namespace {
 bool needs_write_part(const event& r) {
   return r.rmw || (r.op == rmw_op::cas && r.cas_ok);

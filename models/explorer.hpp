@@ -109,9 +109,4 @@ class explorer {
   } final_scratch_;  // reused by check_final (it runs once per execution)
 };
 
-/// The write event of a plain store; `last`: added with its maximal (mo-last) choice.
-event make_store(const pending_op& op, bool last);
-/// The write part of RMW read part `r` (value from r's current reads-from).
-event make_write_part(const graph& g, const event& r);
-
 }  // namespace stealcheck::model::detail

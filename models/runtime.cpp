@@ -93,14 +93,22 @@ std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width) 
   return mask(v, width);
 }
 
+namespace {
+// The fields every access event takes from its operation.
+event access_of(const pending_op& op, event_kind k) {
+  event e;
+  e.kind = k;
+  e.loc = op.loc;
+  e.src = op.src;
+  e.order = op.order;
+  return e;
+}
+}  // namespace
+
 event make_read(const pending_op& op) {
-  event r;
-  r.kind = event_kind::read;
-  r.loc = op.loc;
-  r.src = op.src;
+  event r = access_of(op, event_kind::read);
   r.ok_order = op.order;
   r.fail_order = op.fail_order;
-  r.order = op.order;
   r.weak = op.weak;
   r.operand = op.value;
   r.expected = op.expected;
@@ -111,6 +119,24 @@ event make_read(const pending_op& op) {
     r.op = rmw_op::cas;
   }
   return r;
+}
+
+event make_store(const pending_op& op, bool last) {
+  event w = access_of(op, event_kind::write);
+  w.value = op.value;
+  w.added_max = last;
+  return w;
+}
+
+event make_write_part(const graph& g, const event& r) {
+  event w;
+  w.kind = event_kind::write;
+  w.rmw = true;
+  w.loc = r.loc;
+  w.src = r.src;
+  w.order = write_part(r.ok_order);
+  w.value = rmw_result(r, r.value, g.locs[r.loc].width);
+  return w;
 }
 
 execution::execution(run_config c, std::function<void()> main_body)

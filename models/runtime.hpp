@@ -284,6 +284,10 @@ inline void set_current_execution(execution* e) noexcept {
 
 /// A read event for pending operation `op` (before its reads-from is set).
 event make_read(const pending_op& op);
+/// The write event of a plain store; `last`: added with its maximal (mo-last) choice.
+event make_store(const pending_op& op, bool last);
+/// The write part of RMW read part `r` (value from r's current reads-from).
+event make_write_part(const graph& g, const event& r);
 
 /// The write part's value of an RMW read part `r` that read `old`.
 std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width);
