@@ -1,6 +1,7 @@
 // models/runtime.cpp: fibers, replay cursor and commit of one run (see runtime.hpp).
 #include "models/runtime.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <new>
@@ -517,6 +518,19 @@ std::uint64_t execution::post(const pending_op& op) {
   if (eager && th.cursor == len && eager_load(current)) return th.op.result;
   switch_to_main(false, /*in_post=*/true);
   return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
+}
+
+void execution::teardown_op_made() {
+  const std::uint64_t budget = std::uint64_t{64} * cfg.max_events_per_thread;
+  if (++me().teardown_ops <= budget) return;
+  std::fprintf(stderr,
+               "stealcheck: error: thread %zu did not finish unwinding within %llu operations: a "
+               "destructor run while the checker abandons an unfinished execution loops over "
+               "its state (destructors must tolerate a torn state, e.g. walk top..bottom by "
+               "distance, not by i != bottom)\n",
+               current, static_cast<unsigned long long>(budget));
+  std::fflush(stderr);
+  std::_Exit(2);
 }
 
 void execution::fail(error_kind k, std::string message) {

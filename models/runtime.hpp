@@ -64,9 +64,10 @@ struct model_thread {
   pending_op op;
   std::size_t cursor = 0;  ///< next graph event of this thread to match
   std::uint32_t loc_counter = 0;
-  bool unwinding = false;      ///< teardown: the next switch into the fiber unwinds its stack
-  bool unwind_due = false;     ///< teardown resumed it in post(): unwind at its next entry
-  void* stack_base = nullptr;  ///< for sanitizer fiber annotations
+  bool unwinding = false;          ///< teardown: the next switch into the fiber unwinds its stack
+  bool unwind_due = false;         ///< teardown resumed it in post(): unwind at its next entry
+  std::uint64_t teardown_ops = 0;  ///< operations made while it is unwound (teardown_op_made)
+  void* stack_base = nullptr;      ///< for sanitizer fiber annotations
   std::size_t stack_size = 0;
   void* asan_fake = nullptr;
   void* tsan_fiber = nullptr;
@@ -179,6 +180,14 @@ class execution {
   /// The calling fiber's next recorded event (a replay), or nullptr (new events, teardown).
   event* recorded_next();
   [[noreturn]] void fail(error_kind k, std::string message);
+  /// Counts an operation the calling fiber makes while it is unwound. Destructors run then,
+  /// on the state of an unfinished run (a deque torn mid-operation), and one that loops over
+  /// it may take very long (2^32 steps for an `i != bottom` walk with top past bottom).
+  /// Nothing can stop it from here: it runs during unwinding, where throwing terminates, and
+  /// a fiber left suspended mid-unwind corrupts the thread's exception state. So past
+  /// 64 * max_events_per_thread such operations the process prints one error line naming
+  /// the thread and the cause and exits with code 2.
+  void teardown_op_made();
   [[noreturn]] void block(block_reason why);
   [[noreturn]] void park();
   /// Teardown of a fiber that was suspended in post() (a run abandoned mid-way): the

@@ -55,6 +55,7 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   execution& x = ex();
   if (x.tearing_down) {
     x.unwind_if_due();
+    x.teardown_op_made();
     bool k = false;
     const std::uint64_t v = teardown_op(x, op, k);
     if (ok != nullptr) *ok = k;

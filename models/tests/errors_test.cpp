@@ -2,6 +2,7 @@
 // the failing execution.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "models/explore.hpp"
@@ -164,6 +165,47 @@ TEST(Errors, SpinLoopThatNeverEndsIsReportedWithThreadAndBound) {
   EXPECT_EQ(ok.blocked, ok.bound_hits);
   EXPECT_GT(ok.blocked, 0u);
   EXPECT_NE(ok.blocked_note.find("thread 1"), std::string::npos);
+}
+
+// A destructor that walks top..bottom with i != bottom, as steal_half's did. When the checker
+// abandons a run (here: the execution where the owner blocks, torn down before the next one),
+// it unwinds the owner's fiber, so the destructor runs on the run's state: the other thread
+// set top past bottom, and the walk would take 2^16 steps (2^32 with 32-bit indices). Past
+// 64 * max_events_per_thread operations while unwinding, the process prints one error line
+// naming the thread and exits with code 2; walking by distance ends at once.
+TEST(Errors, DestructorLoopingOverAnAbandonedRunIsReported) {
+  struct ring {
+    bool by_distance;
+    mem::atomic<std::uint16_t> top{0}, bottom{0};
+    ~ring() {
+      const std::uint16_t b = bottom.load(rlx);
+      for (std::uint16_t i = top.load(rlx);
+           by_distance ? static_cast<std::int16_t>(b - i) > 0 : i != b; ++i)
+        (void)bottom.load(rlx);
+    }
+  };
+  options o;
+  o.max_events_per_thread = 50;  // a budget of 3,200 operations while unwinding
+  auto body = [](bool by_distance) {
+    return [by_distance](client& c) {
+      ring r{by_distance};
+      mem::atomic<int> go{0};
+      const auto t = c.spawn([&] {
+        r.top.store(1, rlx);
+        go.store(1, rel);
+      });
+      spin_assume(go.load(acq) == 1);  // blocks (and is torn down) where it reads 0
+      c.join(t);
+      r.top.store(0, rlx);  // the run completes quiescent: top == bottom
+    };
+  };
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT((void)explore(o, body(false)), ::testing::ExitedWithCode(2),
+              "stealcheck: error: thread 0 did not finish unwinding within 3200 operations");
+  const result good = explore(o, body(true));
+  EXPECT_TRUE(good.ok()) << good.bug->message;
+  EXPECT_EQ(good.complete, 1u);
+  EXPECT_EQ(good.blocked, 1u);
 }
 
 TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
