@@ -153,10 +153,12 @@ result explorer::run() {
     } else {
       replay(*plan);
     }
-  } else if ((ex_.eager = true, ex_.restart(graph{}))) {
-    visit();
   } else {
-    report(ex_.error->kind, ex_.error->message);
+    ex_.eager = true;  // loads without a choice are added by their fibers (eager_load)
+    if (ex_.restart(graph{}))
+      visit();
+    else
+      report(ex_.error->kind, ex_.error->message);
   }
   ex_.teardown();
   ex_.eager = false;

@@ -180,7 +180,8 @@ class execution {
   /// The calling fiber's next recorded event (a replay), or nullptr (new events, teardown).
   event* recorded_next();
   [[noreturn]] void fail(error_kind k, std::string message);
-  /// Counts an operation the calling fiber makes while it is unwound. Destructors run then,
+  /// Counts an operation (atomic or non-atomic access, fence, spin_assume) the calling
+  /// fiber makes while it is unwound. Destructors run then,
   /// on the state of an unfinished run (a deque torn mid-operation), and one that loops over
   /// it may take very long (2^32 steps for an `i != bottom` walk with top past bottom).
   /// Nothing can stop it from here: it runs during unwinding, where throwing terminates, and

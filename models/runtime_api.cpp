@@ -194,6 +194,7 @@ void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
   execution& x = ex();
   if (x.tearing_down) {
     x.unwind_if_due();
+    x.teardown_op_made();
     return;
   }
   x.ensure_loc(loc);
@@ -237,6 +238,7 @@ void rt_assume(bool cond, source_loc /*src*/) {
   execution& x = ex();
   if (x.tearing_down) {
     x.unwind_if_due();  // a spin loop torn down mid-run leaves here
+    x.teardown_op_made();
     return;
   }
   if (!cond) x.block(block_reason::assume);

@@ -174,21 +174,23 @@ TEST(Errors, SpinLoopThatNeverEndsIsReportedWithThreadAndBound) {
 // 64 * max_events_per_thread operations while unwinding, the process prints one error line
 // naming the thread and exits with code 2; walking by distance ends at once.
 TEST(Errors, DestructorLoopingOverAnAbandonedRunIsReported) {
+  // by_distance: the walk ends at once; na: each step is a non-atomic read, else an atomic load
   struct ring {
-    bool by_distance;
+    bool by_distance, na;
     mem::atomic<std::uint16_t> top{0}, bottom{0};
+    mem::nonatomic<int> cell{0};
     ~ring() {
       const std::uint16_t b = bottom.load(rlx);
       for (std::uint16_t i = top.load(rlx);
            by_distance ? static_cast<std::int16_t>(b - i) > 0 : i != b; ++i)
-        (void)bottom.load(rlx);
+        (void)(na ? cell.read() : bottom.load(rlx));
     }
   };
   options o;
   o.max_events_per_thread = 50;  // a budget of 3,200 operations while unwinding
-  auto body = [](bool by_distance) {
-    return [by_distance](client& c) {
-      ring r{by_distance};
+  auto body = [](bool by_distance, bool na) {
+    return [by_distance, na](client& c) {
+      ring r{by_distance, na};
       mem::atomic<int> go{0};
       const auto t = c.spawn([&] {
         r.top.store(1, rlx);
@@ -200,12 +202,15 @@ TEST(Errors, DestructorLoopingOverAnAbandonedRunIsReported) {
     };
   };
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT((void)explore(o, body(false)), ::testing::ExitedWithCode(2),
-              "stealcheck: error: thread 0 did not finish unwinding within 3200 operations");
-  const result good = explore(o, body(true));
-  EXPECT_TRUE(good.ok()) << good.bug->message;
-  EXPECT_EQ(good.complete, 1u);
-  EXPECT_EQ(good.blocked, 1u);
+  for (const bool na : {false, true}) {
+    EXPECT_EXIT((void)explore(o, body(false, na)), ::testing::ExitedWithCode(2),
+                "stealcheck: error: thread 0 did not finish unwinding within 3200 operations")
+        << (na ? "non-atomic" : "atomic") << " steps";
+    const result good = explore(o, body(true, na));
+    EXPECT_TRUE(good.ok()) << good.bug->message;
+    EXPECT_EQ(good.complete, 1u);
+    EXPECT_EQ(good.blocked, 1u);
+  }
 }
 
 TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
