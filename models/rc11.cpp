@@ -95,27 +95,21 @@ namespace {
 // mo-last) or rb-after itself (a read of a write that is not mo-maximal), other than this
 // RMW's own write part: a new event is po- and hb-maximal with no readers, so these are its
 // only possible scb successors, and its eco successors are these and their readers.
-void add_new_scb_targets(const graph& g, event_id id,
-                         boost::container::small_vector<event_id, 8>& out) {
+template <class F>
+void for_each_new_scb_target(const graph& g, event_id id, F&& f) {
   const event& e = g.at(id);
   if (!is_access(e)) return;
   const auto& m = g.mo[e.loc];
   const event_id from = is_read(e) ? e.rf : id;
   for (std::size_t k = m.size(); k-- > 0 && !(m[k] == from);)  // usually none: from is mo-last
-    if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) out.push_back(m[k]);
+    if (!(m[k].thread == id.thread && m[k].index == id.index + 1)) f(m[k]);
 }
 
-// Whether add_new_scb_targets(g, id) finds nothing, without building the list: `id` is no
-// access, or the write it reads or is is mo-last, or only its own RMW write part follows it.
+// Whether `id` has no new scb target (the usual case), without building a list.
 bool no_new_scb_targets(const graph& g, event_id id) {
-  const event& e = g.at(id);
-  if (!is_access(e)) return true;
-  const auto& m = g.mo[e.loc];
-  const event_id from = is_read(e) ? e.rf : id;
-  const std::size_t n = m.size();
-  if (n == 0 || m[n - 1] == from) return true;
-  return n >= 2 && m[n - 2] == from && m[n - 1].thread == id.thread &&
-         m[n - 1].index == id.index + 1;
+  bool none = true;
+  for_each_new_scb_target(g, id, [&](event_id) { none = false; });
+  return none;
 }
 
 // The highest psc rank among the possible psc-predecessors of the sc event s, or the least
@@ -190,8 +184,9 @@ bool sc_axiom_after(const graph& g, event_id added) {
   // out of the new events (and a new event closes no po ∪ rf cycle either: no clocks needed)
   if (no_new_scb_targets(g, added) && (!rmw_write || no_new_scb_targets(g, read_part))) return true;
   boost::container::small_vector<event_id, 8> y;
-  add_new_scb_targets(g, added, y);
-  if (rmw_write) add_new_scb_targets(g, read_part, y);
+  auto add = [&](event_id w) { y.push_back(w); };
+  for_each_new_scb_target(g, added, add);
+  if (rmw_write) for_each_new_scb_target(g, read_part, add);
   if (y.empty()) return true;
   const hb_clocks* h = hb_of(g);
   if (h == nullptr) return false;
