@@ -58,12 +58,9 @@ bool explorer::replay_step(const replay_plan& plan) {
       }
       // As the exploration does (execution::eager_load): a load with one coherent write is
       // added as soon as it is posted, when that write is the one the token names.
-      const model_thread& th = *ex_.threads[t];
-      if (!th.has_op || th.op.kind != op_kind::load || th.op.loc >= ex_.g.mo.size() ||
-          ex_.g.mo[th.op.loc].empty())
-        break;
+      if (!ex_.threads[t]->has_op) break;
       const auto c = choice(t, choices_so_far(ex_.g, t));
-      if (!c || !c->read || !(ex_.g.mo[th.op.loc].back() == c->rf) || !ex_.eager_load(t)) break;
+      if (!c || !c->read || !ex_.eager_load(t, c->rf)) break;
     }
   }
   std::size_t next = ex_.threads.size();

@@ -369,7 +369,7 @@ bool execution::commit(std::size_t t) {
   return true;
 }
 
-bool execution::eager_load(std::size_t t) {
+bool execution::eager_load(std::size_t t, event_id only_from) {
   model_thread& th = *threads[t];
   const pending_op& op = th.op;
   if (op.kind != op_kind::load || th.half_rmw || th.cursor != g.threads[t].size() ||
@@ -379,6 +379,7 @@ bool execution::eager_load(std::size_t t) {
   const std::size_t n = m.size();
   if (n == 0 || coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1) return false;
   const event_id w = m[n - 1];
+  if (only_from.valid() && !(only_from == w)) return false;
   const event_id rid = g.append(t, make_read(op));
   set_reads_from(g, rid, w);
   g.at(rid).added_max = true;  // (it reads the mo-maximal write)

@@ -122,8 +122,9 @@ class execution {
   /// commits it, as explorer::handle_load would: one choice is no branch, and a read of the
   /// mo-maximal write adds no mo or rb edge out of itself (a new event has no readers and
   /// nothing hb-after it), so it closes no cycle and is consistent in RC11 and SC alike.
+  /// `only_from`, when given (a token replay), must be that write, else nothing is done.
   /// Returns whether it did. O(T + events scanned by coherence_floor).
-  bool eager_load(std::size_t t);
+  bool eager_load(std::size_t t, event_id only_from = event_id::none());
   /// Runs thread t until it posts an operation, finishes, blocks, or fails.
   void advance(std::size_t t);
   /// Delivers t's pending operation from the graph events at its cursor. Returns false if
