@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,25 +38,9 @@ bool has(const graph& g, const lengths& len, event_id x) {
          static_cast<std::size_t>(x.index) < len[static_cast<std::size_t>(x.thread)];
 }
 
-// Whether every porf-predecessor of (t, i) other than its po-predecessor has a current
-// entry (or is not in g).
-bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
-  bool ok = true;
-  for_each_sync_pred(g, t, i, [&](event_id p) {
-    if (has(g, len, p) &&
-        static_cast<std::size_t>(p.index) >= c.valid[static_cast<std::size_t>(p.thread)])
-      ok = false;
-  });
-  return ok;
-}
-
-// The entries of (t, i), given valid entries for all its po/rf/thread predecessors.
+// The entries of (t, i), given current entries for all its po/rf/thread predecessors.
 void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
-  auto& row = c.ev[t];
-  if (row.size() < i + 1) {
-    if (row.capacity() < i + 1) row.reserve(len[t] + 16);  // one growth per graph
-    row.resize(i + 1);
-  }
+  hb_cache::entry* row = c.ev[t].data();
   const event& e = g.threads[t][i];
   hb_cache::entry& cur = row[i];
   hb_cache::clock* v = cur.clk;
@@ -63,40 +48,76 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
   hb_cache::clock* a = cur.acc;   // rel of everything this thread read, up to here
   hb_cache::clock* f = cur.frel;  // clock of this thread's last release fence
   hb_cache::clock* p = cur.porf;
-  if (i > 0)
+  if (i > 0) {
     cur = row[i - 1];  // clk, acc, frel, porf carry over (one inlined copy, not four memcpy)
-  else
+    std::fill_n(r, W, 0);
+  } else {
     cur = hb_cache::entry{};
-  std::fill_n(r, W, 0);
-  cur.rank = static_cast<std::int32_t>(e.stamp);  // above every older rank
-  if (e.kind == event_kind::fence && is_sc(e)) cur.scf = static_cast<std::int32_t>(i);
-  v[t] = static_cast<hb_cache::clock>(i + 1);
-  p[t] = static_cast<hb_cache::clock>(i + 1);
-  for_each_sync_pred(g, t, i, [&](event_id x) {
-    if (has(g, len, x))
-      join_into(p,
-                c.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].porf);
-  });
-  if (i == 0 && g.info[t].created_by.valid() && has(g, len, g.info[t].created_by))
-    join_into(v, c.of(g.info[t].created_by));
-  if (e.kind == event_kind::join && len[e.aux] > 0)
-    join_into(v,
-              c.of({static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(len[e.aux] - 1)}));
-  if (is_read(e) && has(g, len, e.rf)) {
-    const hb_cache::clock* wr = rel_of(c, e.rf);
-    if (is_acquire(e.order)) join_into(v, wr);
-    join_into(a, wr);
-  }
-  if (e.kind == event_kind::fence && is_acquire(e.order)) join_into(v, a);
-  if (e.kind == event_kind::fence && is_release(e.order)) std::copy_n(v, W, f);
-  if (e.kind == event_kind::write) {
-    if (is_release(e.order)) std::copy_n(v, W, r);
-    join_into(r, f);
-    if (e.rmw && i > 0) {  // the release sequence continues through RMWs (C++20)
-      const event& rp = g.threads[t][i - 1];
-      if (has(g, len, rp.rf)) join_into(r, rel_of(c, rp.rf));
+    const event_id s = g.info[t].created_by;
+    if (has(g, len, s)) {
+      const hb_cache::entry& se =
+          c.ev[static_cast<std::size_t>(s.thread)][static_cast<std::size_t>(s.index)];
+      join_into(p, se.porf);
+      join_into(v, se.clk);
     }
   }
+  cur.rank = static_cast<std::int32_t>(e.stamp);  // above every older rank
+  v[t] = static_cast<hb_cache::clock>(i + 1);
+  p[t] = static_cast<hb_cache::clock>(i + 1);
+  switch (e.kind) {
+    case event_kind::read:
+      if (has(g, len, e.rf)) {
+        const hb_cache::entry& we =
+            c.ev[static_cast<std::size_t>(e.rf.thread)][static_cast<std::size_t>(e.rf.index)];
+        join_into(p, we.porf);
+        if (is_acquire(e.order)) join_into(v, we.rel);
+        join_into(a, we.rel);
+      }
+      break;
+    case event_kind::write:
+      if (is_release(e.order)) std::copy_n(v, W, r);
+      join_into(r, f);
+      if (e.rmw && i > 0) {  // the release sequence continues through RMWs (C++20)
+        const event& rp = g.threads[t][i - 1];
+        if (has(g, len, rp.rf)) join_into(r, rel_of(c, rp.rf));
+      }
+      break;
+    case event_kind::fence:
+      if (is_acquire(e.order)) join_into(v, a);
+      if (is_release(e.order)) std::copy_n(v, W, f);
+      if (is_sc(e)) cur.scf = static_cast<std::int32_t>(i);
+      break;
+    case event_kind::join:
+      if (len[e.aux] > 0) {
+        const hb_cache::entry& je = c.ev[e.aux][len[e.aux] - 1];
+        join_into(p, je.porf);
+        join_into(v, je.clk);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+// Whether every porf-predecessor of (t, i) other than its po-predecessor has a current
+// entry (or is not in g).
+bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
+  auto current = [&](event_id x) {
+    return !has(g, len, x) ||
+           static_cast<std::size_t>(x.index) < c.valid[static_cast<std::size_t>(x.thread)];
+  };
+  const event& e = g.threads[t][i];
+  switch (e.kind) {
+    case event_kind::read:
+      if (!current(e.rf)) return false;
+      break;
+    case event_kind::join:
+      if (len[e.aux] > c.valid[e.aux]) return false;
+      break;
+    default:
+      break;
+  }
+  return i > 0 || current(g.info[t].created_by);
 }
 
 }  // namespace
@@ -108,38 +129,47 @@ const hb_clocks* hb_of(const graph& g) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
     std::abort();
   }
-  // one pass: the lengths, the flat numbering of g's events, and whether every entry is
-  // current (the common call: nothing to compute)
+  // one pass: the lengths, the flat numbering of g's events, and the threads whose entries
+  // are not all current (usually none, or the one thread an event was appended to)
   lengths len;
-  bool current = c.ev.size() == nt;
+  unsigned stale = 0;  // bit t: thread t
   std::size_t total = 0;
   for (std::size_t t = 0; t < nt; ++t) {
     len[t] = g.threads[t].size();
     c.base[t] = total;
     total += len[t];
-    current = current && c.valid[t] == len[t];
+    if (c.valid[t] != len[t]) stale |= 1u << t;
   }
   c.base[nt] = total;
-  if (current) return &c;
-  c.ev.resize(nt);
-  for (std::size_t t = 0; t < nt; ++t)
+  if (c.ev.size() != nt) c.ev.resize(nt);
+  if (stale == 0) return &c;
+  for (unsigned m = stale; m != 0; m &= m - 1) {
+    const auto t = static_cast<std::size_t>(std::countr_zero(m));
     c.clamp(t, len[t]);
+    auto& row = c.ev[t];
+    if (row.size() < len[t]) {
+      if (row.capacity() < len[t]) row.reserve(len[t] + 16);  // one growth per graph
+      row.resize(len[t]);
+    }
+  }
   // Thread by thread, as far as each thread's entries can go; again while any thread moved
   // (a read waits for the write it reads, a join for the joined thread's end).
   for (;;) {
     bool progress = false;
-    bool done = true;
-    for (std::size_t t = 0; t < nt; ++t) {
+    unsigned left = 0;
+    for (unsigned m = stale; m != 0; m &= m - 1) {
+      const auto t = static_cast<std::size_t>(std::countr_zero(m));
       std::size_t i = c.valid[t];
       while (i < len[t] && ready(g, c, len, t, i)) {
         compute_event(g, c, len, t, i);
         c.valid[t] = ++i;
         progress = true;
       }
-      done = done && i == len[t];
+      if (i < len[t]) left |= 1u << t;
     }
-    if (done) return &c;
+    if (left == 0) return &c;
     if (!progress) return nullptr;  // po ∪ rf ∪ tc is cyclic
+    stale = left;
   }
 }
 
