@@ -81,27 +81,30 @@ constexpr std::string_view kind_name(event_kind k) noexcept {
   return "?";
 }
 
+/// 64 bytes, one cache line (graphs are vectors of events, scanned and copied per
+/// execution): the memory orders, the RMW operation and the flags are bit-fields.
 struct event {
-  event_kind kind = event_kind::fence;
-  std::memory_order order = std::memory_order_relaxed;
-  rmw_op op = rmw_op::none;  ///< read part of an RMW: the operation
-  bool rmw = false;          ///< read or write part of an RMW
-  bool cas_ok = false;       ///< CAS read part: the value matched (a write part follows)
-  bool weak = false;         ///< weak CAS (may fail spuriously)
-  bool spurious = false;     ///< weak CAS that failed spuriously (an explored choice)
-  bool added_max = true;     ///< TruSt: added with its maximal choice (rf mo-max / mo last)
-  bool revisitable = true;   ///< TruSt: may still be backward-revisited
-  std::memory_order fail_order = std::memory_order_relaxed;  ///< CAS: order when it fails
-  std::memory_order ok_order = std::memory_order_relaxed;    ///< RMW: order when it succeeds
-  std::uint32_t loc = 0;                                     ///< location (memory events)
-  std::uint32_t aux = 0;       ///< spawn/join: thread; alloc/free: allocation; block: reason
-  std::uint32_t stamp = 0;     ///< insertion order (TruSt's <_G)
   std::uint64_t value = 0;     ///< written value, or the value read
   std::uint64_t operand = 0;   ///< RMW operand, or CAS desired value
   std::uint64_t expected = 0;  ///< CAS expected value
   event_id rf;                 ///< reads: the write read from
   source_loc src;              ///< where in the source
+  std::uint32_t loc = 0;       ///< location (memory events)
+  std::uint32_t aux = 0;       ///< spawn/join: thread; alloc/free: allocation; block: reason
+  std::uint32_t stamp = 0;     ///< insertion order (TruSt's <_G)
+  event_kind kind = event_kind::fence;
+  rmw_op op : 4 = rmw_op::none;  ///< read part of an RMW: the operation
+  std::memory_order order : 4 = std::memory_order_relaxed;
+  std::memory_order fail_order : 4 = std::memory_order_relaxed;  ///< CAS: order when it fails
+  std::memory_order ok_order : 4 = std::memory_order_relaxed;    ///< RMW: order when it succeeds
+  bool rmw : 1 = false;                                          ///< read or write part of an RMW
+  bool cas_ok : 1 = false;      ///< CAS read part: the value matched (a write part follows)
+  bool weak : 1 = false;        ///< weak CAS (may fail spuriously)
+  bool spurious : 1 = false;    ///< weak CAS that failed spuriously (an explored choice)
+  bool added_max : 1 = true;    ///< TruSt: added with its maximal choice (rf mo-max / mo last)
+  bool revisitable : 1 = true;  ///< TruSt: may still be backward-revisited
 };
+static_assert(sizeof(void*) != 8 || sizeof(event) == 64, "one cache line on 64-bit targets");
 
 constexpr bool is_read(const event& e) noexcept {
   return e.kind == event_kind::read;
