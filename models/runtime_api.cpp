@@ -14,12 +14,14 @@ namespace stealcheck::model::detail {
 
 namespace {
 
+[[noreturn, gnu::cold]] void used_outside_explore() {
+  std::fputs("stealcheck: model::memory used outside model::explore\n", stderr);
+  std::abort();
+}
+
 execution& ex() {
   execution* e = current_execution();
-  if (e == nullptr) {
-    std::fputs("stealcheck: model::memory used outside model::explore\n", stderr);
-    std::abort();
-  }
+  if (e == nullptr) used_outside_explore();
   return *e;
 }
 
@@ -129,9 +131,10 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
   return loc;
 }
 
-std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src) {
-  std::uint64_t v = 0;
-  if (ex().replay_load(loc, v)) return v;
+namespace {
+// The operations' slow paths (a new event, or a replay that post() decides), out of line:
+// the replay fast paths in rt_load, rt_store and rt_fence then need no stack frame.
+[[gnu::noinline]] std::uint64_t post_load(std::uint32_t loc, std::memory_order o, source_loc src) {
   pending_op op;
   op.kind = op_kind::load;
   op.loc = loc;
@@ -140,8 +143,8 @@ std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src) {
   return post(op);
 }
 
-void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_loc src) {
-  if (ex().replay_store(loc, v)) return;
+[[gnu::noinline]] void post_store(std::uint32_t loc, std::uint64_t v, std::memory_order o,
+                                  source_loc src) {
   pending_op op;
   op.kind = op_kind::store;
   op.loc = loc;
@@ -149,6 +152,26 @@ void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_lo
   op.order = o;
   op.src = src;
   post(op);
+}
+
+[[gnu::noinline]] void post_fence(std::memory_order o, source_loc src) {
+  pending_op op;
+  op.kind = op_kind::fence;
+  op.order = o;
+  op.src = src;
+  post(op);
+}
+}  // namespace
+
+std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src) {
+  std::uint64_t v = 0;
+  if (ex().replay_load(loc, v)) return v;
+  return post_load(loc, o, src);
+}
+
+void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_loc src) {
+  if (ex().replay_store(loc, v)) return;
+  post_store(loc, v, o, src);
 }
 
 std::uint64_t rt_rmw(std::uint32_t loc, rmw_op r, std::uint64_t operand, std::memory_order o,
@@ -183,11 +206,7 @@ bool rt_cas(std::uint32_t loc, std::uint64_t& expected, std::uint64_t desired, b
 
 void rt_fence(std::memory_order o, source_loc src) {
   if (ex().replay_fence()) return;
-  pending_op op;
-  op.kind = op_kind::fence;
-  op.order = o;
-  op.src = src;
-  post(op);
+  post_fence(o, src);
 }
 
 void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
