@@ -235,33 +235,6 @@ void explorer::handle_read(std::size_t t) {
   }
 }
 
-namespace {
-// Whether a read of `loc` that may still be revisited lies outside the porf-prefix given by
-// `pre` (per thread, the prefix length; reads inside it can never be revisited by a write
-// that has them in its porf-prefix).
-bool has_revisitable_read(const graph& g, std::uint32_t loc, const hb_cache::clock* pre) {
-  for (std::size_t u = 0; u < g.threads.size(); ++u) {
-    const auto& th = g.threads[u];
-    for (auto i = static_cast<std::size_t>(pre[u]); i < th.size(); ++i)
-      if (is_read(th[i]) && th[i].loc == loc && th[i].revisitable) return true;
-  }
-  return false;
-}
-
-// The porf-prefix of the next event of thread t (without that event): its po-predecessor's,
-// or the spawn's for a first event.
-const hb_cache::clock* porf_before_next(const graph& g, std::size_t t) {
-  static constexpr hb_cache::clock empty[hb_cache::width] = {};
-  const hb_clocks* h = hb_of(g);
-  if (h == nullptr) return empty;
-  if (!g.threads[t].empty()) return h->ev[t][g.threads[t].size() - 1].porf;
-  const event_id s = g.info[t].created_by;
-  return s.valid()
-             ? h->ev[static_cast<std::size_t>(s.thread)][static_cast<std::size_t>(s.index)].porf
-             : empty;
-}
-}  // namespace
-
 void explorer::handle_write(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
   const std::uint32_t here = ex_.g.next_stamp;
@@ -269,7 +242,7 @@ void explorer::handle_write(std::size_t t) {
   // coherent and atomic mo positions: after the floor, not between an RMW and its source
   const auto lo = static_cast<std::size_t>(std::max(1, coherence_floor(ex_.g, t, op.loc) + 1));
   auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
-  if (!has_revisitable_read(ex_.g, op.loc, porf_before_next(ex_.g, t))) {
+  if (!read_outside(ex_.g, op.loc, porf_before_next(ex_.g, t), /*revisitable_only=*/true)) {
     // No backward revisit possible: as a load, the mo positions are checked in place.
     boost::container::small_vector<std::size_t, 8> ps;  // coherent, atomic mo positions
     for (std::size_t p = n; p >= lo; --p)

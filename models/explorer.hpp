@@ -4,9 +4,10 @@
 // -mo: one execution per (rf, mo) class).
 //
 // Events are added one at a time, always for the lowest-numbered thread that can run (a
-// deterministic next_P), except that a load with exactly one coherent write is added by its
-// thread as soon as it is made (execution::eager_load: no branch, so no switch to the
-// explorer). A read branches over every write of its location (mo-maximal first). A write branches
+// deterministic next_P), except that an event without a choice is added by its thread as
+// soon as it is made, with no switch to the explorer: a load with exactly one coherent write,
+// a store with exactly one coherent mo position (mo-last) and no read to revisit, a fence
+// (execution::eager_load, eager_store, eager_fence). A read branches over every write of its location (mo-maximal first). A write branches
 // over every mo position, and in each it may backward-revisit each same-location read outside its
 // porf-prefix: the graph is cut to the events added before the read plus the write's porf-prefix,
 // and the read now reads from the write. A revisit is taken only if every deleted event (and the

@@ -184,4 +184,26 @@ view porf_prefix(const graph& g, event_id e) {
   return view(p, p + g.threads.size());
 }
 
+const hb_cache::clock* porf_before_next(const graph& g, std::size_t t) {
+  static constexpr hb_cache::clock empty[hb_cache::width] = {};
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return empty;
+  if (!g.threads[t].empty()) return h->ev[t][g.threads[t].size() - 1].porf;
+  const event_id s = g.info[t].created_by;
+  return s.valid()
+             ? h->ev[static_cast<std::size_t>(s.thread)][static_cast<std::size_t>(s.index)].porf
+             : empty;
+}
+
+bool read_outside(const graph& g, std::uint32_t loc, const hb_cache::clock* pre,
+                  bool revisitable_only) {
+  for (std::size_t u = 0; u < g.threads.size(); ++u) {
+    const auto& th = g.threads[u];
+    for (auto i = static_cast<std::size_t>(pre[u]); i < th.size(); ++i)
+      if (is_read(th[i]) && th[i].loc == loc && (th[i].revisitable || !revisitable_only))
+        return true;
+  }
+  return false;
+}
+
 }  // namespace stealcheck::model

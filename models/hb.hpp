@@ -34,4 +34,16 @@ const hb_clocks* hb_of(const graph& g);
 /// extends is).
 view porf_prefix(const graph& g, event_id e);
 
+/// The porf-prefix of the next event of thread t (without that event), as per-thread prefix
+/// lengths: its po-predecessor's, or the spawn's for a first event (all zero if g has a
+/// po U rf cycle). Valid until g changes. O(T) after hb_of.
+const hb_cache::clock* porf_before_next(const graph& g, std::size_t t);
+
+/// Whether g has a read of `loc` outside the porf-prefix `pre` (per thread, the prefix
+/// length), counting only reads that may still be backward-revisited if `revisitable_only`.
+/// A write whose porf-prefix is `pre` can be read by exactly such reads (TruSt's backward
+/// revisits). O(events outside pre).
+bool read_outside(const graph& g, std::uint32_t loc, const hb_cache::clock* pre,
+                  bool revisitable_only);
+
 }  // namespace stealcheck::model

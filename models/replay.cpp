@@ -45,6 +45,15 @@ bool explorer::replay_step(const replay_plan& plan) {
     }
     g.mo_insert(w, pos);
   };
+  // Whether a write ranked `rank` goes mo-last among the writes to loc so far.
+  auto mo_last = [&](const graph& g, std::uint32_t loc, std::uint32_t rank) {
+    if (loc >= g.mo.size()) return false;
+    for (const event_id x : g.mo[loc]) {
+      const auto it = ranks_.find({x.thread, x.index});
+      if ((it == ranks_.end() ? 0 : it->second) >= rank) return false;
+    }
+    return true;
+  };
   auto choice = [&](std::size_t t, std::size_t k) -> std::optional<replay_choice> {
     if (t >= plan.size() || k >= plan[t].size()) return std::nullopt;
     return plan[t][k];
@@ -56,11 +65,21 @@ bool explorer::replay_step(const replay_plan& plan) {
         report(ex_.error->kind, ex_.error->message);
         return false;
       }
-      // As the exploration does (execution::eager_load): a load with one coherent write is
-      // added as soon as it is posted, when that write is the one the token names.
+      // As the exploration does (execution::eager_load, eager_store, eager_fence): a fence,
+      // a load with one coherent write, a store with one coherent mo position and no read to
+      // revisit are added as soon as they are posted, when the token makes the same choice
+      // (the write it names; a rank that places the store mo-last).
       if (!ex_.threads[t]->has_op) break;
+      if (ex_.eager_fence(t)) continue;
       const auto c = choice(t, choices_so_far(ex_.g, t));
-      if (!c || !c->read || !ex_.eager_load(t, c->rf)) break;
+      if (!c) break;
+      if (c->read) {
+        if (!ex_.eager_load(t, c->rf)) break;
+        continue;
+      }
+      const std::size_t w = ex_.g.threads[t].size();
+      if (!mo_last(ex_.g, ex_.threads[t]->op.loc, c->rank) || !ex_.eager_store(t)) break;
+      ranks_[{static_cast<std::int32_t>(t), static_cast<std::int32_t>(w)}] = c->rank;
     }
   }
   std::size_t next = ex_.threads.size();

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "models/hb.hpp"
 #include "models/report.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -386,6 +387,32 @@ bool execution::eager_load(std::size_t t, event_id only_from) {
   return commit(t);
 }
 
+bool execution::eager_store(std::size_t t) {
+  model_thread& th = *threads[t];
+  const pending_op& op = th.op;
+  if (op.kind != op_kind::store || th.half_rmw || th.cursor != g.threads[t].size() ||
+      op.loc >= g.mo.size())
+    return false;
+  const std::size_t n = g.mo[op.loc].size();
+  if (n == 0 || coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1 ||
+      read_outside(g, op.loc, porf_before_next(g, t), /*revisitable_only=*/false))
+    return false;
+  const event_id wid = g.append(t, make_store(op, /*last=*/true));
+  g.mo_insert(wid, n);
+  return commit(t);
+}
+
+bool execution::eager_fence(std::size_t t) {
+  model_thread& th = *threads[t];
+  if (th.op.kind != op_kind::fence || th.half_rmw || th.cursor != g.threads[t].size()) return false;
+  event e;
+  e.kind = event_kind::fence;
+  e.order = th.op.order;
+  e.src = th.op.src;
+  g.append(t, e);
+  return commit(t);
+}
+
 bool execution::restart(graph target) {
   teardown();
   g = std::move(target);
@@ -515,8 +542,11 @@ std::uint64_t execution::post(const pending_op& op) {
     if (error) park();  // a mismatch: the re-execution stops (rerun reports it)
     return th.op.result;
   }
-  // A new load without a choice: recorded right here, as the explorer would (eager_load).
-  if (eager && th.cursor == len && eager_load(current)) return th.op.result;
+  // A new load, store or fence without a choice: recorded right here, as the explorer would
+  // (eager_load, eager_store, eager_fence).
+  if (eager && th.cursor == len &&
+      (eager_load(current) || eager_store(current) || eager_fence(current)))
+    return th.op.result;
   switch_to_main(false, /*in_post=*/true);
   return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
 }

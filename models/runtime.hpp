@@ -115,7 +115,8 @@ class execution {
   /// As restart, re-executing the current graph `g`.
   bool rerun();
   /// Set while the explorer explores (not while it follows a replay token): post() then
-  /// records a new load that has no choice itself, without a switch to the explorer.
+  /// records a new load, store or fence that has no choice itself, without a switch to the
+  /// explorer (eager_load, eager_store, eager_fence).
   bool eager = false;
   /// If thread t's pending operation is a new plain load with exactly one coherent write to
   /// read (its coherence floor is the mo-maximal write), adds the read of that write and
@@ -125,6 +126,19 @@ class execution {
   /// `only_from`, when given (a token replay), must be that write, else nothing is done.
   /// Returns whether it did. O(T + events scanned by coherence_floor).
   bool eager_load(std::size_t t, event_id only_from = event_id::none());
+  /// If thread t's pending operation is a new plain store with exactly one coherent mo
+  /// position, mo-last (its coherence floor is the mo-maximal write), and no read of its
+  /// location lies outside its porf-prefix (so no backward revisit), adds the store there and
+  /// commits it, as explorer::handle_write would: one choice is no branch, and a write placed
+  /// mo-last with no reader adds no mo or rb edge out of itself, so it is consistent in RC11
+  /// and SC alike. Any read outside the porf-prefix stops it, revisitable or not, so that a
+  /// token replay (whose reads are all revisitable) decides the same. Returns whether it did.
+  /// O(T + events outside the porf-prefix).
+  bool eager_store(std::size_t t);
+  /// If thread t's pending operation is a new fence, adds it and commits it: a fence has no
+  /// choice and no mo or rb edge out of itself (the explorer checks nothing else for one in
+  /// RC11; in SC it closes no cycle). Returns whether it did. O(1).
+  bool eager_fence(std::size_t t);
   /// Runs thread t until it posts an operation, finishes, blocks, or fails.
   void advance(std::size_t t);
   /// Delivers t's pending operation from the graph events at its cursor. Returns false if

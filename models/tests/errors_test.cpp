@@ -53,6 +53,33 @@ TEST(Errors, DataRaceOnNonatomic) {
   EXPECT_EQ(good.complete, 2u);
 }
 
+// The exploration adds a store or fence without a choice in the fiber that makes it, as it
+// does a load (execution::eager_store, eager_fence), so a thread may run ahead of the
+// others before the explorer picks the next thread. A bug found at once (here an assertion
+// in the last thread) then sees those events, and the token replay must add them the same
+// way to find the same execution: thread 1's writes are in both tokens.
+TEST(Errors, ReplayAddsChoicelessStoresAndFencesAsTheExplorationDoes) {
+  auto body = [](bool fence_first) {
+    return [fence_first](client& c) {
+      mem::atomic<int> x{0};
+      c.spawn([&] {
+        if (fence_first) mem::fence(std::memory_order_seq_cst);
+        x.store(1, rlx);
+        if (!fence_first) x.store(2, rlx);
+      });
+      c.spawn([&] { c.check(false, "stop here"); });
+      c.join_all();
+    };
+  };
+  for (const bool fence_first : {false, true}) {
+    const result r = explore(options{}, body(fence_first));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.bug->kind, error_kind::assertion) << r.bug->message;
+    EXPECT_EQ(r.bug->replay_token, fence_first ? "v1;;m1;" : "v1;;m1,m2;") << r.bug->trace;
+    expect_replays(options{}, body(fence_first), r);
+  }
+}
+
 TEST(Errors, UseAfterFreeOfAModelAtomic) {
   // The owner frees a node that a reader may still load through a stale pointer.
   auto body = [](bool wait) {
