@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "models/graph.hpp"
 
@@ -59,6 +60,20 @@ inline bool is_consistent_after(const graph& g, memory_model m, event_id added) 
   return m == memory_model::rc11 ? rc11_consistent_after(g, added) : sc_consistent(g);
 }
 
+/// RC11 consistency of the graph a backward revisit builds (TruSt): g0, the events it keeps
+/// other than the ones below, which form a porf-closed part of a consistent graph whose psc
+/// ranks are valid (hb_cache); plus the revisiting write w (and its read part, for an RMW),
+/// po-last in its thread with no reader but r; the revisited read r, now reading w, po-last
+/// in its thread; and `repaired`, reads po-last in their threads whose write was deleted and
+/// that now read the mo-maximal write. Each of these events is hb-maximal but for w hb r, so
+/// the checks of an added event apply to them one at a time: they are ranked above every other
+/// event (consuming stamps, g.next_stamp) in the order rmw read part, w, r, repaired, and
+/// the SC axiom is checked after w and after r (a read of the mo-maximal write adds no psc
+/// edge out of itself). Coherence is checked for the pairs ending in r, w and its read part
+/// (the only new ones), atomicity in full. Falls back to rc11_consistent when g's ranks are
+/// not valid. Complexity: O(E) plus the SC axiom's checks (psc only when those need it).
+bool rc11_consistent_revisit(graph& g, event_id r, event_id w,
+                             const std::vector<event_id>& repaired);
 /// RC11's coherent choices for the next event of thread t, an access to `loc` (GenMC's
 /// getCoherentStores / getCoherentPlacings): the largest mo position of a write that an
 /// access to `loc` hb-before that event writes or reads from (-1 if none). A new read may

@@ -325,8 +325,11 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
     child(alternatives, [&, &rid = rid, &keep = keep] {
       ex_.g.rewind(after_w);  // back to g1
       graph g2;
-      if (!revisit(ex_.g, rid, w, keep, pre, g2)) return;
-      if (!is_consistent(g2, opt_.model)) return;
+      std::vector<event_id> repaired;
+      if (!revisit(ex_.g, rid, w, keep, pre, g2, repaired)) return;
+      if (opt_.model == memory_model::rc11 ? !rc11_consistent_revisit(g2, rid, w, repaired)
+                                           : !sc_consistent(g2))
+        return;
       visit_other(std::move(g2));
       used = true;
     });
@@ -366,7 +369,7 @@ bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep)
 }
 
 bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
-                       graph& out) const {
+                       graph& out, std::vector<event_id>& repaired) const {
   out = g.prefix(keep);
   // r and the reads repaired below change; every other kept event keeps its clocks (none
   // depends on them: r is the last kept event of its thread, and so is each repaired read)
@@ -385,6 +388,7 @@ bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep,
       out.hbc.clamp(v, i);
       set_reads_from(out, id, out.mo_max(e.loc));
       out.at(id).added_max = true;
+      repaired.push_back(id);
     }
   }
   return true;

@@ -7,13 +7,13 @@
 // deterministic next_P), except that an event without a choice is added by its thread as
 // soon as it is made, with no switch to the explorer: a load with exactly one coherent write,
 // a store with exactly one coherent mo position (mo-last) and no read to revisit, a fence
-// (execution::eager_load, eager_store, eager_fence). A read branches over every write of its location (mo-maximal first). A write branches
-// over every mo position, and in each it may backward-revisit each same-location read outside its
-// porf-prefix: the graph is cut to the events added before the read plus the write's porf-prefix,
-// and the read now reads from the write. A revisit is taken only if every deleted event (and the
-// read) was added maximally (TruSt's maximality condition, as implemented by GenMC's
-// isMaximalExtension), which makes every consistent execution appear exactly once. Consistency is
-// asked of models/consistency.hpp only.
+// (execution::eager_load, eager_store, eager_fence). A read branches over every write of its
+// location (mo-maximal first). A write branches over every mo position, and in each it may
+// backward-revisit each same-location read outside its porf-prefix: the graph is cut to the events
+// added before the read plus the write's porf-prefix, and the read now reads from the write. A
+// revisit is taken only if every deleted event (and the read) was added maximally (TruSt's
+// maximality condition, as implemented by GenMC's isMaximalExtension), which makes every consistent
+// execution appear exactly once. Consistency is asked of models/consistency.hpp only.
 //
 // One graph, no copies for forward choices (as GenMC restricts its graph): every event
 // carries its insertion stamp, so the graph as it was before a choice point is the current
@@ -82,8 +82,10 @@ class explorer {
   void visit_other(graph other);
   void replay_failed();
   bool maximal(const graph& g, event_id r, event_id w, const view& keep) const;
+  // The revisited graph in `out`; `repaired`: its reads whose write was deleted, which now
+  // read the mo-maximal write.
   bool revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
-               graph& out) const;
+               graph& out, std::vector<event_id>& repaired) const;
   void leaf();
   bool check_final(bool complete);
   bool check_leaks(bool complete);

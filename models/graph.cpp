@@ -103,6 +103,9 @@ graph graph::prefix(const std::vector<std::int32_t>& keep) const {
     out.hbc.ev[t].assign(hbc.ev[t].begin(), hbc.ev[t].begin() + static_cast<std::ptrdiff_t>(n));
     out.hbc.valid[t] = n;
   }
+  // A restriction of a topological order of psc is one of the restricted graph's psc.
+  out.hbc.ranks_valid = hbc.ranks_valid;
+  out.hbc.rank_epoch = hbc.rank_epoch;
   out.mo.resize(mo.size());
   for (std::size_t l = 0; l < mo.size(); ++l) {
     out.mo[l].reserve(mo[l].size());

@@ -188,7 +188,9 @@ class graph {
   /// dropping deleted writes from mo; reads whose rf is dropped keep a dangling rf (the caller
   /// repairs them). Built without copying the dropped events. It
   /// keeps the hb entries of the kept events: callers that change an event clamp its thread's
-  /// entries first (hbc.clamp), or set_reads_from drops the whole cache.
+  /// entries first (hbc.clamp), or set_reads_from drops the whole cache. The psc ranks stay
+  /// valid for the kept events as they were (ranks_valid is copied); a caller that changes
+  /// an event must rank it anew (rc11_consistent_revisit).
   graph prefix(const std::vector<std::int32_t>& keep) const;
 };
 

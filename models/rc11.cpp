@@ -306,6 +306,34 @@ bool rc11_consistent_after(const graph& g, event_id added) {
   return rmw_atomic(g) && sc_axiom_after(g, added);
 }
 
+bool rc11_consistent_revisit(graph& g, event_id r, event_id w,
+                             const std::vector<event_id>& repaired) {
+  if (!g.hbc.ranks_valid) return rc11_consistent(g);
+  const hb_clocks* h = hb_of(g);
+  if (h == nullptr) return false;
+  const hb_clocks& c = *h;
+  const bool rmw_w = g.at(w).rmw && w.index > 0;
+  const event_id rp{w.thread, w.index - 1};
+  // coherence: the only pairs that can be new end in r, w or its read part (a repaired read
+  // reads the mo-maximal write, which no access can see a write mo-after)
+  if (!coherent_at(g, c, r) || !coherent_at(g, c, w) || (rmw_w && !coherent_at(g, c, rp)) ||
+      !rmw_atomic(g))
+    return false;
+  // The new events, ranked above every other event in the order they are checked (edges
+  // into a new event then go up), as if they had just been added: each check sees the
+  // events before it as already checked.
+  auto lift = [&](event_id e) {
+    g.hbc.ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rank =
+        static_cast<std::int32_t>(g.next_stamp++);
+  };
+  if (rmw_w) lift(rp);
+  lift(w);
+  lift(r);
+  for (const event_id x : repaired)
+    lift(x);
+  return sc_axiom_after(g, w) && sc_axiom_after(g, r);
+}
+
 int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
   return coherence_floor_at(g, t, g.threads[t].size(), loc);
 }
