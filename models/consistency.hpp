@@ -50,7 +50,8 @@ inline bool is_consistent(const graph& g, memory_model m) {
 /// scb/eco edge out of `added` (it is hb-maximal, so no edge leaves it through hb or po) or
 /// ends in `added`; edges that only end in it cannot close a cycle. When g's psc ranks are
 /// valid (hb_cache) and the new edges go up in rank, possibly after lowering their sources'
-/// ranks to just above their psc-predecessors, psc is not computed either (rc11.cpp).
+/// ranks to between their psc-predecessors and the ends, psc is not computed either
+/// (rc11.cpp).
 /// Requires, when g.hbc.ranks_valid: the ranks order every psc edge of g0. They do when every
 /// event appended since the ranks last changed (rank_epoch) was checked by
 /// these functions after it; the explorer re-checks a choice checked before a newer epoch.

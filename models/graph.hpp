@@ -55,8 +55,9 @@ struct thread_info {
 /// later checks extend instead of recomputing psc. A new event's rank is its stamp, above
 /// every rank before it (a new event has psc edges into it only, until it is checked);
 /// psc_certify ranks all sc events below 0 in a topological order of psc, spaced apart, and
-/// the SC axiom's incremental check may lower one event's rank to just above its possible
-/// psc-predecessors (rc11.cpp, max_pred_rank): both bump `rank_epoch`. Lowering a rank that
+/// the SC axiom's incremental check may lower one event's rank to between its possible
+/// psc-predecessors (rc11.cpp, max_pred_rank) and the events it must rank below: both bump
+/// `rank_epoch`. Lowering a rank that
 /// way keeps the order topological (every successor already ranks higher). Removing events
 /// keeps ranks valid (a restriction of a topological order); drop() (an existing event
 /// changed) makes them invalid.

@@ -173,8 +173,9 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
 // (hb_cache, psc_certify: each old edge goes up in rank) and every source ranks below every
 // end, each new edge goes up too: the ranks stay a topological order, psc stays acyclic and
 // is not computed. A source ranked too high (typically a new sc fence, ranked by its stamp
-// above everything) is first lowered to just above its possible predecessors
-// (max_pred_rank), which orders the new edges unless an end may reach it. Only otherwise does
+// above everything) is first lowered to halfway between its possible predecessors
+// (max_pred_rank) and the lowest end, which orders the new edges unless an end may reach
+// it. Only otherwise does
 // psc_certify decide, and rank the graph afresh.
 bool sc_axiom_after(const graph& g, event_id added) {
   const event& e = g.at(added);
@@ -241,7 +242,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
   if (!end) return true;
   if (!c.ranks_valid) return psc_certify(g);
   if (hi < lo) return true;
-  // Sink each source at or above an end to just above its possible psc-predecessors: the
+  // Sink each source at or above an end below the ends, above its possible psc-predecessors: the
   // ranks stay a topological order (the source's successors rank above it already), and they
   // may now order the new edges too. The explorer re-checks choices made under older ranks.
   hi = std::numeric_limits<std::int32_t>::min();
@@ -250,8 +251,10 @@ bool sc_axiom_after(const graph& g, event_id added) {
         g.hbc.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].rank;
     if (r >= lo) {
       const std::int32_t p = max_pred_rank(g, c, x, fences);
-      if (p < lo - 1) {
-        r = p + 1;
+      if (std::int64_t{p} < std::int64_t{lo} - 1) {
+        // halfway between: a later source with the same predecessors and an edge into
+        // this one still finds room below it (p + 1 used the room up in one step)
+        r = static_cast<std::int32_t>(p + (std::int64_t{lo} - p) / 2);
         ++g.hbc.rank_epoch;
       }
     }
