@@ -350,6 +350,15 @@ int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::ui
   else if (g.info[t].created_by.valid() && g.contains(g.info[t].created_by))
     clk = h->of(g.info[t].created_by);
   if (clk == nullptr) return -1;
+  // The usual case in one look: the mo-maximal write is hb-before the event, so its thread's
+  // po-last access to loc there reads or writes it or a write mo-after it: none is after it.
+  const auto& m = g.mo[loc];
+  if (!m.empty()) {
+    const event_id top = m.back();
+    const auto u = static_cast<std::size_t>(top.thread);
+    const std::size_t lim = u == t ? index : static_cast<std::size_t>(clk[u]);
+    if (static_cast<std::size_t>(top.index) < lim) return static_cast<int>(m.size()) - 1;
+  }
   // per thread, the write of the po-last access to loc in its hb-prefix (it bounds the
   // earlier ones); the floor is the mo-last of them, found in one backward pass over mo
   // (packed into one word each: an event_id array would be initialized on every call)
@@ -371,7 +380,6 @@ int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::ui
     }
   }
   if (nw == 0) return -1;
-  const auto& m = g.mo[loc];
   for (std::size_t k = m.size(); k-- > 0;)
     if (std::find(w, w + nw, pack(m[k])) != w + nw) return static_cast<int>(k);
   return -1;
