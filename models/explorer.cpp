@@ -125,16 +125,11 @@ void explorer::visit() {
     switch (op.kind) {
       case op_kind::fence:
       case op_kind::join: {
-        event e;
-        e.kind = op.kind == op_kind::fence ? event_kind::fence : event_kind::join;
-        e.order = op.order;
-        e.aux = op.aux;
-        e.src = op.src;
-        const event_id id = ex_.g.append(next, e);
+        const event_id id = ex_.g.append(next, make_fence_or_join(op));
         ex_.commit(next);
         // A fence accesses nothing and has no outgoing mo/rb edge: under RC11 it is always
         // consistent (choice_consistent asks nothing of it); SC checks the graph.
-        if (e.kind == event_kind::fence && !choice_consistent(id)) return;
+        if (op.kind == op_kind::fence && !choice_consistent(id)) return;
         continue;
       }
       case op_kind::store:

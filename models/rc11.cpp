@@ -175,8 +175,7 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
 // is not computed. A source ranked too high (typically a new sc fence, ranked by its stamp
 // above everything) is first lowered to halfway between its possible predecessors
 // (max_pred_rank) and the lowest end, which orders the new edges unless an end may reach
-// it. Only otherwise does
-// psc_certify decide, and rank the graph afresh.
+// it. Only otherwise does psc_certify decide, and rank the graph afresh.
 bool sc_axiom_after(const graph& g, event_id added) {
   const event& e = g.at(added);
   const bool rmw_write = e.kind == event_kind::write && e.rmw && added.index > 0;
@@ -242,9 +241,10 @@ bool sc_axiom_after(const graph& g, event_id added) {
   if (!end) return true;
   if (!c.ranks_valid) return psc_certify(g);
   if (hi < lo) return true;
-  // Sink each source at or above an end below the ends, above its possible psc-predecessors: the
-  // ranks stay a topological order (the source's successors rank above it already), and they
-  // may now order the new edges too. The explorer re-checks choices made under older ranks.
+  // Sink each source at or above an end to below the ends and above its possible
+  // psc-predecessors: the ranks stay a topological order (the source's successors rank above
+  // it already), and they may now order the new edges too. The explorer re-checks choices made
+  // under older ranks.
   hi = std::numeric_limits<std::int32_t>::min();
   for (const event_id x : sources) {
     std::int32_t& r =

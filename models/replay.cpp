@@ -34,25 +34,23 @@ bool explorer::replay_step(const replay_plan& plan) {
     report(error_kind::bad_replay, "replay token does not fit this client: " + why);
     return false;
   };
-  auto place = [&](graph& g, event_id w, std::uint32_t rank) {
-    ranks_[{w.thread, w.index}] = rank;
-    const auto& m = g.mo[g.at(w).loc];
+  // The mo position of a write ranked `rank` among the writes to loc so far (unranked ones,
+  // the init writes, rank 0).
+  auto position = [&](const graph& g, std::uint32_t loc, std::uint32_t rank) {
     std::size_t pos = 0;
-    for (const event_id x : m) {
+    for (const event_id x : g.mo[loc]) {
       const auto it = ranks_.find({x.thread, x.index});
       const std::uint32_t rx = it == ranks_.end() ? 0 : it->second;
       if (rx < rank) ++pos;
     }
-    g.mo_insert(w, pos);
+    return pos;
   };
-  // Whether a write ranked `rank` goes mo-last among the writes to loc so far.
+  auto place = [&](graph& g, event_id w, std::uint32_t rank) {
+    ranks_[{w.thread, w.index}] = rank;
+    g.mo_insert(w, position(g, g.at(w).loc, rank));
+  };
   auto mo_last = [&](const graph& g, std::uint32_t loc, std::uint32_t rank) {
-    if (loc >= g.mo.size()) return false;
-    for (const event_id x : g.mo[loc]) {
-      const auto it = ranks_.find({x.thread, x.index});
-      if ((it == ranks_.end() ? 0 : it->second) >= rank) return false;
-    }
-    return true;
+    return loc < g.mo.size() && position(g, loc, rank) == g.mo[loc].size();
   };
   auto choice = [&](std::size_t t, std::size_t k) -> std::optional<replay_choice> {
     if (t >= plan.size() || k >= plan[t].size()) return std::nullopt;
@@ -117,12 +115,7 @@ bool explorer::replay_step(const replay_plan& plan) {
   const pending_op op = ex_.threads[t]->op;
   const std::size_t k = choices_so_far(ex_.g, t);
   if (op.kind == op_kind::fence || op.kind == op_kind::join) {
-    event e;
-    e.kind = op.kind == op_kind::fence ? event_kind::fence : event_kind::join;
-    e.order = op.order;
-    e.aux = op.aux;
-    e.src = op.src;
-    ex_.g.append(t, e);
+    ex_.g.append(t, make_fence_or_join(op));
   } else if (op.kind == op_kind::store) {
     const auto c = choice(t, k);
     if (!c || c->read) return bad("thread " + std::to_string(t) + " has more writes");

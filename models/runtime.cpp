@@ -130,6 +130,15 @@ event make_store(const pending_op& op, bool last) {
   return w;
 }
 
+event make_fence_or_join(const pending_op& op) {
+  event e;
+  e.kind = op.kind == op_kind::fence ? event_kind::fence : event_kind::join;
+  e.order = op.order;
+  e.aux = op.aux;
+  e.src = op.src;
+  return e;
+}
+
 event make_write_part(const graph& g, const event& r) {
   event w;
   w.kind = event_kind::write;
@@ -405,11 +414,7 @@ bool execution::eager_store(std::size_t t) {
 bool execution::eager_fence(std::size_t t) {
   model_thread& th = *threads[t];
   if (th.op.kind != op_kind::fence || th.half_rmw || th.cursor != g.threads[t].size()) return false;
-  event e;
-  e.kind = event_kind::fence;
-  e.order = th.op.order;
-  e.src = th.op.src;
-  g.append(t, e);
+  g.append(t, make_fence_or_join(th.op));
   return commit(t);
 }
 

@@ -311,6 +311,8 @@ inline void set_current_execution(execution* e) noexcept {
 event make_read(const pending_op& op);
 /// The write event of a plain store; `last`: added with its maximal (mo-last) choice.
 event make_store(const pending_op& op, bool last);
+/// The event of a fence or join pending operation (they have no choice to make).
+event make_fence_or_join(const pending_op& op);
 /// The write part of RMW read part `r` (value from r's current reads-from).
 event make_write_part(const graph& g, const event& r);
 
