@@ -198,22 +198,6 @@ class graph {
 /// A per-thread "view": events (t, i) with i < len[t]. Used for porf-prefixes and stamps.
 using view = std::vector<std::int32_t>;
 
-/// Calls f(p) for each porf-predecessor p of event (t, i) other than its po-predecessor: the
-/// spawn that created thread t (for its first event), the write a read reads from, and the
-/// last event of a joined thread (for a join). Shared by porf clocks and hb clocks.
-template <class F>
-void for_each_sync_pred(const graph& g, std::size_t t, std::size_t i, F&& f) {
-  const event& e = g.threads[t][i];
-  if (i == 0 && g.info[t].created_by.valid()) f(g.info[t].created_by);
-  if (is_read(e) && e.rf.valid()) f(e.rf);
-  if (e.kind == event_kind::join) {
-    const auto& jt = g.threads[e.aux];
-    if (!jt.empty()) {
-      f(event_id{static_cast<std::int32_t>(e.aux), static_cast<std::int32_t>(jt.size() - 1)});
-    }
-  }
-}
-
 /// Sets read `r` to read from `w`: value, added_max=false; a CAS read part gets cas_ok and
 /// its order from the value. Does not touch the write part.
 void set_reads_from(graph& g, event_id r, event_id w);

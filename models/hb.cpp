@@ -100,7 +100,9 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
 }
 
 // Whether every porf-predecessor of (t, i) other than its po-predecessor has a current
-// entry (or is not in g).
+// entry (or is not in g): the write a read reads from, the last event of a joined thread, the
+// spawn of a thread's first event (compute_event joins the same ones, by kind; a shared
+// enumeration by callback cost 1.3 % more instructions per execution).
 bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
   auto current = [&](event_id x) {
     return !has(g, len, x) ||
