@@ -60,7 +60,8 @@ std::string parse_sites(const model_request& req, const variant_info& info, opti
     for (const site* st : info.sites)
       if (st->name == name) found = st;
     if (found == nullptr)
-      return "unknown site '" + name + "' for variant " + std::string(info.name);
+      return "unknown site '" + name + "' for variant " + std::string(info.name) +
+             " (stealcheck list --sites " + std::string(info.name) + " lists them)";
     if (!order_fits(found->kind, *ord))
       return "order " + s.substr(eq + 1) + " is not valid for site " + name;
     o.sites.emplace_back(name, *ord);
@@ -90,6 +91,13 @@ void print_run(const model_request& req, const one_run& x) {
   if (x.r.limit_reached)
     std::printf("  stopped at --max-executions %llu: the exploration is NOT exhaustive\n",
                 static_cast<unsigned long long>(req.max_executions));
+  if (x.r.blocked > 0)
+    std::printf(
+        "  blocked by: %llu a false spin_assume, %llu a lock that read the mutex held, %llu the "
+        "event bound of %u per thread\n",
+        static_cast<unsigned long long>(x.r.blocked_assume),
+        static_cast<unsigned long long>(x.r.blocked_mutex),
+        static_cast<unsigned long long>(x.r.bound_hits), req.max_events);
   if (!x.r.blocked_note.empty()) std::printf("  blocked: %s\n", x.r.blocked_note.c_str());
   if (x.r.bug) {
     std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
@@ -113,6 +121,10 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
                        {"sites", req.sites},
                        {"complete", x.r.complete},
                        {"blocked", x.r.blocked},
+                       {"blocked_by",
+                        {{"spin_assume", x.r.blocked_assume},
+                         {"mutex", x.r.blocked_mutex},
+                         {"event_bound", x.r.bound_hits}}},
                        {"exhaustive", !x.r.limit_reached},
                        {"seconds", x.r.seconds},
                        {"execs_per_second", x.r.execs_per_second()}};

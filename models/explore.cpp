@@ -168,6 +168,8 @@ result explore_parallel(const options& opt, const std::function<void(client&)>& 
     if (w.r.bug || w.r.bound_hits > 0) return sequential(quiet);
     total.complete += w.r.complete;
     total.blocked += w.r.blocked;
+    total.blocked_mutex += w.r.blocked_mutex;
+    total.blocked_assume += w.r.blocked_assume;
   }
   total.subtrees = subtrees;
   return finish(std::move(total));

@@ -96,6 +96,7 @@ void explorer::leaf() {
   if (depth_ < split_.cut && !split_.owns_top) return;  // above the cut: another worker's
   bool complete = true;
   bool bound = false;
+  bool mutex = false;
   std::size_t bound_thread = 0;
   for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
     const model_thread& th = *ex_.threads[t];
@@ -106,6 +107,7 @@ void explorer::leaf() {
       bound_thread = t;
     }
     if (th.blocked && th.why == block_reason::mutex) {
+      mutex = true;
       const auto& evs = ex_.g.threads[t];
       const event& lock_read = evs[evs.size() - 2];
       if (ex_.g.at(ex_.g.mo_max(lock_read.loc)).value != 0) {
@@ -122,6 +124,7 @@ void explorer::leaf() {
     if (opt_.on_complete) opt_.on_complete(ex_.g);
   } else {
     ++res_.blocked;
+    if (!bound) ++(mutex ? res_.blocked_mutex : res_.blocked_assume);
     if (bound) {
       ++res_.bound_hits;
       if (!first_bound_) {

@@ -63,10 +63,16 @@ struct bug_report {
 struct result {
   std::uint64_t complete = 0;    ///< consistent complete executions explored
   std::uint64_t blocked = 0;     ///< executions cut by spin_assume, a held mutex, or the bound
-  std::uint64_t bound_hits = 0;  ///< of the blocked: cut by the per-thread event bound
-  std::string blocked_note;      ///< names the first bound hit: thread and bound
-  bool limit_reached = false;    ///< stopped at options::max_executions
-  std::uint64_t subtrees = 0;    ///< options::jobs > 1: subtrees shared out (0: sequential)
+  std::uint64_t bound_hits = 0;  ///< of the blocked: a thread reached the per-thread event bound
+  /// of the blocked: no thread at the bound, one whose lock read the mutex held (where the
+  /// lock reads the unlock is another execution; a mutex still held at the end is a deadlock)
+  std::uint64_t blocked_mutex = 0;
+  /// of the blocked: the rest, cut only by a false spin_assume (blocked == bound_hits +
+  /// blocked_mutex + blocked_assume)
+  std::uint64_t blocked_assume = 0;
+  std::string blocked_note;    ///< names the first bound hit: thread and bound
+  bool limit_reached = false;  ///< stopped at options::max_executions
+  std::uint64_t subtrees = 0;  ///< options::jobs > 1: subtrees shared out (0: sequential)
   double seconds = 0;
   std::optional<bug_report> bug;
 

@@ -83,6 +83,20 @@ TEST(Cli, LargeClientOnlyWhenNamedAndExecutionLimitIsSaid) {
   EXPECT_NE(out.find("NOT exhaustive"), std::string::npos) << out;
 }
 
+TEST(Cli, BlockedExecutionsAreCountedByCause) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"model", "locked", "--client", "push2_pop_steal2"}), 0);
+  const std::string out = testing::internal::GetCapturedStdout();
+  // the locked deque blocks only where a thread waits for the mutex (the count table in
+  // models/README.md: 10 complete, 18 blocked)
+  EXPECT_NE(out.find("push2_pop_steal2 [rc11]: 10 complete, 18 blocked"), std::string::npos) << out;
+  EXPECT_NE(
+      out.find("blocked by: 0 a false spin_assume, 18 a lock that read the mutex held, 0 the event "
+               "bound of 1000 per thread"),
+      std::string::npos)
+      << out;
+}
+
 TEST(Cli, JobsGiveTheSequentialCountsAndBugs) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push3_pop2_2thieves", "--jobs", "2"}), 0);

@@ -190,6 +190,7 @@ TEST(Errors, SpinLoopThatNeverEndsIsReportedWithThreadAndBound) {
   EXPECT_TRUE(ok.ok()) << ok.bug->message;
   EXPECT_GT(ok.complete, 0u);
   EXPECT_EQ(ok.blocked, ok.bound_hits);
+  EXPECT_EQ(ok.blocked_assume + ok.blocked_mutex, 0u);  // each was cut by the bound
   EXPECT_GT(ok.blocked, 0u);
   EXPECT_NE(ok.blocked_note.find("thread 1"), std::string::npos);
 }
@@ -251,6 +252,8 @@ TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
   EXPECT_EQ(r.complete, 1u);
   EXPECT_EQ(r.blocked, 1u);
   EXPECT_EQ(r.bound_hits, 0u);
+  EXPECT_EQ(r.blocked_assume, 1u);
+  EXPECT_EQ(r.blocked_mutex, 0u);
 }
 
 TEST(Errors, DeadlockAndMutexExclusion) {
@@ -286,6 +289,10 @@ TEST(Errors, DeadlockAndMutexExclusion) {
   });
   EXPECT_TRUE(ok.ok()) << ok.bug->message << "\n" << ok.bug->trace;
   EXPECT_EQ(ok.complete, 2u);
+  // the executions where one thread's lock reads the mutex held by the other: blocked, by
+  // the mutex (its lock reading the unlock is another execution)
+  EXPECT_GT(ok.blocked, 0u);
+  EXPECT_EQ(ok.blocked_mutex, ok.blocked);
 }
 
 TEST(Errors, ExceptionAndAssertion) {

@@ -53,6 +53,8 @@ TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
         ASSERT_TRUE(par.r.ok()) << what << ": " << par.r.bug->message;
         EXPECT_EQ(par.r.complete, seq.r.complete) << what;
         EXPECT_EQ(par.r.blocked, seq.r.blocked) << what;
+        EXPECT_EQ(par.r.blocked_mutex, seq.r.blocked_mutex) << what;
+        EXPECT_EQ(par.r.blocked_assume, seq.r.blocked_assume) << what;
         std::vector<std::string> only_seq, only_par;
         std::set_difference(seq.tokens.begin(), seq.tokens.end(), par.tokens.begin(),
                             par.tokens.end(), std::back_inserter(only_seq));
