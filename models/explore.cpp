@@ -104,6 +104,7 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
     body(c);
     c.join_all();
   });
+  detail::install_crash_report();
   detail::set_current_execution(&x);
   detail::explorer e(opt, x, s);
   one_run out{e.run(), e.subtrees_seen()};

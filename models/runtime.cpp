@@ -1,6 +1,10 @@
 // models/runtime.cpp: fibers, replay cursor and commit of one run (see runtime.hpp).
 #include "models/runtime.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -29,7 +33,10 @@ constexpr std::size_t default_stack = std::size_t{1} << 20;
 constexpr std::size_t default_stack = std::size_t{256} << 10;
 #endif
 
-// Recycles fiber stacks across runs (each run creates fresh fibers).
+// Recycles fiber stacks across runs (each run creates fresh fibers). Each stack has an
+// inaccessible guard page below it (stack_guard_bytes), so that a model thread that overflows
+// its stack faults there (reported by crash.cpp) instead of overwriting other memory. The pool
+// holds the usable bases; release_stack unmaps one.
 class pool_stack {
  public:
   pool_stack(std::vector<void*>* pool, std::size_t size, void** last)
@@ -40,8 +47,15 @@ class pool_stack {
       base = pool_->back();
       pool_->pop_back();
     } else {
-      base = std::malloc(size_);
-      if (base == nullptr) throw std::bad_alloc();
+      const std::size_t guard = stack_guard_bytes();
+      void* m = ::mmap(nullptr, guard + size_, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) throw std::bad_alloc();
+      if (::mprotect(m, guard, PROT_NONE) != 0) {
+        ::munmap(m, guard + size_);
+        throw std::bad_alloc();
+      }
+      base = static_cast<char*>(m) + guard;
     }
     *last_ = base;
     boost::context::stack_context sc;
@@ -66,6 +80,14 @@ std::uint64_t mask(std::uint64_t v, std::uint8_t width) {
 }  // namespace
 
 constinit thread_local execution* tls_current_execution = nullptr;
+
+std::size_t stack_guard_bytes() noexcept {
+  // 64 KiB, not one page: a frame larger than the guard could step over it (stack clash);
+  // the guard is address space only
+  static const std::size_t bytes =
+      std::max(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)), std::size_t{64} << 10);
+  return bytes;
+}
 
 std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width) {
   std::uint64_t v = old;
@@ -156,7 +178,7 @@ execution::execution(run_config c, std::function<void()> main_body)
 execution::~execution() {
   teardown();
   for (void* p : stack_pool_)
-    std::free(p);
+    ::munmap(static_cast<char*>(p) - stack_guard_bytes(), stack_guard_bytes() + stack_size_);
   for (const auto& [bytes, p] : spare_storage_)
     ::operator delete (p, std::align_val_t{alignof(std::max_align_t)});
 }

@@ -307,6 +307,20 @@ inline void set_current_execution(execution* e) noexcept {
   tls_sites_overridden = e != nullptr && !e->cfg.sites.empty();
 }
 
+/// The size of the inaccessible guard below each fiber stack (64 KiB, at least a page): a
+/// model thread that overflows its stack faults there. Safe to call from a signal handler
+/// once a stack exists.
+std::size_t stack_guard_bytes() noexcept;
+
+/// Makes a crash of a model thread (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: a bad pointer,
+/// a stack overflow into the guard page, an assert() in the code under test) print one error
+/// line naming the thread, its last event and the signal, and exit with code 2 instead of
+/// killing the process without a word (models/crash.cpp). The handlers are installed once per
+/// process and run on an alternate signal stack set up for the calling OS thread; a signal
+/// outside an exploration goes to the handler that was there before. Not in sanitizer builds,
+/// whose own reports are more precise. Call on each OS thread that explores.
+void install_crash_report();
+
 /// A read event for pending operation `op` (before its reads-from is set).
 event make_read(const pending_op& op);
 /// The write event of a plain store; `last`: added with its maximal (mo-last) choice.

@@ -2,7 +2,9 @@
 // the failing execution.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "models/explore.hpp"
@@ -240,6 +242,69 @@ TEST(Errors, DestructorLoopingOverAnAbandonedRunIsReported) {
     EXPECT_EQ(good.blocked, 1u);
   }
 }
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// Recursion as deep as asked: 1 KiB of stack per level.
+[[gnu::noinline]] int deep(int n) {
+  volatile char pad[1024];
+  pad[0] = static_cast<char>(n);
+  return n == 0 ? pad[0] : deep(n - 1) + pad[0];
+}
+
+// A model thread that crashes ends the process with one error line naming the thread, its last
+// event and the cause, and exit code 2 (install_crash_report); the same client without the
+// fault passes, and a crash outside an exploration is left to the previous handler. Not in
+// sanitizer builds, whose own reports replace these handlers.
+TEST(Errors, CrashOfAModelThreadIsOneErrorLineAndExitCode2) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  enum fault { none, bad_pointer, stack_overflow, abort_call, deep_but_fits };
+  auto body = [](fault f) {
+    return [f](client& c) {
+      mem::atomic<int> flag{0};
+      c.spawn([&] {
+        (void)flag.load(acq);
+        if (f == bad_pointer) {
+          volatile std::uintptr_t bad = 16;
+          *reinterpret_cast<volatile int*>(bad) = 1;
+        }
+        if (f == stack_overflow) c.check(deep(1 << 20) != 7, "unreachable");
+        if (f == deep_but_fits) c.check(deep(100) != 7, "100 KiB of the 256 KiB stack");
+        if (f == abort_call) std::abort();
+      });
+      flag.store(1, rel);
+      c.join_all();
+    };
+  };
+  const std::string after =
+      "after its event \\(1, [0-9]+\\) at .*errors_test\\.cpp:[0-9]+; no verdict";
+  EXPECT_EXIT((void)explore(options{}, body(bad_pointer)), ::testing::ExitedWithCode(2),
+              "stealcheck: error: model thread 1 crashed: SIGSEGV \\(invalid memory access at "
+              "0x10\\) " +
+                  after);
+  EXPECT_EXIT((void)explore(options{}, body(stack_overflow)), ::testing::ExitedWithCode(2),
+              "stealcheck: error: model thread 1 overflowed its fiber stack of [0-9]+ KiB \\(deep "
+              "recursion in the code under test\\) " +
+                  after);
+  EXPECT_EXIT((void)explore(options{}, body(abort_call)), ::testing::ExitedWithCode(2),
+              "stealcheck: error: model thread 1 crashed: SIGABRT .*" + after);
+  for (const fault f : {none, deep_but_fits}) {
+    const result ok = explore(options{}, body(f));
+    EXPECT_TRUE(ok.ok()) << ok.bug->message;
+    EXPECT_EQ(ok.complete, 2u);  // the load reads 0 or 1
+  }
+  options callback;  // runs on the explorer's own stack, not a model thread's
+  callback.on_complete = [](const graph&) { std::raise(SIGFPE); };
+  EXPECT_EXIT((void)explore(callback, body(none)), ::testing::ExitedWithCode(2),
+              "stealcheck: error: SIGFPE \\(arithmetic error, such as a division by zero\\) "
+              "outside every model thread, in the checker or in an options::on_complete callback");
+  EXPECT_EXIT(
+      {
+        (void)explore(options{}, body(none));
+        std::raise(SIGSEGV);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "");
+}
+#endif
 
 TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
   const result r = explore(options{}, [](client& c) {
