@@ -124,8 +124,9 @@ void explorer::leaf() {
     if (opt_.on_complete) opt_.on_complete(ex_.g);
   } else {
     ++res_.blocked;
-    if (!bound) ++(mutex ? res_.blocked_mutex : res_.blocked_assume);
-    if (bound) {
+    if (!bound) {
+      ++(mutex ? res_.blocked_mutex : res_.blocked_assume);
+    } else {
       ++res_.bound_hits;
       if (!first_bound_) {
         res_.blocked_note = "thread " + std::to_string(bound_thread) + " reached the bound of " +

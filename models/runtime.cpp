@@ -34,9 +34,9 @@ constexpr std::size_t default_stack = std::size_t{256} << 10;
 #endif
 
 // Recycles fiber stacks across runs (each run creates fresh fibers). Each stack has an
-// inaccessible guard page below it (stack_guard_bytes), so that a model thread that overflows
-// its stack faults there (reported by crash.cpp) instead of overwriting other memory. The pool
-// holds the usable bases; release_stack unmaps one.
+// inaccessible guard region below it (stack_guard_bytes), so that a model thread that
+// overflows its stack faults there (reported by crash.cpp) instead of overwriting other
+// memory. The pool holds the usable bases; ~execution unmaps them with their guards.
 class pool_stack {
  public:
   pool_stack(std::vector<void*>* pool, std::size_t size, void** last)
