@@ -4,6 +4,7 @@
 // Exit 0 iff every correct variant passes every checker and every known-bad variant included
 // is caught by at least one checker (reported as an expected failure).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -141,6 +142,8 @@ int run_verify(const verify_args& a) {
   verify_options o;
   o.seed = a.seed;
   o.quick = a.quick;
+  // progress lines overwrite each other with '\r': only on a terminal, not in a CI log
+  o.progress = ::isatty(STDERR_FILENO) == 1;
   std::vector<row> rows;
   for (const auto& v : variants) {
     row r{v, {}};
@@ -148,7 +151,7 @@ int run_verify(const verify_args& a) {
       r.cells.push_back(c.run(v, o));
     rows.push_back(std::move(r));
   }
-  std::fprintf(stderr, "\r%80s\r", "");
+  if (o.progress) std::fprintf(stderr, "\r%80s\r", "");
   fmt::print("stealcheck verify (seed {}{})\n\n", a.seed, a.quick ? ", quick" : "");
   print_table(checkers, rows);
   bool all_ok = true;

@@ -20,7 +20,7 @@ namespace stealcheck::tools {
 struct verify_options {
   std::uint64_t seed = 0;  ///< for randomized checkers; printed with every failure
   bool quick = false;      ///< smaller bounds (the test suite's smoke run)
-  bool progress = true;    ///< progress lines on stderr
+  bool progress = true;    ///< progress lines on stderr (`stealcheck verify`: on a terminal only)
 };
 
 enum class cell_verdict : std::uint8_t {
