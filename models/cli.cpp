@@ -151,6 +151,7 @@ int run_model_command(const model_request& req) {
     o.max_events_per_thread = req.max_events;
     o.max_executions = req.max_executions;
     o.jobs = req.jobs;
+    o.stall_seconds = req.stall_seconds;
     error = parse_sites(req, info, o);
     if (!error.empty()) return;
     const auto all = clients::clients_for<decltype(tag)::template deque>(info);
@@ -209,6 +210,10 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--jobs", req->jobs,
                   "explorer threads (same counts; a bug is re-found sequentially for its report)")
       ->check(CLI::Range(1u, 64u));
+  cmd->add_option("--stall-seconds", req->stall_seconds,
+                  "end with an error when a model thread runs this long without a model "
+                  "operation (an endless loop the event bound cannot see); 0: never")
+      ->check(CLI::Range(0u, 86400u));
   cmd->callback([req, model, all, &exit_code] {
     if (*model != "rc11" && *model != "sc") {
       std::fprintf(stderr, "stealcheck: error: unknown model '%s' (rc11 or sc)\n", model->c_str());

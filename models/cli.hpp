@@ -35,6 +35,7 @@ struct model_request {
   unsigned max_events = 1000;
   std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)
   unsigned jobs = 1;                 ///< explorer threads (options::jobs)
+  unsigned stall_seconds = 60;       ///< options::stall_seconds (0: never)
 };
 
 /// Runs the request, printing to stdout/stderr. Returns the exit code (0, 1 or 2).

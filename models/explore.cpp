@@ -105,9 +105,13 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
     c.join_all();
   });
   detail::install_crash_report();
+  if (opt.replay.empty() && opt.stall_seconds != 0)
+    x.watched = detail::acquire_progress_slot(opt.stall_seconds);
   detail::set_current_execution(&x);
   detail::explorer e(opt, x, s);
   one_run out{e.run(), e.subtrees_seen()};
+  detail::release_progress_slot(x.watched);
+  x.watched = nullptr;  // ~execution's teardown runs after the exploration
   detail::set_current_execution(outer);
   return out;
 }

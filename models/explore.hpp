@@ -68,6 +68,12 @@ struct options {
   /// makes the exploration run again sequentially, so that the report is the sequential one.
   /// Sequential anyway with max_executions or replay.
   unsigned jobs = 1;
+  /// A model thread that runs this many seconds without a model operation (an endless loop
+  /// the event bound cannot see: it counts only model operations), or an explorer step that
+  /// takes this long, ends the process with one error line and exit code 2
+  /// (models/watchdog.cpp). Counted in wakeups of a once-a-second watchdog, so a process
+  /// stopped in a debugger is not judged. 0: never. Token replays are not watched.
+  std::uint32_t stall_seconds = 60;
 };
 
 /// The handle a client body gets. Thread role: model threads of the running exploration.

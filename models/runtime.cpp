@@ -226,7 +226,14 @@ void execution::switch_to_fiber(std::size_t t) {
 #endif
   const std::size_t prev = current;
   current = t;
+  if (watched != nullptr) {
+    const std::size_t c = th.cursor;
+    const bool any = t < g.threads.size() && c > 0 && c <= g.threads[t].size();
+    watched->resumed(t, any ? static_cast<std::int32_t>(c - 1) : -1,
+                     any ? &g.threads[t][c - 1] : nullptr);
+  }
   th.fib = std::move(th.fib).resume();
+  if (watched != nullptr) watched->returned();
   current = prev;
 #if defined(STEALCHECK_ASAN)
   __sanitizer_finish_switch_fiber(main_fake_, nullptr, nullptr);

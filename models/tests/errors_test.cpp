@@ -306,6 +306,35 @@ TEST(Errors, CrashOfAModelThreadIsOneErrorLineAndExitCode2) {
 }
 #endif
 
+// A loop that makes no model operation never returns to the explorer, so the event bound
+// cannot stop it: the watchdog ends the process after options::stall_seconds with one error
+// line naming the thread, and exit code 2. The same loop that ends passes.
+TEST(Errors, EndlessLoopWithoutModelOperationsIsReportedByTheWatchdog) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  options o;
+  o.stall_seconds = 1;
+  auto body = [](bool endless) {
+    return [endless](client& c) {
+      mem::atomic<int> flag{0};
+      c.spawn([&] {
+        (void)flag.load(acq);
+        volatile bool again = endless;
+        volatile unsigned steps = 0;
+        while (again || steps < 1000)  // local work only: no model operation
+          steps = steps + 1;
+      });
+      flag.store(1, rel);
+      c.join_all();
+    };
+  };
+  EXPECT_EXIT((void)explore(o, body(true)), ::testing::ExitedWithCode(2),
+              "stealcheck: error: model thread 1 has run for 1 s .*without a model memory "
+              "operation.*an endless loop outside model::memory");
+  const result ok = explore(o, body(false));
+  EXPECT_TRUE(ok.ok()) << ok.bug->message;
+  EXPECT_EQ(ok.complete, 2u);  // the load reads 0 or 1
+}
+
 TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
   const result r = explore(options{}, [](client& c) {
     mem::atomic<int> flag{0};
