@@ -91,6 +91,30 @@ struct one_run {
   std::uint64_t subtrees = 0;  // a probe's count of branch points at its cut
 };
 
+// For its lifetime, also when the exploration throws: x is the calling OS thread's
+// execution, with the crash report installed and, unless it is a token replay, watched by the
+// stall watchdog (a slot left active would be reported as a stall later).
+class exploring {
+ public:
+  exploring(detail::execution& x, const options& opt) : x_(x), outer_(detail::current_execution()) {
+    detail::install_crash_report();
+    if (opt.replay.empty() && opt.stall_seconds != 0)
+      x.watched = detail::acquire_progress_slot(opt.stall_seconds);
+    detail::set_current_execution(&x);
+  }
+  ~exploring() {
+    detail::release_progress_slot(x_.watched);
+    x_.watched = nullptr;  // ~execution's teardown runs after the exploration
+    detail::set_current_execution(outer_);
+  }
+  exploring(const exploring&) = delete;
+  exploring& operator=(const exploring&) = delete;
+
+ private:
+  detail::execution& x_;
+  detail::execution* outer_;
+};
+
 // One explorer on the calling OS thread (its own execution: fibers and graph).
 one_run explore_one(const options& opt, const std::function<void(client&)>& body,
                     detail::split_plan s) {
@@ -98,22 +122,14 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
   cfg.model = opt.model;
   cfg.max_events_per_thread = std::min(opt.max_events_per_thread, hb_cache::max_events);
   cfg.sites = opt.sites;
-  detail::execution* outer = detail::current_execution();
   detail::execution x(cfg, [&body] {
     client c;
     body(c);
     c.join_all();
   });
-  detail::install_crash_report();
-  if (opt.replay.empty() && opt.stall_seconds != 0)
-    x.watched = detail::acquire_progress_slot(opt.stall_seconds);
-  detail::set_current_execution(&x);
+  const exploring scope(x, opt);
   detail::explorer e(opt, x, s);
-  one_run out{e.run(), e.subtrees_seen()};
-  detail::release_progress_slot(x.watched);
-  x.watched = nullptr;  // ~execution's teardown runs after the exploration
-  detail::set_current_execution(outer);
-  return out;
+  return {e.run(), e.subtrees_seen()};
 }
 
 // Parallel exploration (split_plan). The cut is the smallest branching depth with at

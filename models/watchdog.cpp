@@ -100,6 +100,7 @@ class watchdog {
                    t, limit, t, i, file != nullptr ? file : "?", line);
     }
     std::fflush(stderr);
+    std::fflush(stdout);  // the summaries of the clients that did finish
     std::_Exit(2);
   }
 

@@ -2,10 +2,13 @@
 // the failing execution.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "models/explore.hpp"
 
@@ -333,6 +336,21 @@ TEST(Errors, EndlessLoopWithoutModelOperationsIsReportedByTheWatchdog) {
   const result ok = explore(o, body(false));
   EXPECT_TRUE(ok.ok()) << ok.bug->message;
   EXPECT_EQ(ok.complete, 2u);  // the load reads 0 or 1
+  // An exploration that ends by an exception stops being watched: the process lives on
+  // (a slot left watched would be reported as a stall within a second or two).
+  options throwing = o;
+  throwing.on_complete = [](const graph&) { throw std::runtime_error("from on_complete"); };
+  EXPECT_EXIT(
+      {
+        try {
+          (void)explore(throwing, body(false));
+        } catch (const std::runtime_error&) {
+          std::this_thread::sleep_for(std::chrono::seconds(3));
+          std::exit(0);
+        }
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
