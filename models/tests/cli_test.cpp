@@ -132,6 +132,8 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--jobs", "0"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--jobs", "two"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--jobs", "65"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--stall-seconds", "-1"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--stall-seconds", "a minute"}), 2);
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
 }
 
