@@ -65,6 +65,7 @@ class watchdog {
           idle[k] = 0;
           continue;
         }
+        // relaxed: stored before `active`'s release store, which the acquire load above saw
         const std::uint32_t limit = s.stall_seconds.load(std::memory_order_relaxed);
         if (limit != 0 && ++idle[k] >= limit) report(s, now, limit);
       }
