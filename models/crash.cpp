@@ -143,11 +143,10 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     l << " crashed: " << describe(sig) << (sig == SIGSEGV || sig == SIGBUS ? " at " : "");
   if (!overflow && (sig == SIGSEGV || sig == SIGBUS)) l.hex(addr);
   if (!overflow) l << ")";
-  const std::size_t c = x->threads[t]->cursor;
-  if (t < x->g.threads.size() && c > 0 && c <= x->g.threads[t].size()) {
-    const event& e = x->g.threads[t][c - 1];
-    l << " after its event (" << std::uint64_t{t} << ", " << std::uint64_t{c - 1} << ")";
-    if (e.src.line != 0) l << " at " << e.src.file << ":" << std::uint64_t{e.src.line};
+  if (const event* e = x->last_event(t)) {
+    l << " after its event (" << std::uint64_t{t} << ", "
+      << std::uint64_t{x->threads[t]->cursor - 1} << ")";
+    if (e->src.line != 0) l << " at " << e->src.file << ":" << std::uint64_t{e->src.line};
   } else {
     l << " before its first event";
   }

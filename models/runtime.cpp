@@ -227,10 +227,8 @@ void execution::switch_to_fiber(std::size_t t) {
   const std::size_t prev = current;
   current = t;
   if (watched != nullptr) {
-    const std::size_t c = th.cursor;
-    const bool any = t < g.threads.size() && c > 0 && c <= g.threads[t].size();
-    watched->resumed(t, any ? static_cast<std::int32_t>(c - 1) : -1,
-                     any ? &g.threads[t][c - 1] : nullptr);
+    const event* last = last_event(t);
+    watched->resumed(t, last != nullptr ? static_cast<std::int32_t>(th.cursor) - 1 : -1, last);
   }
   th.fib = std::move(th.fib).resume();
   if (watched != nullptr) watched->returned();

@@ -244,6 +244,13 @@ class execution {
   bool replay_free(event_kind k, std::uint32_t loc, std::uint64_t value, std::uint32_t aux);
   /// The calling fiber's next recorded event (a replay), or nullptr (new events, teardown).
   event* recorded_next();
+  /// Thread t's last event in this run so far, (t, cursor - 1), or nullptr if it has none yet.
+  /// O(1), reads only: the crash report calls it from a signal handler.
+  const event* last_event(std::size_t t) const {
+    const std::size_t c = threads[t]->cursor;
+    return t < g.threads.size() && c > 0 && c <= g.threads[t].size() ? &g.threads[t][c - 1]
+                                                                     : nullptr;
+  }
   [[noreturn]] void fail(error_kind k, std::string message);
   /// Counts an operation (atomic or non-atomic access, fence, spin_assume) the calling
   /// fiber makes while it is unwound. Destructors run then,
