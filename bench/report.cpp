@@ -33,10 +33,10 @@ const result_row* find_row(const bench_report& r, std::string_view kernel, std::
   return nullptr;
 }
 
-// The issue's targets, as ratios from this run: fib per-task cost vs oneTBB (>= 3x) and OpenMP
-// (>= 1.5x) at P = 1; T1/T2 >= 1.7 on nqueens and uts; idle CPU < 1 ms per idle second.
+// The performance targets, as ratios from this run: fib per-task cost vs oneTBB (>= 3x) and
+// OpenMP (>= 1.5x) at P = 1; T1/T2 >= 1.7 on nqueens and uts; idle CPU < 1 ms per idle second.
 void print_targets(const bench_report& r, std::FILE* out) {
-  fmt::print(out, "\ntargets (issue 6), measured in this run:\n");
+  fmt::print(out, "\ntargets, measured in this run:\n");
   const char* variants[] = {"sc-chase_lev", "sc-locked", "sc-steal_half"};
   const result_row* tbb = find_row(r, "fib", "tbb", 1);
   const result_row* omp = find_row(r, "fib", "omp", 1);

@@ -9,7 +9,7 @@
 // publishes the new array with a release store. Resize is not part of Fig. 1; the release
 // store / acquire load pair on `array` follows the fix that CDSChecker (Norris, Demsky, OOPSLA
 // 2013) found necessary in the published code: with a relaxed store a thief can read the new
-// array's slots without happens-before to the copy (shared/oracle/litmus-rc11.md, resize MP).
+// array's slots without happens-before to the copy (docs/rc11-oracle.md, resize MP).
 // Reclamation: a replaced array is *retired*, not freed: the owner keeps it in a list and
 // frees all retired arrays in the destructor, when no operation can be running. A thief that
 // loaded the old array pointer may still read its slots, so freeing earlier would be a

@@ -1,4 +1,4 @@
-// deques/deque.hpp: the work-stealing deque contract (DESIGN.md section 3).
+// deques/deque.hpp: the work-stealing deque contract (docs/design.md, "The deque contract").
 //
 // A work-stealing deque has one *owner* thread, which pushes and pops at the *bottom* (LIFO),
 // and any number of *thieves*, which steal at the *top* (FIFO). This header states that

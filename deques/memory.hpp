@@ -22,10 +22,11 @@
 //                             double free and leaks are bug reports).
 //   Mem::order(site)          the memory order of a named site (below).
 //
-// Memory-order sites (DESIGN.md section 2). Every memory-order argument in a deque names a
-// `site`, declared once per variant in a `*_sites` struct. Natively `Mem::order(s)` is a
-// constant expression; under the model checker it can be overridden at run time, which is how
-// mutation analysis and known-bad variants are produced without editing the deque source.
+// Memory-order sites (docs/design.md, "Memory backends and memory-order sites"). Every
+// memory-order argument in a deque names a `site`, declared once per variant in a `*_sites`
+// struct. Natively `Mem::order(s)` is a constant expression; under the model checker it can be
+// overridden at run time, which is how mutation analysis and known-bad variants are produced
+// without editing the deque source.
 //
 // ThreadSanitizer and fences. TSan does not model std::atomic_thread_fence: a release fence
 // followed by a relaxed store, read by an acquire load, is reported as a race although C11
@@ -73,7 +74,7 @@ inline constexpr bool under_tsan = false;
 
 /// Where in the source an access is. Like std::source_location, but built on the
 /// __builtin_FILE/__builtin_LINE intrinsics, which clang 14 with libstdc++ 12 also accepts
-/// (std::source_location does not compile there; see shared/TOOLCHAIN.md).
+/// (std::source_location does not compile there; see docs/toolchain.md).
 struct source_loc {
   const char* file = "";
   unsigned line = 0;
@@ -87,7 +88,7 @@ struct source_loc {
 /// (a load cannot be release, a failure order cannot be release/acq_rel).
 enum class site_kind : std::uint8_t { load, store, rmw, cas_failure, fence };
 
-/// A named memory-order site (DESIGN.md section 2).
+/// A named memory-order site (docs/design.md, "Memory backends and memory-order sites").
 /// `name` is "variant::operation.what" (e.g. "chase_lev::pop.fence"); `why` is the one-line
 /// justification also written at the use: what it synchronizes with and why weaker breaks.
 struct site {

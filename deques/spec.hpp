@@ -5,7 +5,7 @@
 // abstract state together with the result an implementation *observed*; the call returns
 // whether that result is legal in the current state, and if so moves to the next state.
 //
-// Legal results (DESIGN.md section 3):
+// Legal results (docs/design.md, "The deque contract"):
 //   push(v)             always legal; v goes to the bottom. (Bounded variants that report
 //                       "full" record no push at all.)
 //   pop() -> v          legal iff the deque is non-empty and v is the bottom value.

@@ -28,7 +28,7 @@ struct source_pos {
 };
 
 /// `memory_order_*`. Numbering as in C11, so that `consume` is distinct here and treated as
-/// `acquire` by the models (RC11 does so; see shared/oracle/litmus-rc11.md).
+/// `acquire` by the models (RC11 does so; see docs/rc11-oracle.md).
 enum class mem_order : std::uint8_t { relaxed, consume, acquire, release, acq_rel, seq_cst };
 
 enum class unary_op : std::uint8_t { neg, bit_not, log_not };

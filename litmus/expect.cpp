@@ -1,7 +1,7 @@
 // litmus/expect.cpp: the `Expected:` and `Source:` lines of a header comment (see FORMAT.md).
 //
 //   Expected: rc11=Never execs=3; sc=Never execs=3
-//   Source: shared/oracle/litmus-rc11.md (GenMC v0.11.0)
+//   Source: docs/rc11-oracle.md (GenMC v0.11.0)
 #include <cctype>
 #include <string>
 

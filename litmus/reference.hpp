@@ -11,7 +11,7 @@
 //      same location and value, or the initial write) and every modification order per
 //      location (initial write first), each checked by the model's consistency predicate.
 // One execution is counted per consistent (rf, mo) pair, as GenMC counts them
-// (shared/oracle/litmus-rc11.md).
+// (docs/rc11-oracle.md).
 //
 // RC11 (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017, section 3, figure 4) with C++20
 // release sequences (rs = [W]; (rf; rmw)*): consistent iff hb is irreflexive with eco

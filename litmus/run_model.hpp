@@ -3,7 +3,7 @@
 // Two runners sit behind one interface, `program_runner`:
 //   - the reference enumerator (reference.hpp): brute force, axiomatic, RC11 and SC, always
 //     available; and
-//   - an exploring model checker with a memory backend (models/, issue 3), plugged in through
+//   - an exploring model checker with a memory backend (models/), plugged in through
 //     `run_on_explorer` below: the interpreter runs each thread of the test as a client thread
 //     on `Mem::atomic<value_t>`, and the explorer reports every complete execution.
 #pragma once
@@ -61,7 +61,7 @@ using explorer = std::function<explorer_stats(model_kind m, const explorer_clien
 /// `Mem::fence`), and collects the final outcome of every committed run. The final value of
 /// each location is read after the join with a relaxed load (after the join every write
 /// happens-before it, so it reads the mo-last write and adds no execution:
-/// shared/oracle/litmus-rc11.md).
+/// docs/rc11-oracle.md).
 /// Errors: the explorer's, or a disagreement between its complete count and the runs it
 /// committed. Thread role: `thread_body(i)` runs on the explorer's thread i; setup and finish
 /// on the explorer's main thread. Complexity: that of the explorer.

@@ -3,7 +3,7 @@
 // Compiled only when models/ is in the tree (litmus/CMakeLists.txt). The test's threads are
 // model threads spawned by the client's main thread (thread 0), which creates the atomics
 // first and reads the final values after joining them: those are events of thread 0, after
-// the join, and add no executions (shared/oracle/litmus-rc11.md).
+// the join, and add no executions (docs/rc11-oracle.md).
 #include "litmus/run_model.hpp"
 #include "models/explore.hpp"
 

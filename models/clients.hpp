@@ -7,7 +7,7 @@
 // lost, results explained by deques/spec.hpp in an order respecting happens-before; the
 // memory backend adds data races, use-after-free, leaks.
 //
-// Why these shapes (shared/oracle/litmus-rc11.md, "Deque shapes"): push -> steal is MP
+// Why these shapes (docs/rc11-oracle.md, "Deque shapes"): push -> steal is MP
 // through push's release fence; owner pop against one thief stealing *twice* is SB+scfs on
 // (top, bottom), against two thieves RWC+syncs. A single steal against push, push, pop can
 // never see the pop-fence bug, so every client that targets pop has two steals.

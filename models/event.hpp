@@ -120,7 +120,7 @@ constexpr bool is_na(const event& e) noexcept {
   return e.kind == event_kind::na_read || e.kind == event_kind::na_write;
 }
 
-/// consume is treated as acquire (DESIGN.md section 4).
+/// consume is treated as acquire (docs/design.md, "The model checker").
 constexpr bool is_acquire(std::memory_order o) noexcept {
   return o == std::memory_order_acquire || o == std::memory_order_acq_rel ||
          o == std::memory_order_seq_cst || o == std::memory_order_consume;

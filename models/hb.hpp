@@ -4,7 +4,7 @@
 // last event -> join) and sw follows RC11 (Lahav et al., PLDI 2017, section 3.1):
 //   sw = [E_rel]; ([F]; po)?; rs; rf; [R]; (po; [F])?; [E_acq]
 // with C++20 release sequences rs = [W]; (rf; rmw)* (no same-thread plain writes; this is
-// what the oracle, shared/oracle/litmus-rc11.md, and GenMC use). consume counts as acquire.
+// what the oracle, docs/rc11-oracle.md, and GenMC use). consume counts as acquire.
 // Only atomic reads take part in sw; non-atomic accesses appear in po only.
 //
 // Thread role: explorer thread only. Requires: a graph whose reads have rf set.

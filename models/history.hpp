@@ -1,7 +1,7 @@
 // models/history.hpp: the deque operations of one model-checked execution, and the checks
 // every client applies to them: no value taken twice, none invented, nothing lost, and the
 // results explained by the sequential deque (deques/spec.hpp) in an order that respects
-// happens-before between operations (DESIGN.md section 3).
+// happens-before between operations (docs/design.md, "The deque contract").
 //
 // Thread role: `record` from the model thread that ran the operation; `check_all` from the
 // client's main thread after joining every thread.

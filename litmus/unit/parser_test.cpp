@@ -12,7 +12,7 @@ namespace {
 const char* const sb_text = R"(C SB+rel+acq
 (* Store buffering.
    Expected: rc11=Sometimes execs=4; sc=Never execs=3
-   Source: shared/oracle/litmus-rc11.md *)
+   Source: docs/rc11-oracle.md *)
 { [x] = 0; y = 0; }
 
 P0 (atomic_int* x, atomic_int* y) {
@@ -73,7 +73,7 @@ TEST(LitmusParser, ExpectationLineIsRead) {
   EXPECT_EQ(t.expect.models[1].model, model_kind::sc);
   EXPECT_EQ(t.expect.models[1].result, verdict::never);
   EXPECT_EQ(t.expect.models[1].execs, 3u);
-  EXPECT_EQ(t.expect.source, "shared/oracle/litmus-rc11.md");
+  EXPECT_EQ(t.expect.source, "docs/rc11-oracle.md");
 }
 
 TEST(LitmusParser, CasFetchFenceIfElseAndPlainLocations) {

@@ -1,4 +1,4 @@
-// Every verdict and execution count of shared/oracle/litmus-rc11.md, under RC11 and SC.
+// Every verdict and execution count of docs/rc11-oracle.md, under RC11 and SC.
 #include <gtest/gtest.h>
 
 #include <string>

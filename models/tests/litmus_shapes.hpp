@@ -1,4 +1,4 @@
-// models/tests/litmus_shapes.hpp: the shapes of shared/oracle/litmus-rc11.md as model
+// models/tests/litmus_shapes.hpp: the shapes of docs/rc11-oracle.md as model
 // clients, each with the oracle's expected verdict and execution counts (data from the
 // oracle file: GenMC v0.11.0, default -mo, one execution per (rf, mo) class).
 #pragma once
