@@ -6,7 +6,7 @@
 // Prints the table (bench/runner.hpp) on stdout, progress on stderr. Exit code (through
 // `exit_code`): 0 if every result checked ok, 1 if a result was wrong or the plot/JSON could not
 // be written, 2 on bad input (unknown kernel or runtime, bad thread count), with one error line.
-// Wired into tools/stealcheck.cpp by the lead; bench/main.cpp is a standalone driver.
+// Assembled into the stealcheck command by tools/; bench/main.cpp is a standalone driver.
 //
 // Thread role: the CLI thread. Complexity: that of the benchmark run.
 #pragma once

@@ -65,19 +65,28 @@ class steal_result {
   std::optional<T> value_;
 };
 
-/// The deque contract.
-///   push(T)        Thread role: owner. Growable variants always succeed; bounded variants
-///                  return false when full (the value is then not inserted).
+/// The deque contract: all that the checkers ask of a deque, a user's included.
+///   value_type     the values it holds.
+///   push(T)        Thread role: owner. Returns void (growable: always succeeds) or bool
+///                  (bounded: false when full, and the value is then not inserted).
 ///   pop()          Thread role: owner. Takes the bottom value (LIFO); nullopt if empty.
 ///   steal()        Thread role: any. Takes the top value (FIFO): item | empty | abort.
-///   size_hint()    Thread role: any. A snapshot of bottom - top; exact only when quiescent.
+/// The checkers construct it from an initial capacity (std::int64_t) when it has such a
+/// constructor, else default-construct it (deques/variant.hpp, sized).
 template <class D>
 concept work_stealing_deque = requires(D& d, typename D::value_type v) {
   typename D::value_type;
-  typename D::memory;
   {d.push(std::move(v))};
   { d.pop() } -> std::same_as<std::optional<typename D::value_type>>;
   { d.steal() } -> std::same_as<steal_result<typename D::value_type>>;
+};
+
+/// stealcheck's own deques also name themselves, say which backend they were instantiated
+/// with, and give a size snapshot (size_hint: bottom - top, exact only when quiescent; the
+/// scheduler's idle workers read it).
+template <class D>
+concept builtin_deque = work_stealing_deque<D> && requires(const D& d) {
+  typename D::memory;
   { d.size_hint() } -> std::convertible_to<std::int64_t>;
   { D::variant_name } -> std::convertible_to<std::string_view>;
 };

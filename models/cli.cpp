@@ -3,14 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
-#include "deques/registry.hpp"
-#include "models/clients.hpp"
+#include "harness/registry.hpp"
+#include "models/bind.hpp"
 #include "models/token.hpp"
 
 namespace stealcheck::model {
@@ -69,13 +70,8 @@ std::string parse_sites(const model_request& req, const variant_info& info, opti
   return "";
 }
 
-std::string replay_command(const model_request& req, std::string_view client,
-                           const std::string& token) {
-  std::string cmd = "stealcheck model " + req.variant + " --client " + std::string(client);
-  if (req.model == memory_model::sc) cmd += " --model sc";
-  for (const std::string& s : req.sites)
-    cmd += " --site " + s;
-  return cmd + " --replay '" + token + "'";
+std::string replay_of(const model_request& req, std::string_view client, const std::string& token) {
+  return replay_command(req.variant, client, req.model, req.sites, token).str();
 }
 
 void print_run(const model_request& req, const one_run& x) {
@@ -102,7 +98,7 @@ void print_run(const model_request& req, const one_run& x) {
   if (x.r.bug) {
     std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
                 x.r.bug->message.c_str(), x.r.bug->trace.c_str(),
-                replay_command(req, x.client, x.r.bug->replay_token).c_str());
+                replay_of(req, x.client, x.r.bug->replay_token).c_str());
   }
 }
 
@@ -132,7 +128,7 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
         e["bug"] = {{"kind", error_name(x.r.bug->kind)},
                     {"message", x.r.bug->message},
                     {"trace", x.r.bug->trace},
-                    {"replay", replay_command(req, x.client, x.r.bug->replay_token)}};
+                    {"replay", replay_of(req, x.client, x.r.bug->replay_token)}};
       j.push_back(e);
     }
     std::ofstream(req.json_file) << j.dump(2) << "\n";
@@ -143,33 +139,30 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
 
 int run_model_command(const model_request& req) {
   int code = 0;
-  std::string error;
   std::vector<one_run> runs;
-  const bool found = with_variant(req.variant, [&](auto tag, const variant_info& info) {
+  const std::string error = [&]() -> std::string {
+    const harness::variant* v = harness::find_variant(req.variant);
+    if (v == nullptr)
+      return "unknown variant '" + req.variant + "' (" + harness::program_name() +
+             " list shows them)";
+    const binding* b = v->binding<binding>();
+    if (b == nullptr) return "variant '" + req.variant + "' has no model-checker binding";
     options o;
     o.model = req.model;
     o.max_events_per_thread = req.max_events;
     o.max_executions = req.max_executions;
     o.jobs = req.jobs;
     o.stall_seconds = req.stall_seconds;
-    error = parse_sites(req, info, o);
-    if (!error.empty()) return;
-    const auto all = clients::clients_for<decltype(tag)::template deque>(info);
-    bool any = false;
-    for (const auto& cl : all)
-      any = any || cl.name == req.client;
-    if (!req.client.empty() && !any) {
-      error = "unknown client '" + req.client + "' for variant " + req.variant;
-      return;
-    }
-    if (!req.replay.empty() && req.client.empty()) {
-      error = "--replay needs --client";
-      return;
-    }
-    if (!req.replay.empty() && !decode_token(req.replay)) {
-      error = "malformed replay token '" + req.replay + "'";
-      return;
-    }
+    if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
+    const auto all = b->clients();
+    const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {
+      return c.name == req.client;
+    });
+    if (!req.client.empty() && !any)
+      return "unknown client '" + req.client + "' for variant " + req.variant;
+    if (!req.replay.empty() && req.client.empty()) return "--replay needs --client";
+    if (!req.replay.empty() && !decode_token(req.replay))
+      return "malformed replay token '" + req.replay + "'";
     o.replay = req.replay;
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
@@ -177,10 +170,10 @@ int run_model_command(const model_request& req) {
       print_run(req, runs.back());
       if (runs.back().r.bug) code = 1;
     }
-  });
-  if (!found) error = "unknown variant '" + req.variant + "' (see stealcheck list)";
+    return "";
+  }();
   if (!error.empty()) {
-    std::fprintf(stderr, "stealcheck: error: %s\n", error.c_str());
+    std::fprintf(stderr, "%s: error: %s\n", harness::program_name().c_str(), error.c_str());
     return 2;
   }
   write_outputs(req, runs);
@@ -216,7 +209,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0u, 86400u));
   cmd->callback([req, model, all, &exit_code] {
     if (*model != "rc11" && *model != "sc") {
-      std::fprintf(stderr, "stealcheck: error: unknown model '%s' (rc11 or sc)\n", model->c_str());
+      std::fprintf(stderr, "%s: error: unknown model '%s' (rc11 or sc)\n",
+                   harness::program_name().c_str(), model->c_str());
       exit_code = 2;
       return;
     }
@@ -226,38 +220,3 @@ void add_model_command(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace stealcheck::model
-
-namespace stealcheck::tools {
-
-checker model_checker() {
-  return {
-      "model", [](const variant_info& info, const verify_options& /*opt*/) {
-        check_cell cell;
-        std::uint64_t execs = 0, blocked = 0;
-        std::size_t n = 0;
-        double seconds = 0;
-        with_variant(info.name, [&](auto tag, const variant_info& vi) {
-          for (const auto& cl : model::clients::clients_for<decltype(tag)::template deque>(vi)) {
-            if (cl.large) continue;
-            const model::result r = model::explore(model::options{}, cl.run);
-            ++n;
-            execs += r.executions();
-            blocked += r.blocked;
-            seconds += r.seconds;
-            if (r.bug && cell.verdict != cell_verdict::fail) {
-              cell.verdict = cell_verdict::fail;
-              cell.failure = std::string(model::error_name(r.bug->kind)) + " in " +
-                             std::string(cl.name) + ": " + r.bug->message;
-              cell.replay = "stealcheck model " + std::string(vi.name) + " --client " +
-                            std::string(cl.name) + " --replay '" + r.bug->replay_token + "'";
-            }
-          }
-        });
-        if (cell.verdict != cell_verdict::fail) cell.verdict = cell_verdict::pass;
-        cell.detail = fmt::format("{} clients, {} execs, {} blocked", n, execs, blocked);
-        cell.seconds = seconds;
-        return cell;
-      }};
-}
-
-}  // namespace stealcheck::tools

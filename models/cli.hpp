@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "models/consistency.hpp"
-#include "tools/verify.hpp"
 
 namespace stealcheck::model {
 
@@ -45,8 +44,3 @@ int run_model_command(const model_request& req);
 void add_model_command(CLI::App& app, int& exit_code);
 
 }  // namespace stealcheck::model
-
-namespace stealcheck::tools {
-/// The "model" column of `stealcheck verify`: every client of the variant, exhaustively.
-checker model_checker();
-}  // namespace stealcheck::tools

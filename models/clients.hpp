@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
-#include "deques/registry.hpp"
+#include "deques/variant.hpp"
 #include "models/explore.hpp"
 #include "models/history.hpp"
 #include "models/memory.hpp"
@@ -37,7 +37,7 @@ using value = std::int64_t;
 /// One owner plus its history and the values it pushed.
 template <class Deque>
 struct owned {
-  Deque d;
+  sized<Deque> d;
   history h;
   std::vector<value> pushed;
   explicit owned(std::int64_t capacity) : d(capacity) {
@@ -105,10 +105,16 @@ struct owned {
   }
 };
 
+/// The capacity a client constructs its deque with: the variant's (variant_info::capacity)
+/// when it sets one, else the client's own small one (small on purpose: it forces growth).
+constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexcept {
+  return variant_cap > 0 ? variant_cap : own;
+}
+
 /// Owner: push 1, push 2, pop. One thief steals twice (SB+scfs on top/bottom).
 template <template <class, class> class D>
-void push2_pop_steal2(client& c) {
-  owned<D<value, memory>> o(4);
+void push2_pop_steal2_at(client& c, std::int64_t cap) {
+  owned<D<value, memory>> o(cap_or(cap, 4));
   const auto th = c.spawn([&] {
     o.steal(c);
     o.steal(c);
@@ -122,8 +128,8 @@ void push2_pop_steal2(client& c) {
 
 /// Owner: push 1..3 from capacity 1 (forces resizes), pop, pop. Two thieves steal once each.
 template <template <class, class> class D>
-void push3_pop2_2thieves(client& c) {
-  owned<D<value, memory>> o(1);
+void push3_pop2_2thieves_at(client& c, std::int64_t cap) {
+  owned<D<value, memory>> o(cap_or(cap, 1));
   const auto t1 = c.spawn([&] { o.steal(c); });
   const auto t2 = c.spawn([&] { o.steal(c); });
   o.push(c, 1);
@@ -138,8 +144,8 @@ void push3_pop2_2thieves(client& c) {
 
 /// Owner: push 1, pop. One thief steals twice.
 template <template <class, class> class D>
-void push_pop_steal2(client& c) {
-  owned<D<value, memory>> o(2);
+void push_pop_steal2_at(client& c, std::int64_t cap) {
+  owned<D<value, memory>> o(cap_or(cap, 2));
   const auto th = c.spawn([&] {
     o.steal(c);
     o.steal(c);
@@ -153,9 +159,9 @@ void push_pop_steal2(client& c) {
 /// steal_half: ring of 4 holding 1, 2; two thieves steal_into their own rings while the owner
 /// pops once.
 template <template <class, class> class D>
-void two_thieves_half_full(client& c) {
+void two_thieves_half_full_at(client& c, std::int64_t cap) {
   using Q = D<value, memory>;
-  owned<Q> o(4);
+  owned<Q> o(cap_or(cap, 4));
   o.push(c, 1);
   o.push(c, 2);
   Q m1(4), m2(4);
@@ -170,13 +176,13 @@ void two_thieves_half_full(client& c) {
 /// steal_half: victim holds 1, 2, 3; the thief's ring (capacity 2) already holds 101, so a
 /// batch is capped by the room; the owner pops concurrently.
 template <template <class, class> class D>
-void steal_into_nearly_full(client& c) {
+void steal_into_nearly_full_at(client& c, std::int64_t cap) {
   using Q = D<value, memory>;
-  owned<Q> o(4);
+  owned<Q> o(cap_or(cap, 4));
   o.push(c, 1);
   o.push(c, 2);
   o.push(c, 3);
-  Q mine(2);
+  sized<Q> mine(2);
   const auto th = c.spawn([&] {
     mine.push(value{101});
     o.steal_into(c, mine, {101});
@@ -189,8 +195,8 @@ void steal_into_nearly_full(client& c) {
 /// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
 /// pops four times; two thieves steal twice each.
 template <template <class, class> class D>
-void push4_pop4_2thieves_steal2(client& c) {
-  owned<D<value, memory>> o(2);
+void push4_pop4_2thieves_steal2_at(client& c, std::int64_t cap) {
+  owned<D<value, memory>> o(cap_or(cap, 2));
   const auto t1 = c.spawn([&] {
     o.steal(c);
     o.steal(c);
@@ -208,6 +214,32 @@ void push4_pop4_2thieves_steal2(client& c) {
   o.finish(c);
 }
 
+/// Each client with its own capacity (what the built-in variants use).
+template <template <class, class> class D>
+void push2_pop_steal2(client& c) {
+  push2_pop_steal2_at<D>(c, 0);
+}
+template <template <class, class> class D>
+void push3_pop2_2thieves(client& c) {
+  push3_pop2_2thieves_at<D>(c, 0);
+}
+template <template <class, class> class D>
+void push_pop_steal2(client& c) {
+  push_pop_steal2_at<D>(c, 0);
+}
+template <template <class, class> class D>
+void two_thieves_half_full(client& c) {
+  two_thieves_half_full_at<D>(c, 0);
+}
+template <template <class, class> class D>
+void steal_into_nearly_full(client& c) {
+  steal_into_nearly_full_at<D>(c, 0);
+}
+template <template <class, class> class D>
+void push4_pop4_2thieves_steal2(client& c) {
+  push4_pop4_2thieves_steal2_at<D>(c, 0);
+}
+
 struct client_entry {
   std::string_view name;
   std::function<void(client&)> run;
@@ -218,14 +250,19 @@ struct client_entry {
 /// `large` ones are excluded from --all-clients and from `stealcheck verify`.
 template <template <class, class> class D>
 std::vector<client_entry> clients_for(const variant_info& info) {
-  std::vector<client_entry> v{{"push2_pop_steal2", push2_pop_steal2<D>},
-                              {"push3_pop2_2thieves", push3_pop2_2thieves<D>},
-                              {"push_pop_steal2", push_pop_steal2<D>},
-                              {"push4_pop4_2thieves_steal2", push4_pop4_2thieves_steal2<D>, true}};
+  const std::int64_t cap = info.capacity;
+  auto entry = [cap](std::string_view name, void (*f)(client&, std::int64_t), bool large = false) {
+    return client_entry{name, [f, cap](client& c) { f(c, cap); }, large};
+  };
+  std::vector<client_entry> v{
+      entry("push2_pop_steal2", push2_pop_steal2_at<D>),
+      entry("push3_pop2_2thieves", push3_pop2_2thieves_at<D>),
+      entry("push_pop_steal2", push_pop_steal2_at<D>),
+      entry("push4_pop4_2thieves_steal2", push4_pop4_2thieves_steal2_at<D>, true)};
   if constexpr (batch_stealing_deque<D<value, memory>>) {
     if (info.batch_steal) {
-      v.push_back({"two_thieves_half_full", two_thieves_half_full<D>});
-      v.push_back({"steal_into_nearly_full", steal_into_nearly_full<D>});
+      v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));
+      v.push_back(entry("steal_into_nearly_full", steal_into_nearly_full_at<D>));
     }
   }
   return v;

@@ -67,7 +67,7 @@ inline void cpu_relax() noexcept {
 }
 
 template <class D>
-requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
+requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
 class pool;
 
 /// One worker: its deque, generator and counters. Thread role: everything here is used by the
@@ -102,7 +102,7 @@ template <class D>
 inline thread_local worker<D>* current_worker = nullptr;
 
 template <class D>
-requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
+requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
 class pool {
  public:
   using deque_type = D;
@@ -401,7 +401,7 @@ struct root_task final : task {
 }  // namespace detail
 
 template <class D>
-requires work_stealing_deque<D> && std::same_as<typename D::value_type, task*>
+requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
 template <class F>
 std::invoke_result_t<F&> pool<D>::run(F&& f) {
   using R = std::invoke_result_t<F&>;

@@ -20,7 +20,7 @@
 #include <optional>
 #include <vector>
 
-#include "deques/registry.hpp"
+#include "deques/variant.hpp"
 #include "models/clients.hpp"
 #include "models/explore.hpp"
 #include "stress/lincheck_run.hpp"
@@ -31,7 +31,7 @@ namespace stealcheck::lincheck {
 /// The scenario as a model-checker client of deque template D.
 template <template <class, class> class D>
 void scenario_client(model::client& c, const scenario& s) {
-  using deque = D<model::clients::value, model::memory>;
+  using deque = sized<D<model::clients::value, model::memory>>;
   model::clients::owned<deque> o(4);
   model::clients::value next = 1;
   auto owner_step_do = [&](owner_step step) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/variant.hpp"
 #include "stress/history.hpp"
 #include "stress/run.hpp"
 #include "stress/scenario.hpp"
@@ -128,7 +129,7 @@ template <class Tag>
 failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = nullptr) {
   return [runs, jitter, histories](const scenario& s,
                                    std::uint64_t seed) -> std::optional<found_failure> {
-    using D = typename Tag::template deque<std::uint64_t, native_memory>;
+    using D = sized<typename Tag::template deque<std::uint64_t, native_memory>>;
     for (int i = 0; i < runs; ++i) {
       history h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
       if (histories != nullptr) ++*histories;

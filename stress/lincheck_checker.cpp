@@ -1,71 +1,100 @@
-// The "lincheck" column of stealcheck verify: generated scenarios (stress/lincheck_run.hpp),
-// first run natively many times with every history checked, then (small scenarios) each
-// explored exhaustively by the model checker with happens-before in place of real time.
+// stress/lincheck_checker.cpp: the `lincheck` checker (see bind.hpp): generated scenarios
+// (stress/lincheck_run.hpp), first run natively many times with every history checked, then
+// (smaller scenarios) each explored exhaustively by the model checker with happens-before in
+// place of real time.
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
 
-#include "deques/registry.hpp"
-#include "stress/checker.hpp"
-#include "stress/lin_model.hpp"
-#include "stress/lin_native.hpp"
+#include "stress/bind.hpp"
 
-namespace stealcheck::stress {
+namespace stealcheck::lincheck {
 namespace {
 
-void fail(tools::check_cell& cell, const lincheck::outcome& out, std::string_view variant,
-          std::string_view mode, std::uint64_t seed) {
-  cell.verdict = tools::cell_verdict::fail;
-  cell.detail = fmt::format("{} mode", mode);
-  cell.failure = fmt::format("{} ({} mode)\n{}", out.failure, mode, out.timeline);
-  cell.replay = fmt::format("stealcheck lincheck {} --mode {} --seed {} --reproduce '{}'", variant,
-                            mode, seed, out.reproduce);
+run_options options_for(std::string_view mode, bool batch, const harness::verify_options& o) {
+  run_options r;
+  r.seed = o.seed;
+  r.batch = batch;
+  if (mode == "native") {
+    r.scenarios = std::max(1, (o.quick ? 30 : 100) * o.scale / 100);
+    r.runs = std::max(1, (o.quick ? 30 : 100) * o.scale / 100);
+  } else {
+    r.small = true;
+    r.scenarios = std::max(1, (o.quick ? 20 : 60) * o.scale / 100);
+  }
+  return r;
 }
 
-template <class Tag>
-tools::check_cell run_both(const variant_info& v, const tools::verify_options& o) {
-  tools::check_cell cell;
+harness::check_cell run_mode(const std::string& variant, const binding& b, bool batch,
+                             std::string_view mode, const harness::verify_options& o) {
+  harness::check_cell cell;
   const auto start = std::chrono::steady_clock::now();
-  lincheck::run_options opts;
-  opts.scenarios = o.quick ? 30 : 100;
-  opts.runs = o.quick ? 30 : 100;
-  opts.seed = o.seed;
-  opts.batch = v.batch_steal;
-  if (o.progress) std::fprintf(stderr, "\r[verify] %s: lincheck native          ", v.name.data());
-  const auto native = lincheck::check_generated(std::string(v.name), opts,
-                                                lincheck::native_finder<Tag>(opts.runs, true));
-  if (!native.ok) {
-    fail(cell, native, v.name, "native", o.seed);
-  } else {
-    opts.small = true;
-    opts.scenarios = o.quick ? 20 : 60;
-    std::uint64_t execs = 0;
-    if (o.progress) std::fprintf(stderr, "\r[verify] %s: lincheck model           ", v.name.data());
-    const auto model = lincheck::check_generated(
-        std::string(v.name), opts, lincheck::model_finder<Tag>(model::options{}, &execs));
-    if (!model.ok) {
-      fail(cell, model, v.name, "model", o.seed);
-    } else {
-      cell.verdict = tools::cell_verdict::pass;
-      cell.detail = fmt::format("{}x{} native, {} model ({} execs)", native.scenarios, opts.runs,
-                                model.scenarios, execs);
-    }
-  }
+  const run_options opts = options_for(mode, batch, o);
+  if (o.progress)
+    std::fprintf(stderr, "\r[verify] %s: lincheck %s          ", variant.c_str(),
+                 std::string(mode).c_str());
+  std::uint64_t count = 0;
+  const failure_finder finder =
+      mode == "native" ? b.native(opts.runs, true, &count) : b.model(model::options{}, &count);
+  const outcome out = check_generated(variant, opts, finder);
   cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (out.error) throw harness::usage_error(out.failure);
+  if (!out.ok) {
+    cell.verdict = harness::cell_verdict::fail;
+    cell.failure = fmt::format("{} ({} mode)\n{}", out.failure, mode, out.timeline);
+    cell.replay = replay_command(variant, mode, opts, out.reproduce);
+    return cell;
+  }
+  cell.verdict = harness::cell_verdict::pass;
+  if (mode == "native") {
+    cell.counts = {{"native_scenarios", static_cast<std::uint64_t>(out.scenarios)},
+                   {"native_runs", static_cast<std::uint64_t>(opts.runs)}};
+  } else {
+    cell.counts = {{"model_scenarios", static_cast<std::uint64_t>(out.scenarios)},
+                   {"model_execs", count}};
+  }
   return cell;
 }
 
 }  // namespace
 
-tools::checker lincheck_checker() {
-  return {"lincheck", [](const variant_info& info, const tools::verify_options& o) {
-            tools::check_cell cell;
-            with_variant(info.name, [&](auto tag, const variant_info& v) {
-              cell = run_both<decltype(tag)>(v, o);
-            });
-            return cell;
-          }};
+harness::command_line replay_command(std::string_view variant, std::string_view mode,
+                                     const run_options& o, const std::string& reproduce) {
+  harness::command_line cmd{"lincheck", std::string(variant), {}};
+  cmd.opt("--mode", std::string(mode)).opt("--seed", o.seed);
+  if (mode == "native") cmd.opt("--runs", static_cast<std::uint64_t>(o.runs));
+  return cmd.opt("--reproduce", reproduce);
 }
 
-}  // namespace stealcheck::stress
+harness::checker checker() {
+  harness::checker c;
+  c.name = "lincheck";
+  c.units = [](const harness::variant& v) {
+    std::vector<harness::check_unit> units;
+    const binding* b = v.binding<binding>();
+    if (b == nullptr) return units;
+    const std::string variant(v.name());
+    const bool batch = v.info().batch_steal;
+    const backend_support backends = v.info().backends;
+    for (std::string_view mode : {"native", "model"}) {
+      const bool runs = mode == "native" ? runs_native(backends) : runs_model(backends);
+      units.push_back(
+          {std::string(mode), [variant, b, batch, mode, runs](const harness::verify_options& o) {
+             if (runs) return run_mode(variant, *b, batch, mode, o);
+             harness::check_cell skip;
+             skip.detail = mode == "native" ? "model-only variant" : "native-only variant";
+             return skip;
+           }});
+    }
+    return units;
+  };
+  c.summarize = [](std::size_t, const std::map<std::string, std::uint64_t>& k) {
+    auto at = [&k](const char* key) { return k.count(key) != 0u ? k.at(key) : 0; };
+    return fmt::format("{}x{} native, {} model ({} execs)", at("native_scenarios"),
+                       at("native_runs"), at("model_scenarios"), at("model_execs"));
+  };
+  return c;
+}
+
+}  // namespace stealcheck::lincheck

@@ -2,7 +2,7 @@
 //
 //   stress::run<Tag>(scenario, config) -> result
 //
-// `Tag` is a deques/registry.hpp variant_tag; the scenario picks the value type (ids, boxed
+// `Tag` is a deques/variant.hpp variant_tag; the scenario picks the value type (ids, boxed
 // payloads or counted values) and instantiates Tag::deque<V, native_memory>.
 // Thread role: any one thread; starts owner + config.thieves threads and joins them.
 // Complexity: O(config.ops) operations per thread plus the O(pushed) conservation check.
@@ -21,6 +21,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
+#include "deques/variant.hpp"
 #include "stress/ledger.hpp"
 #include "stress/stress.hpp"
 
@@ -189,7 +190,9 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
 
 }  // namespace detail
 
-template <class Tag>
+/// Runs scenario s on Tag's deque. Scenarios that push boxed, move-only values (spsc, stampede,
+/// destructors) run only when Values is value_support::any; otherwise the result is skipped.
+template <class Tag, value_support Values = value_support::any>
 result run(scenario s, const config& c);
 
 }  // namespace stealcheck::stress

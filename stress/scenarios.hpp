@@ -303,29 +303,43 @@ namespace stealcheck::stress {
 
 namespace detail {
 template <class Tag, class V>
-using deque_of = typename Tag::template deque<V, native_memory>;
+using deque_of = sized<typename Tag::template deque<V, native_memory>>;
 }
 
-template <class Tag>
+template <class Tag, value_support Values>
 result run(scenario s, const config& c) {
   using detail::deque_of;
   switch (s) {
     case scenario::mixed:
       return detail::mixed<deque_of<Tag, std::uint64_t>>(c, 16);
-    case scenario::spsc:
-      return detail::spsc<deque_of<Tag, detail::payload>>(c);
-    case scenario::stampede:
-      return detail::stampede<deque_of<Tag, detail::boxed_id>>(c);
     case scenario::last_item:
       return detail::last_item<deque_of<Tag, std::uint64_t>>(c);
     case scenario::resize:
       return detail::resize<deque_of<Tag, std::uint64_t>>(c);
     case scenario::no_starvation:
       return detail::no_starvation<deque_of<Tag, std::uint64_t>>(c);
+    case scenario::spsc:
+    case scenario::stampede:
     case scenario::destructors:
-      return detail::destructors<deque_of<Tag, detail::counted>>(c);
+      break;
   }
-  return {};
+  if constexpr (Values == value_support::any) {
+    switch (s) {
+      case scenario::spsc:
+        return detail::spsc<deque_of<Tag, detail::payload>>(c);
+      case scenario::stampede:
+        return detail::stampede<deque_of<Tag, detail::boxed_id>>(c);
+      case scenario::destructors:
+        return detail::destructors<deque_of<Tag, detail::counted>>(c);
+      default:
+        break;
+    }
+  }
+  result r;
+  r.which = s;
+  r.skipped = true;
+  r.failure = "needs values with destructors (the variant holds scalar values only)";
+  return r;
 }
 
 }  // namespace stealcheck::stress

@@ -63,7 +63,8 @@ struct config {
 struct result {
   scenario which = scenario::mixed;
   bool ok = true;
-  std::string failure;  ///< one line naming the offending value when !ok
+  bool skipped = false;  ///< the scenario does not apply to the variant (`failure` says why)
+  std::string failure;   ///< one line naming the offending value when !ok
   std::uint64_t pushed = 0, push_full = 0, popped = 0, stolen = 0, steal_empty = 0, steal_abort = 0,
                 drained = 0;
   double seconds = 0;

@@ -1,32 +1,29 @@
-#include "tools/cli_main.hpp"
+// tools/cli_main.cpp: stealcheck::cli_main, the assembly of every component's subcommands and
+// checkers (include/stealcheck/cli.hpp).
+#include <stealcheck/cli.hpp>
+#include <stealcheck/register.hpp>
 
-#include <cstdio>
-#include <exception>
+#include "harness/cli.hpp"
+#include "models/cli.hpp"
+#include "stress/cli.hpp"
+#include "tools/variants/builtin.hpp"
 
-#include "tools/commands.hpp"
+namespace stealcheck {
 
-namespace stealcheck::tools {
-
-int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const char* program) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::CallForAllHelp&) {
-    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return 2;
-  } catch (const usage_error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: internal error: %s\n", program, e.what());
-    return 3;
-  }
-  return exit_code;
+int cli_main(int argc, char** argv, const char* program,
+             const std::function<void(CLI::App&, int&)>& more) {
+  // a volatile store: the reads of the built-in variants' symbols cannot be optimized away
+  [[maybe_unused]] volatile bool linked = tools::link_builtin_variants();
+  CLI::App app{"verification, testing and benchmarking for work-stealing deques"};
+  app.require_subcommand(1);
+  int exit_code = 0;
+  harness::add_list_command(app, exit_code);
+  stress::add_stress_command(app, exit_code);
+  harness::add_verify_command(app, all_checkers(), exit_code);
+  lincheck::add_lincheck_command(app, exit_code);
+  model::add_model_command(app, exit_code);
+  if (more) more(app, exit_code);
+  return harness::run_cli(app, argc, argv, exit_code, program);
 }
 
-}  // namespace stealcheck::tools
+}  // namespace stealcheck

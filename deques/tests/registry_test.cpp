@@ -16,7 +16,7 @@ TEST(Registry, NamesAreUniqueAndTheKnownBadAreMarked) {
   int bad = 0;
   for_each_variant([&](auto tag, const variant_info& info) {
     using D = typename decltype(tag)::template deque<std::int64_t, native_memory>;
-    static_assert(work_stealing_deque<D>);
+    static_assert(builtin_deque<D>);
     EXPECT_EQ(D::variant_name, info.name);
     EXPECT_TRUE(names.insert(std::string(info.name)).second) << info.name;
     bad += info.known_bad ? 1 : 0;

@@ -9,8 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "deques/registry.hpp"
+#include "harness/registry.hpp"
+#include "models/bind.hpp"
+
 namespace stealcheck::model {
 namespace {
+
+// The built-in variants, bound to the model checker only (the registry is open: this test
+// registers what it needs).
+const bool registered = [] {
+  for_each_variant([](auto tag, const variant_info& info) {
+    harness::variant v(info);
+    bind<decltype(tag)::template deque>(v);
+    harness::add_variant(std::move(v));
+  });
+  return true;
+}();
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path);
@@ -138,20 +153,22 @@ TEST(Cli, BadInputExitsWith2) {
 }
 
 TEST(Cli, VerifyColumn) {
-  const tools::checker c = tools::model_checker();
+  ASSERT_TRUE(registered);
+  const harness::checker c = checker();
   EXPECT_EQ(c.name, "model");
-  for_each_variant([&](auto, const variant_info& info) {
-    if (info.name != "chase_lev" && info.name != "chase_lev_no_push_fence") return;
-    const tools::check_cell cell = c.run(info, tools::verify_options{});
-    if (info.known_bad) {
-      EXPECT_EQ(cell.verdict, tools::cell_verdict::fail);
-      EXPECT_NE(cell.replay.find("--replay"), std::string::npos);
+  for (const char* name : {"chase_lev", "chase_lev_no_push_fence"}) {
+    const harness::variant& v = harness::require_variant(name);
+    const harness::check_cell cell = harness::run_checker(c, v, harness::verify_options{});
+    if (v.info().known_bad) {
+      EXPECT_EQ(cell.verdict, harness::cell_verdict::fail);
+      ASSERT_TRUE(cell.replay.has_value());
+      EXPECT_NE(cell.replay->str().find("--replay"), std::string::npos);
       EXPECT_NE(cell.failure.find("never pushed"), std::string::npos) << cell.failure;
     } else {
-      EXPECT_EQ(cell.verdict, tools::cell_verdict::pass) << cell.failure;
+      EXPECT_EQ(cell.verdict, harness::cell_verdict::pass) << cell.failure;
       EXPECT_NE(cell.detail.find("3 clients"), std::string::npos) << cell.detail;
     }
-  });
+  }
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Native stress of every correct variant in every scenario, and the stress check catching the
-// known-bad chase_lev_no_pop_fence on this x86 machine.
+// Native stress of every correct variant in every scenario (the known-bad one beside them:
+// stress_known_bad_test.cpp).
 //
 // What the sanitizer presets prove here. Under ThreadSanitizer (preset tsan) every scenario
 // runs with the TSan substitution of deques/memory.hpp (push's "release fence; relaxed store
@@ -7,7 +7,7 @@
 // payloads of spsc, the boxes of stampede and destructors, the retired chase_lev arrays --
 // is accessed without happens-before, *given* that substitution. It does not prove the
 // seq_cst fences are needed or sufficient (TSan has no model of them); the model checker
-// (models/) and the known-bad test below cover those. Under ASan+UBSan a duplicate of a boxed
+// (models/) and the known-bad test cover those. Under ASan+UBSan a duplicate of a boxed
 // value is a double free, and a read of a retired buffer after it is freed is a
 // use-after-free, so a clean run also shows the reclamation scheme is safe on these runs.
 #include <gtest/gtest.h>
@@ -29,7 +29,6 @@ constexpr std::uint64_t scaled(std::uint64_t n) {
   const std::uint64_t s = n * STEALCHECK_TEST_SCALE / 100;
   return s < 1000 ? 1000 : s;
 }
-constexpr bool sanitized = STEALCHECK_TEST_SCALE < 100;
 
 template <class Tag>
 class StressTest : public ::testing::Test {};
@@ -68,28 +67,6 @@ TYPED_TEST(StressTest, SpscStealsEverythingInOrder) {
   const result r = run<TypeParam>(scenario::spsc, c);
   ASSERT_TRUE(r.ok) << r.failure;
   EXPECT_EQ(r.stolen + r.drained, r.pushed);
-}
-
-// The stress check catches the pop-fence bug natively: x86 reorders pop's store of bottom
-// after its load of top (store buffer), so owner and thief both take index 1 of a two-item
-// deque. Measured here: caught in 29 of 30 runs of 100k ops (1-3 thieves). The test runs at
-// most 40 seeded runs and stops at the first catch. Sanitizer runtimes put locked
-// instructions around atomics, which hides the reordering: skipped there.
-TEST(StressKnownBad, LastItemCatchesMissingPopFence) {
-  if (sanitized) GTEST_SKIP() << "sanitizer runtimes serialize atomics; release preset only";
-  bool caught = false;
-  std::string failure;
-  for (std::uint64_t seed = 1; seed <= 40 && !caught; ++seed) {
-    config c;
-    c.ops = 200000;
-    c.thieves = 2;
-    c.seed = seed;
-    const result r = run<chase_lev_no_pop_fence_tag>(scenario::last_item, c);
-    caught = !r.ok;
-    failure = r.failure;
-  }
-  ASSERT_TRUE(caught) << "chase_lev_no_pop_fence survived 40 stress runs";
-  EXPECT_NE(failure.find("taken twice"), std::string::npos) << failure;
 }
 
 }  // namespace

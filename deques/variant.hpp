@@ -1,0 +1,124 @@
+// deques/variant.hpp: what a checker needs to know about a deque variant besides its type.
+//
+// A variant is a class template `D<T, Mem>` (value type, memory backend) plus a variant_info.
+// Checkers instantiate D with their own T and Mem: the stress tests with native_memory, the
+// model checker with model::memory. Variants are registered at run time (harness/registry.hpp,
+// include/stealcheck/register.hpp); this header holds only the plain description.
+//
+// Thread role: any (plain values). Complexity: O(1).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "deques/memory.hpp"
+
+namespace stealcheck {
+
+/// Which values a deque can hold. The stress ladder's `spsc`, `stampede` and `destructors`
+/// scenarios push boxed, move-only values with destructors; a deque that keeps its values in
+/// `Mem::atomic<T>` (task pointers, integers: most runtimes' deques) cannot hold those.
+enum class value_support : std::uint8_t {
+  any,     ///< any movable T (boxed internally when needed); every scenario runs
+  scalar,  ///< trivially copyable T of at most 8 bytes; scenarios needing more are skipped
+};
+
+/// Which memory backends the variant runs on. A deque templated on `Mem` runs on both. A deque
+/// written with stealcheck::atomic (include/stealcheck/atomic.hpp) is bound to one backend per
+/// translation unit: the model backend when compiled with STEALCHECK_MODEL, else native
+/// (stealcheck::atomic_backends says which); checkers skip what it cannot run.
+enum class backend_support : std::uint8_t {
+  both,         ///< native (stress, lincheck native) and model (model, lincheck model)
+  native_only,  ///< only the native checkers
+  model_only,   ///< only the model-checking checkers
+};
+
+constexpr bool runs_native(backend_support b) noexcept {
+  return b != backend_support::model_only;
+}
+constexpr bool runs_model(backend_support b) noexcept {
+  return b != backend_support::native_only;
+}
+
+/// The sequential specification a variant meets (deques/spec.hpp).
+enum class spec_kind : std::uint8_t {
+  lifo_owner_fifo_thief,  ///< pop takes the newest value, steal the oldest (spec.hpp)
+};
+
+constexpr std::string_view spec_name(spec_kind s) noexcept {
+  switch (s) {
+    case spec_kind::lifo_owner_fifo_thief:
+      return "lifo_owner_fifo_thief";
+  }
+  return "?";
+}
+
+/// A variant's description. Every field has a default, so a registration names only what
+/// differs: `{.name = "my_deque", .summary = "...", .bounded = true}`.
+struct variant_info {
+  std::string_view name{};              ///< unique; the CLI's and the tests' name for it
+  std::string_view summary{};           ///< one line for `stealcheck list`
+  bool known_bad = false;               ///< deliberately broken: checkers must catch it
+  std::string_view known_bad_reason{};  ///< what is broken (known-bad variants)
+  bool bounded = false;                 ///< push can report "full" (returns false)
+  bool batch_steal = false;             ///< offers steal_into (steal-half)
+  value_support values = value_support::any;
+  spec_kind spec = spec_kind::lifo_owner_fifo_thief;
+  std::int64_t capacity = 0;  ///< initial capacity for the model clients (0: their own, 1-4)
+  std::span<const site* const> sites{};  ///< memory-order sites with their default orders
+  backend_support backends = backend_support::both;
+};
+
+/// A variant's type, as a template of (value type, memory backend).
+template <template <class, class> class D>
+struct variant_tag {
+  template <class T, class Mem = native_memory>
+  using deque = D<T, Mem>;
+};
+
+namespace detail {
+template <class Sites>
+struct site_table {
+  static constexpr auto table = Sites::template list<Sites>();
+};
+}  // namespace detail
+
+/// The sites of a `*_sites` struct (deques/chase_lev.hpp shows the shape), as a span with
+/// static storage.
+template <class Sites>
+constexpr std::span<const site* const> sites_of() noexcept {
+  return std::span<const site* const>(detail::site_table<Sites>::table);
+}
+
+/// A variant_info filled from a `*_sites` struct: its name, known-bad flag and reason, sites.
+template <class Sites>
+constexpr variant_info info_from_sites(std::string_view summary, bool bounded = false,
+                                       bool batch_steal = false) {
+  variant_info i;
+  i.name = Sites::variant;
+  i.summary = summary;
+  i.known_bad = Sites::known_bad;
+  i.known_bad_reason = Sites::known_bad_reason;
+  i.bounded = bounded;
+  i.batch_steal = batch_steal;
+  i.sites = sites_of<Sites>();
+  return i;
+}
+
+}  // namespace stealcheck
+
+namespace stealcheck {
+
+/// D constructed with an initial capacity when it has such a constructor (`D(std::int64_t)`),
+/// default-constructed otherwise: the checkers ask of a deque only what the contract states.
+template <class D>
+struct sized : D {
+  explicit sized(std::int64_t capacity) requires std::constructible_from<D, std::int64_t>
+      : D(capacity) {}
+  explicit sized(std::int64_t /*capacity*/) requires(!std::constructible_from<D, std::int64_t>)
+      : D() {}
+};
+
+}  // namespace stealcheck

@@ -1,0 +1,249 @@
+// harness/cli.cpp: run_cli, `list`, `verify` (see cli.hpp).
+#include "harness/cli.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace stealcheck::harness {
+
+int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const char* program) {
+  set_program_name(program);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return 2;
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", program, e.what());
+    return 3;
+  }
+  return exit_code;
+}
+
+std::uint64_t default_seed() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return static_cast<std::uint64_t>(
+             std::chrono::duration_cast<std::chrono::microseconds>(now).count()) %
+         1000000007ULL;
+}
+
+// ---- list ------------------------------------------------------------------------------------
+
+namespace {
+
+void print_variants() {
+  fmt::print("{:<26} {:<8} {}\n", "variant", "sites", "summary");
+  for (const variant* v : variants()) {
+    const variant_info& i = v->info();
+    std::string flags;
+    if (i.bounded) flags += " [bounded]";
+    if (i.batch_steal) flags += " [batch steal]";
+    if (i.values == value_support::scalar) flags += " [scalar values]";
+    fmt::print("{:<26} {:<8} {}{}{}\n", i.name, i.sites.size(), i.summary, flags,
+               i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
+  }
+}
+
+void print_sites(const variant_info& v) {
+  fmt::print("memory-order sites of {} ({}):\n", v.name, v.sites.size());
+  if (v.sites.empty()) fmt::print("  (none declared)\n");
+  for (const site* s : v.sites)
+    fmt::print("  {:<40} {:<8} {}\n", s->name, order_name(s->order), s->why);
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, int& /*exit_code*/) {
+  auto* cmd =
+      app.add_subcommand("list", "List the deque variants, or one variant's memory-order sites");
+  auto sites_of = std::make_shared<std::string>();
+  cmd->add_option("--sites", *sites_of,
+                  "Print the memory-order sites of this variant with their default orders");
+  cmd->callback([sites_of] {
+    if (sites_of->empty()) {
+      print_variants();
+    } else {
+      print_sites(require_variant(*sites_of).info());
+    }
+  });
+}
+
+// ---- verify ----------------------------------------------------------------------------------
+
+namespace {
+
+struct verify_args {
+  std::vector<std::string> variants;
+  bool include_known_bad = false;
+  bool quick = false;
+  std::string json_file;
+  std::uint64_t seed = 1;
+};
+
+struct row {
+  const variant* v;
+  std::vector<check_cell> cells;
+  bool caught() const {
+    return std::any_of(cells.begin(), cells.end(),
+                       [](const check_cell& c) { return c.verdict == cell_verdict::fail; });
+  }
+  bool ok() const { return v->info().known_bad ? caught() : !caught(); }
+};
+
+std::vector<const variant*> select(const verify_args& a) {
+  if (a.variants.empty()) {
+    std::vector<const variant*> out;
+    for (const variant* v : variants()) {
+      if (!v->info().known_bad || a.include_known_bad) out.push_back(v);
+    }
+    return out;
+  }
+  std::vector<const variant*> out;
+  for (const auto& name : a.variants)
+    out.push_back(&require_variant(name));
+  return out;
+}
+
+std::string cell_text(const check_cell& c) {
+  switch (c.verdict) {
+    case cell_verdict::pass:
+      return fmt::format("pass ({}, {:.1f}s)", c.detail, c.seconds);
+    case cell_verdict::fail:
+      return fmt::format("FAIL ({:.1f}s)", c.seconds);
+    case cell_verdict::skipped:
+      return fmt::format("- ({})", c.detail);
+  }
+  return "?";
+}
+
+std::string row_verdict(const row& r) {
+  if (!r.v->info().known_bad) return r.ok() ? "ok" : "BUG FOUND";
+  return r.caught() ? "expected failure: caught" : "KNOWN-BAD NOT CAUGHT";
+}
+
+// The first `n` lines of a failure; the rest is one line saying how to see it all.
+std::string first_lines(const std::string& text, std::size_t n) {
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < n && pos != std::string::npos; ++i)
+    pos = text.find('\n', pos == 0 ? 0 : pos + 1);
+  if (pos == std::string::npos || pos + 1 >= text.size()) return text;
+  const auto rest = static_cast<std::size_t>(
+      std::count(text.begin() + static_cast<std::ptrdiff_t>(pos), text.end(), '\n'));
+  return text.substr(0, pos) + fmt::format("\n  ... ({} more lines: run the replay command)", rest);
+}
+
+void print_table(const std::vector<checker>& checkers, const std::vector<row>& rows) {
+  std::vector<std::size_t> width;  // one per checker column: the widest cell or header
+  for (std::size_t i = 0; i < checkers.size(); ++i) {
+    width.push_back(checkers[i].name.size());
+    for (const auto& r : rows)
+      width[i] = std::max(width[i], cell_text(r.cells[i]).size());
+  }
+  std::size_t total = 24;
+  fmt::print("{:<24}", "variant");
+  for (std::size_t i = 0; i < checkers.size(); ++i) {
+    fmt::print(" | {:<{}}", checkers[i].name, width[i]);
+    total += 3 + width[i];
+  }
+  fmt::print(" | verdict\n{}\n", std::string(total + 28, '-'));
+  for (const auto& r : rows) {
+    fmt::print("{:<24}", r.v->name());
+    for (std::size_t i = 0; i < r.cells.size(); ++i)
+      fmt::print(" | {:<{}}", cell_text(r.cells[i]), width[i]);
+    fmt::print(" | {}\n", row_verdict(r));
+  }
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < r.cells.size(); ++i) {
+      const auto& c = r.cells[i];
+      if (c.verdict != cell_verdict::fail) continue;
+      fmt::print("\n{} / {}: {}\n", r.v->name(), checkers[i].name, first_lines(c.failure, 6));
+      if (c.replay) fmt::print("  replay: {}\n", c.replay->str());
+    }
+  }
+}
+
+void write_json(const std::string& file, const std::vector<checker>& checkers,
+                const std::vector<row>& rows, const verify_args& a) {
+  nlohmann::json j;
+  j["seed"] = a.seed;
+  for (const auto& r : rows) {
+    nlohmann::json jr{{"variant", r.v->name()},
+                      {"known_bad", r.v->info().known_bad},
+                      {"ok", r.ok()},
+                      {"verdict", row_verdict(r)}};
+    for (std::size_t i = 0; i < r.cells.size(); ++i) {
+      const auto& c = r.cells[i];
+      jr["checks"][checkers[i].name] = {{"verdict", verdict_name(c.verdict)},
+                                        {"detail", c.detail},
+                                        {"failure", c.failure},
+                                        {"replay", c.replay ? c.replay->str() : ""},
+                                        {"seconds", c.seconds}};
+    }
+    j["variants"].push_back(jr);
+  }
+  std::ofstream out(file);
+  if (!out) throw usage_error(fmt::format("cannot write JSON file '{}'", file));
+  out << j.dump(2) << '\n';
+}
+
+int run_verify(const std::vector<checker>& checkers, const verify_args& a) {
+  const auto selected = select(a);
+  verify_options o;
+  o.seed = a.seed;
+  o.quick = a.quick;
+  // progress lines overwrite each other with '\r': only on a terminal, not in a CI log
+  o.progress = ::isatty(STDERR_FILENO) == 1;
+  std::vector<row> rows;
+  for (const variant* v : selected) {
+    row r{v, {}};
+    for (const auto& c : checkers)
+      r.cells.push_back(run_checker(c, *v, o));
+    rows.push_back(std::move(r));
+  }
+  if (o.progress) std::fprintf(stderr, "\r%80s\r", "");
+  fmt::print("{} verify (seed {}{})\n\n", program_name(), a.seed, a.quick ? ", quick" : "");
+  print_table(checkers, rows);
+  const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const row& r) { return r.ok(); });
+  fmt::print(
+      "\n{}\n",
+      all_ok
+          ? "verify: OK (every correct variant passed; every known-bad variant included was caught)"
+          : "verify: FAILED");
+  if (!a.json_file.empty()) write_json(a.json_file, checkers, rows, a);
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_code) {
+  auto a = std::make_shared<verify_args>();
+  auto cs = std::make_shared<std::vector<checker>>(std::move(checkers));
+  auto* cmd = app.add_subcommand("verify", "Run every check on the variants and print a table");
+  cmd->add_option("variants", a->variants, "Variants (default: all correct ones)");
+  cmd->add_flag("--include-known-bad", a->include_known_bad,
+                "Also run the known-bad variants; they must be caught (expected failures)");
+  cmd->add_flag("--quick", a->quick, "Smaller bounds (the test suite's smoke run)");
+  cmd->add_option("--json", a->json_file, "Also write the results as JSON");
+  cmd->add_option("--seed", a->seed, "Seed of the randomized checkers (default 1)");
+  cmd->callback([a, cs, &exit_code] { exit_code = run_verify(*cs, *a); });
+}
+
+}  // namespace stealcheck::harness

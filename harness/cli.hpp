@@ -1,0 +1,38 @@
+// harness/cli.hpp: what every command-line program of stealcheck shares.
+//
+//   run_cli            the one main() logic: parse, run the subcommand, map errors to exit codes
+//   add_list_command   `list [--sites VARIANT]`: the registered variants, or one's sites
+//   add_verify_command `verify`: every checker on every selected variant, one table
+//   default_seed       a fresh seed for a randomized run given none (always printed)
+//
+// Exit codes: 0 success, 1 a check failed (a bug was found), 2 bad input: CLI11 parse errors
+// and harness::usage_error alike, printed as one line "<program>: error: <what>" on stderr.
+// An unexpected exception is "<program>: internal error: <what>", exit 3.
+// Thread role: the process's main thread.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <vector>
+
+#include "harness/checker.hpp"
+#include "harness/errors.hpp"
+
+namespace stealcheck::harness {
+
+/// Parses argv into `app`, whose subcommand callbacks store their exit code in `exit_code`,
+/// and returns the process's exit code. Sets program_name() (harness/replay.hpp) to `program`.
+int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const char* program);
+
+void add_list_command(CLI::App& app, int& exit_code);
+
+/// `verify [variants...] [--include-known-bad] [--quick] [--json FILE] [--seed S]`: runs
+/// every checker of `checkers` (one column each, in this order) on every selected variant.
+/// Exit 0 iff every correct variant passes every checker and every known-bad variant included
+/// is caught by at least one (an expected failure).
+void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_code);
+
+/// A fresh seed per run (from the clock), for runs given no --seed; print it with the run.
+std::uint64_t default_seed();
+
+}  // namespace stealcheck::harness

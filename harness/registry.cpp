@@ -1,0 +1,63 @@
+// harness/registry.cpp: see registry.hpp.
+#include "harness/registry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "harness/errors.hpp"
+#include "harness/replay.hpp"
+
+namespace stealcheck::harness {
+namespace {
+
+std::vector<std::unique_ptr<variant>>& storage() {
+  static std::vector<std::unique_ptr<variant>> all;  // built on first use: static-init safe
+  return all;
+}
+
+}  // namespace
+
+bool add_variant(variant v) {
+  if (find_variant(v.name()) != nullptr)
+    throw std::logic_error("stealcheck: variant '" + std::string(v.name()) +
+                           "' is registered twice");
+  storage().push_back(std::make_unique<variant>(std::move(v)));
+  return true;
+}
+
+std::vector<const variant*> variants() {
+  std::vector<const variant*> out;
+  for (const auto& v : storage())
+    out.push_back(v.get());
+  std::sort(out.begin(), out.end(), [](const variant* a, const variant* b) {
+    if (a->info().known_bad != b->info().known_bad) return !a->info().known_bad;
+    return a->name() < b->name();
+  });
+  return out;
+}
+
+const variant* find_variant(std::string_view name) {
+  for (const auto& v : storage()) {
+    if (v->name() == name) return v.get();
+  }
+  return nullptr;
+}
+
+const variant& require_variant(std::string_view name) {
+  const variant* v = find_variant(name);
+  if (v == nullptr)
+    throw usage_error("unknown variant '" + std::string(name) + "' (" + program_name() +
+                      " list shows them)");
+  return *v;
+}
+
+std::vector<const variant*> select_variants(std::string_view name) {
+  if (name != "all") return {&require_variant(name)};
+  std::vector<const variant*> out;
+  for (const variant* v : variants()) {
+    if (!v->info().known_bad) out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace stealcheck::harness

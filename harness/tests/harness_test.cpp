@@ -1,0 +1,99 @@
+// The harness on its own: the open registry (a variant registered from this translation
+// unit), the one replay builder's quoting, and run_checker's stop-at-first-failure cells.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/checker.hpp"
+#include "harness/errors.hpp"
+#include "harness/registry.hpp"
+#include "harness/replay.hpp"
+
+namespace stealcheck::harness {
+namespace {
+
+struct counting_binding {
+  int units;
+  int failing_unit;  // -1: none
+};
+
+const bool registered = [] {
+  variant good({.name = "zz_test_good", .summary = "registered by this test"});
+  good.bind(counting_binding{3, -1});
+  variant bad({.name = "aa_test_bad", .summary = "registered by this test", .known_bad = true});
+  bad.bind(counting_binding{3, 1});
+  return add_variant(std::move(good)) && add_variant(std::move(bad));
+}();
+
+checker counting_checker(int* ran) {
+  checker c;
+  c.name = "counting";
+  c.units = [ran](const variant& v) {
+    std::vector<check_unit> units;
+    const counting_binding* b = v.binding<counting_binding>();
+    if (b == nullptr) return units;
+    for (int i = 0; i < b->units; ++i) {
+      units.push_back(
+          {"unit" + std::to_string(i), [ran, i, b](const verify_options&) {
+             ++*ran;
+             check_cell cell;
+             cell.counts["things"] = 10;
+             cell.verdict = i == b->failing_unit ? cell_verdict::fail : cell_verdict::pass;
+             if (cell.verdict == cell_verdict::fail) {
+               cell.failure = "value 7 taken twice";
+               cell.replay = command_line{"counting", "aa_test_bad", {}}.opt("--seed", 3);
+             }
+             return cell;
+           }});
+    }
+    return units;
+  };
+  c.summarize = [](std::size_t n, const std::map<std::string, std::uint64_t>& k) {
+    return std::to_string(n) + " units, " + std::to_string(k.at("things")) + " things";
+  };
+  return c;
+}
+
+TEST(Registry, AVariantRegisteredAnywhereIsFoundAndOrdered) {
+  ASSERT_TRUE(registered);
+  ASSERT_NE(find_variant("zz_test_good"), nullptr);
+  EXPECT_EQ(find_variant("no_such_variant"), nullptr);
+  EXPECT_THROW(require_variant("no_such_variant"), usage_error);
+  const auto all = variants();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0]->name(), "zz_test_good");  // correct ones first, whatever their names
+  EXPECT_EQ(all[1]->name(), "aa_test_bad");
+  EXPECT_EQ(select_variants("all").size(), 1u);  // "all": the correct ones
+  EXPECT_THROW(add_variant(variant({.name = "zz_test_good"})), std::logic_error);
+  EXPECT_EQ(find_variant("zz_test_good")->binding<int>(), nullptr);
+}
+
+TEST(Checker, StopsAtTheFirstFailureAndSumsCounts) {
+  int ran = 0;
+  const checker c = counting_checker(&ran);
+  const check_cell good = run_checker(c, *find_variant("zz_test_good"), verify_options{});
+  EXPECT_EQ(good.verdict, cell_verdict::pass);
+  EXPECT_EQ(good.detail, "3 units, 30 things");
+  EXPECT_EQ(ran, 3);
+  const check_cell bad = run_checker(c, *find_variant("aa_test_bad"), verify_options{});
+  EXPECT_EQ(bad.verdict, cell_verdict::fail);
+  EXPECT_EQ(ran, 5);  // unit2 never ran
+  EXPECT_EQ(bad.failure, "unit1: value 7 taken twice");
+  ASSERT_TRUE(bad.replay.has_value());
+  EXPECT_EQ(bad.replay->str(), "stealcheck counting aa_test_bad --seed 3");
+}
+
+TEST(Replay, QuotesWhatAShellWouldSplit) {
+  EXPECT_EQ(shell_quote("push2_pop_steal2"), "push2_pop_steal2");
+  EXPECT_EQ(shell_quote("a b"), "'a b'");
+  EXPECT_EQ(shell_quote("v1;0.1"), "'v1;0.1'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote(""), "''");
+  set_program_name("my-stealcheck");
+  EXPECT_EQ((command_line{"stress", "x", {}}.opt("--ops", 5).str()),
+            "my-stealcheck stress x --ops 5");
+  set_program_name("stealcheck");
+}
+
+}  // namespace
+}  // namespace stealcheck::harness

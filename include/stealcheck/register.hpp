@@ -1,0 +1,71 @@
+// stealcheck/register.hpp: register a deque variant with every checker.
+//
+//   #include <stealcheck/register.hpp>
+//   template <class T, class Mem> class my_deque { ... };  // written against deques/memory.hpp
+//   STEALCHECK_REGISTER_VARIANT(my_deque, {.name = "my_deque", .summary = "my runtime's deque"});
+//
+// One line per variant, in any translation unit of the program (a user's own CLI or test
+// binary, or stealcheck's built-in variants): no central list. The second argument is a
+// stealcheck::variant_info (deques/variant.hpp): name, summary, bounded, batch steal, which
+// values it holds, memory-order sites, known-bad, initial capacity for the model clients.
+// Registration instantiates every checker for the deque in this translation unit, with this
+// translation unit's compiler flags.
+//
+// What the deque must offer (deques/deque.hpp): `value_type`; owner-only `push(T)` (void, or
+// bool when bounded: false = full), `pop() -> std::optional<T>`; any-thread
+// `steal() -> stealcheck::steal_result<T>`; a constructor from std::int64_t (initial capacity)
+// or a default constructor; with batch_steal, `steal_into(D& mine)`. With
+// `.values = stealcheck::value_support::scalar` it only ever holds 8-byte trivially copyable
+// values (what a deque keeping them in Mem::atomic<T> can hold).
+//
+// Thread role: registration runs during static initialization. Errors: a name registered
+// twice ends the program at start-up with a message naming it.
+#pragma once
+
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "deques/memory.hpp"
+#include "deques/variant.hpp"
+#include "harness/checker.hpp"
+#include "harness/registry.hpp"
+#include "models/bind.hpp"
+#include "stress/bind.hpp"
+
+namespace stealcheck {
+
+/// A variant bound to every checker (not yet registered).
+template <template <class, class> class D, value_support Values = value_support::any>
+harness::variant make_variant(const variant_info& info) {
+  static_assert(work_stealing_deque<D<std::int64_t, native_memory>>,
+                "D<T, Mem> must offer value_type, push, pop and steal (deques/deque.hpp)");
+  harness::variant v(info);
+  model::bind<D>(v);
+  stress::bind<D, Values>(v);
+  return v;
+}
+
+/// Registers D under info.name with every checker. Returns true.
+template <template <class, class> class D, value_support Values = value_support::any>
+bool register_variant(const variant_info& info) {
+  return harness::add_variant(make_variant<D, Values>(info));
+}
+
+/// The checkers of `stealcheck verify`, in column order.
+inline std::vector<harness::checker> all_checkers() {
+  return {stress::checker(), model::checker(), lincheck::checker()};
+}
+
+}  // namespace stealcheck
+
+#define STEALCHECK_CAT_IMPL(a, b) a##b
+#define STEALCHECK_CAT(a, b) STEALCHECK_CAT_IMPL(a, b)
+
+/// STEALCHECK_REGISTER_VARIANT(D, variant_info initializer): registers deque template D.
+#define STEALCHECK_REGISTER_VARIANT(D, ...)                                                      \
+  namespace {                                                                                    \
+  constexpr ::stealcheck::variant_info STEALCHECK_CAT(stealcheck_info_, __LINE__) = __VA_ARGS__; \
+  [[maybe_unused]] const bool STEALCHECK_CAT(stealcheck_registered_, __LINE__) =                 \
+      ::stealcheck::register_variant<D, STEALCHECK_CAT(stealcheck_info_, __LINE__).values>(      \
+          STEALCHECK_CAT(stealcheck_info_, __LINE__));                                           \
+  }

@@ -1,0 +1,55 @@
+// stealcheck/testing.hpp: a whole conformance suite for a deque, as GoogleTest tests.
+//
+//   #include <stealcheck/testing.hpp>
+//   STEALCHECK_CONFORMANCE_SUITE(MyDeque, my_deque, {.name = "my_deque", .bounded = false});
+//
+// One line per deque. It registers one test per unit of every checker (each listed by
+// gtest_discover_tests and runnable alone with --gtest_filter):
+//   MyDeque.model_<client>_rc11, MyDeque.model_<client>_sc   every model client, exhaustively,
+//                                                            under RC11 and under SC
+//   MyDeque.lincheck_native, MyDeque.lincheck_model           generated scenarios, run natively
+//                                                            and model-checked
+//   MyDeque.stress_<scenario>                                 the native stress ladder
+// The second argument is the deque template D<T, Mem>; the third a stealcheck::variant_info
+// (deques/variant.hpp) saying what the deque is: bounded, batch steal, which values it holds
+// (`.values = stealcheck::value_support::scalar` for a deque of 8-byte trivially copyable
+// values: scenarios that need boxed values are then skipped, not compiled), its initial
+// capacity for the model clients, its memory-order sites, which backends it runs on.
+//
+// A failing test prints the bug naming the offending value (the failing execution or history)
+// and two replay lines: the test itself (`STEALCHECK_SEED=<seed> <binary>
+// --gtest_filter=<test>`) and the command of a CLI that registers the same deque
+// (stealcheck/cli.hpp). Randomized tests print their seed. Environment: STEALCHECK_SEED
+// (default 1) and STEALCHECK_SCALE (percent of the full iteration counts, default 100).
+// Thread role: registration at static initialization; tests run on GoogleTest's thread.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <stealcheck/register.hpp>
+#include <string>
+#include <vector>
+
+namespace stealcheck::testing {
+
+/// The checkers of the conformance suite: stress, model (RC11 and SC), lincheck.
+std::vector<harness::checker> conformance_checkers();
+
+/// Registers one GoogleTest test per unit of every conformance checker on v, in test suite
+/// `suite`. Returns true.
+bool register_suite(const char* suite, harness::variant v, const char* file, int line);
+
+}  // namespace stealcheck::testing
+
+/// STEALCHECK_CONFORMANCE_SUITE(Suite, D, variant_info initializer)
+#define STEALCHECK_CONFORMANCE_SUITE(suite, D, ...)                                               \
+  namespace {                                                                                     \
+  constexpr ::stealcheck::variant_info STEALCHECK_CAT(stealcheck_suite_info_,                     \
+                                                      __LINE__) = __VA_ARGS__;                    \
+  [[maybe_unused]] const bool STEALCHECK_CAT(stealcheck_suite_, __LINE__) =                       \
+      ::stealcheck::testing::register_suite(                                                      \
+          #suite,                                                                                 \
+          ::stealcheck::make_variant<D, STEALCHECK_CAT(stealcheck_suite_info_, __LINE__).values>( \
+              STEALCHECK_CAT(stealcheck_suite_info_, __LINE__)),                                  \
+          __FILE__, __LINE__);                                                                    \
+  }

@@ -1,0 +1,75 @@
+// stress/bind.hpp: the native checkers' bindings of a registered variant
+// (harness/registry.hpp): the stress ladder and the linearizability checker.
+//
+// bind<D, Values>(v) stores, in variant v, the stress scenarios instantiated for D with native
+// memory (stress/run.hpp) and the linearizability finders, native (stress/lin_native.hpp) and
+// model-checked (stress/lin_model.hpp). `Values` says which values D can hold: with
+// value_support::scalar the scenarios that push boxed, move-only values are not instantiated
+// (they report "skipped"). The `stress` and `lincheck` checkers and commands find the
+// bindings there.
+// Thread role: bind during registration; checker units run on the calling thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "harness/checker.hpp"
+#include "harness/registry.hpp"
+#include "stress/lin_model.hpp"
+#include "stress/lin_native.hpp"
+#include "stress/run.hpp"
+
+namespace stealcheck::stress {
+
+struct binding {
+  /// Runs one scenario (in the calling process; wrap it in run_isolated to survive crashes).
+  std::function<result(scenario, const config&)> run;
+};
+
+/// True when scenario s pushes boxed, move-only values with destructors.
+constexpr bool needs_any_values(scenario s) noexcept {
+  return s == scenario::spsc || s == scenario::stampede || s == scenario::destructors;
+}
+
+/// The `stress` checker: each scenario of the ladder, last_item `last_item_runs` times with
+/// consecutive seeds. Values per scenario: `ops` (quick: 20,000; else 200,000), times the scale.
+harness::checker checker();
+
+/// The replay command of a stress failure.
+harness::command_line replay_command(std::string_view variant, scenario s, int threads,
+                                     const config& c);
+
+}  // namespace stealcheck::stress
+
+namespace stealcheck::lincheck {
+
+struct binding {
+  std::function<failure_finder(int runs, bool jitter, std::uint64_t* histories)> native;
+  std::function<failure_finder(model::options, std::uint64_t* executions)> model;
+};
+
+/// The `lincheck` checker: generated scenarios run natively (scenarios x runs), then smaller
+/// ones model-checked exhaustively; one unit per mode.
+harness::checker checker();
+
+/// The replay command of a lincheck failure (all the options the run used).
+harness::command_line replay_command(std::string_view variant, std::string_view mode,
+                                     const run_options& o, const std::string& reproduce);
+
+}  // namespace stealcheck::lincheck
+
+namespace stealcheck::stress {
+
+template <template <class, class> class D, value_support Values = value_support::any>
+void bind(harness::variant& v) {
+  using tag = variant_tag<D>;
+  v.bind(binding{[](scenario s, const config& c) { return run<tag, Values>(s, c); }});
+  v.bind(lincheck::binding{[](int runs, bool jitter, std::uint64_t* histories) {
+                             return lincheck::native_finder<tag>(runs, jitter, histories);
+                           },
+                           [](model::options o, std::uint64_t* executions) {
+                             return lincheck::model_finder<tag>(std::move(o), executions);
+                           }});
+}
+
+}  // namespace stealcheck::stress

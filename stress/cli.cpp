@@ -1,0 +1,200 @@
+// stress/cli.cpp: `stealcheck stress` and `stealcheck lincheck` (see cli.hpp).
+//
+// stealcheck stress <variant|all> [--threads N] [--ops N | --seconds S] [--seed S] [--scenario S]
+#include "harness/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "stress/bind.hpp"
+#include "stress/cli.hpp"
+#include "stress/isolate.hpp"
+
+namespace stealcheck::stress {
+namespace {
+
+struct stress_options {
+  std::string variant;
+  std::string scenario_name = "all";
+  int threads = 4;
+  std::uint64_t ops = 200000;
+  double seconds = 0;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+};
+
+std::vector<scenario> pick_scenarios(const std::string& name) {
+  if (name == "all") return {all_scenarios.begin(), all_scenarios.end()};
+  auto s = parse_scenario(name);
+  if (!s)
+    throw harness::usage_error(
+        fmt::format("unknown scenario '{}' (one of: mixed, spsc, stampede, last_item, resize, "
+                    "no_starvation, destructors, all)",
+                    name));
+  return {*s};
+}
+
+int run_stress(const stress_options& o) {
+  const auto variants = harness::select_variants(o.variant);
+  const auto scenarios = pick_scenarios(o.scenario_name);
+  config c;
+  c.thieves = o.threads - 1;
+  c.ops = o.ops;
+  c.seconds = o.seconds;
+  c.seed = o.seed;
+  fmt::print("stress: {} thread(s) (1 owner + {} thieves) on {} core(s), seed {}\n", o.threads,
+             c.thieves, std::thread::hardware_concurrency(), c.seed);
+  fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8}  {}\n", "variant", "scenario",
+             "result", "pushed", "popped", "stolen", "aborts", "seconds", "");
+  int failures = 0;
+  for (const harness::variant* v : variants) {
+    const binding* b = v->binding<binding>();
+    if (b == nullptr) continue;
+    const bool scalar = v->info().values == value_support::scalar;
+    for (scenario s : scenarios) {
+      if (scalar && needs_any_values(s)) {
+        fmt::print("{:<24} {:<14} {:>6}  needs values with destructors (scalar-only variant)\n",
+                   v->name(), scenario_name(s), "skip");
+        continue;
+      }
+      const result r = run_isolated([&] { return b->run(s, c); }, 120 + 2 * o.seconds);
+      fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8.3f}  {}\n", v->name(),
+                 scenario_name(s), r.ok ? "pass" : "FAIL", r.pushed, r.popped, r.stolen,
+                 r.steal_abort, r.seconds, r.failure);
+      if (!r.ok) {
+        ++failures;
+        fmt::print("  replay the same mix: {}\n", replay_command(v->name(), s, o.threads, c).str());
+      }
+    }
+  }
+  fmt::print(
+      "{} failure(s). Seed {} (the seed fixes the operation mix and injected delays, not the "
+      "thread timing).\n",
+      failures, c.seed);
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void add_stress_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<stress_options>();
+  auto* cmd = app.add_subcommand("stress", "Native multi-threaded stress with conservation checks");
+  cmd->add_option("variant", o->variant, "Variant name, or 'all' (the correct variants)")
+      ->required();
+  cmd->add_option("--scenario", o->scenario_name, "Scenario name or 'all'");
+  cmd->add_option("--threads", o->threads, "Threads in all (1 owner + thieves), 2..64")
+      ->check(CLI::Range(2, 64));
+  auto* ops = cmd->add_option("--ops", o->ops, "Owner operations per scenario")
+                  ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  auto* secs = cmd->add_option("--seconds", o->seconds, "Run each scenario this long instead")
+                   ->check(CLI::Range(0.001, 86400.0));
+  ops->excludes(secs);
+  cmd->add_option("--seed", o->seed, "Seed of the operation mix and injected delays");
+  cmd->callback([o, &exit_code, cmd] {
+    if (cmd->count("--seed") == 0) o->seed = harness::default_seed();
+    exit_code = run_stress(*o);
+  });
+}
+
+}  // namespace stealcheck::stress
+
+namespace stealcheck::lincheck {
+namespace {
+
+struct lincheck_args {
+  std::string variant;
+  std::string mode = "native";
+  int scenarios = 100;
+  int runs = 100;
+  std::uint64_t seed = 0;
+  std::string reproduce;
+  std::string svg_file;
+};
+
+void report_failure(const lincheck_args& a, const run_options& o, const std::string& name,
+                    const outcome& out) {
+  fmt::print("{:<24} FAIL  after {} passing scenarios: {}\n", name, out.scenarios, out.failure);
+  if (a.mode == "model") {
+    fmt::print("  the failing execution of the shrunk scenario:\n{}\n", out.timeline);
+  } else {
+    fmt::print("  minimal non-linearizable history (stamps are the recorder's clock):\n{}",
+               out.timeline);
+  }
+  fmt::print("  replay: {}\n", replay_command(name, a.mode, o, out.reproduce).str());
+  if (!a.svg_file.empty() && !out.svg.empty()) {
+    std::ofstream(a.svg_file) << out.svg;
+    fmt::print("  timeline written to {}\n", a.svg_file);
+  }
+}
+
+int run_one(const lincheck_args& a, const harness::variant& v) {
+  const binding* b = v.binding<binding>();
+  if (b == nullptr) return 0;
+  const std::string name(v.name());
+  run_options o;
+  o.scenarios = a.scenarios;
+  o.runs = a.runs;
+  o.seed = a.seed;
+  o.reproduce = a.reproduce;
+  o.batch = v.info().batch_steal;
+  std::uint64_t count = 0;  // native: histories checked; model: executions explored
+  const bool model_mode = a.mode == "model";
+  o.small = model_mode;
+  const failure_finder finder =
+      model_mode ? b->model(model::options{}, &count) : b->native(o.runs, true, &count);
+  const auto out = check_generated(name, o, finder);
+  if (out.error) throw harness::usage_error(out.failure);
+  if (!out.ok) {
+    report_failure(a, o, name, out);
+    return 1;
+  }
+  if (model_mode) {
+    fmt::print("{:<24} pass  {} scenarios, each explored exhaustively under RC11: {} executions\n",
+               name, out.scenarios, count);
+  } else {
+    fmt::print("{:<24} pass  {} scenarios x {} native runs, {} histories linearizable\n", name,
+               out.scenarios, o.runs, count);
+  }
+  return 0;
+}
+
+int run_lincheck(const lincheck_args& a) {
+  const auto variants = harness::select_variants(a.variant);
+  fmt::print("lincheck --mode {}: seed {} (fixes the generated scenarios and injected delays)\n",
+             a.mode, a.seed);
+  int rc = 0;
+  for (const harness::variant* v : variants)
+    rc = std::max(rc, run_one(a, *v));
+  return rc;
+}
+
+}  // namespace
+
+void add_lincheck_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<lincheck_args>();
+  auto* cmd = app.add_subcommand(
+      "lincheck", "Linearizability of generated concurrent scenarios (RapidCheck, shrinking)");
+  cmd->add_option("variant", a->variant, "Variant name, or 'all' (the correct variants)")
+      ->required();
+  cmd->add_option("--mode", a->mode, "native (real threads) or model (the model checker)")
+      ->check(CLI::IsMember({"native", "model"}));
+  cmd->add_option("--scenarios", a->scenarios, "Generated scenarios")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--runs", a->runs, "Native runs per scenario")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--seed", a->seed, "RapidCheck seed (and base of the injected delays)");
+  cmd->add_option("--reproduce", a->reproduce,
+                  "Replay one failure: RapidCheck's reproduce=... string");
+  cmd->add_option("--svg", a->svg_file, "Write the failing history's timeline as SVG");
+  cmd->callback([a, &exit_code, cmd] {
+    if (cmd->count("--seed") == 0) a->seed = harness::default_seed();
+    exit_code = run_lincheck(*a);
+  });
+}
+
+}  // namespace stealcheck::lincheck

@@ -1,0 +1,66 @@
+// The conformance suite on stealcheck's own deques: chase_lev registered with the one-line
+// macro a user writes (its tests are listed and run like any others), and the suite's units on
+// a known-bad deque, which must fail naming the offending value with a replay command.
+#include <gtest/gtest.h>
+
+#include <stealcheck/testing.hpp>
+#include <string>
+
+#include "deques/registry.hpp"
+
+namespace {
+template <class T, class Mem>
+using chase_lev = stealcheck::chase_lev<T, Mem>;
+}  // namespace
+
+STEALCHECK_CONFORMANCE_SUITE(ChaseLevConformance, chase_lev, stealcheck::builtin::chase_lev);
+
+namespace stealcheck::testing {
+namespace {
+
+// Every unit of every conformance checker on v; returns the failures' text.
+std::string failures_of(const harness::variant& v, std::size_t& units) {
+  harness::verify_options o;
+  o.scale = STEALCHECK_TEST_SCALE;
+  std::string text;
+  for (const harness::checker& c : conformance_checkers()) {
+    for (const harness::check_unit& u : c.units(v)) {
+      ++units;
+      const harness::check_cell cell = u.run(o);
+      if (cell.verdict != harness::cell_verdict::fail) continue;
+      EXPECT_TRUE(cell.replay.has_value()) << u.name;
+      text += c.name + "_" + u.name + ": " + cell.failure +
+              "\n  replay: " + (cell.replay ? cell.replay->str() : "") + "\n";
+    }
+  }
+  return text;
+}
+
+TEST(ConformanceSuite, CatchesAKnownBadDequeNamingTheValue) {
+  const harness::variant bad =
+      make_variant<chase_lev_no_push_fence_tag::deque>(builtin::chase_lev_no_push_fence);
+  std::size_t units = 0;
+  const std::string text = failures_of(bad, units);
+  EXPECT_GT(units, 10u);
+  // the model clients under RC11 read a slot the push did not publish: a value never pushed
+  EXPECT_NE(text.find("model_push2_pop_steal2_rc11: "), std::string::npos) << text;
+  EXPECT_NE(text.find("never pushed"), std::string::npos) << text;
+  EXPECT_NE(text.find("--replay"), std::string::npos) << text;
+  // under SC every execution is sequentially consistent: the missing fence cannot show
+  EXPECT_EQ(text.find("_sc: "), std::string::npos) << text;
+}
+
+TEST(ConformanceSuite, ScalarOnlyDequeSkipsBoxedScenarios) {
+  variant_info info = builtin::locked;
+  info.values = value_support::scalar;
+  const harness::variant v = make_variant<locked_tag::deque, value_support::scalar>(info);
+  for (const harness::check_unit& u : stress::checker().units(v)) {
+    if (u.name != "destructors") continue;
+    const harness::check_cell cell = u.run(harness::verify_options{});
+    EXPECT_EQ(cell.verdict, harness::cell_verdict::skipped);
+    EXPECT_NE(cell.detail.find("destructors"), std::string::npos) << cell.detail;
+  }
+}
+
+}  // namespace
+}  // namespace stealcheck::testing

@@ -1,0 +1,19 @@
+// tools/variants/builtin.hpp: stealcheck's built-in variants register themselves, one
+// translation unit each (tools/variants/*.cpp), exactly as a user's variant does. A static
+// library drops a translation unit nothing refers to: cli_main calls this function, which
+// refers to one symbol of each, so that every built-in variant is linked in.
+#pragma once
+
+namespace stealcheck::tools {
+
+extern const bool chase_lev_registered;
+extern const bool locked_registered;
+extern const bool steal_half_registered;
+extern const bool known_bad_registered;
+
+/// Returns true; keeps every built-in registration in the program.
+inline bool link_builtin_variants() {
+  return chase_lev_registered && locked_registered && steal_half_registered && known_bad_registered;
+}
+
+}  // namespace stealcheck::tools
