@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and run the whole test suite (ctest) in
-# the release, tsan and asan-ubsan presets. Set PRESETS="release" to run fewer.
+# the release, tsan and asan-ubsan presets, and in release also the outside-project check
+# (ci/example.sh: install, build examples/ against the package). PRESETS="release" runs fewer.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh || exit 1
@@ -27,6 +28,16 @@ for preset in ${PRESETS:-release tsan asan-ubsan}; do
   failed=$((failed + ${bad:-0}))
   [ "$rc" -eq 0 ] || status=1
   [ -n "$line" ] || { echo "== preset $preset: ctest printed no summary"; status=1; }
+  # As a user would: install this build, build examples/ against the installed package only,
+  # its correct deques pass and its buggy one is caught (ci/example.sh).
+  if [ "$preset" = release ]; then
+    if bash ci/example.sh "build/$preset"; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      status=1
+    fi
+  fi
   echo "== preset $preset: done in $(($(date +%s) - start)) s"
   rm -f "$log"
 done

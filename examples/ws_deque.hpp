@@ -1,0 +1,131 @@
+// ws_deque.hpp: a user's work-stealing deque, as a runtime would write it: Chase-Lev with the
+// C11 orders of Le, Pop, Cohen and Zappa Nardelli (PPoPP 2013, Fig. 1), task values kept in
+// atomics, growing by doubling. It is templated on stealcheck's memory backend (`Mem`), so the
+// same source runs natively and under the model checker.
+//
+// ws_deque_relaxed_array is the same deque with the bug CDSChecker found in the published C11
+// version (Norris and Demsky, OOPSLA 2013): steal loads the array pointer with a relaxed load.
+// A thief can then read the new array, installed by a resize it has no happens-before with,
+// and take a slot of it before the copied value is visible to it.
+//
+// Thread role: push/pop the owner only; steal any thread. Values: T trivially copyable, at
+// most 8 bytes (a task pointer, an integer). pop: nullopt when empty; steal: item, empty, or
+// abort (lost a race). Complexity: O(1), push amortized O(1) (a resize copies the live items).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <stealcheck/deque.hpp>
+#include <vector>
+
+namespace example {
+
+template <class T, class Mem = stealcheck::native_memory, bool RelaxedArrayLoad = false>
+class ws_deque {
+  template <class U>
+  using atomic = typename Mem::template atomic<U>;
+  static constexpr auto relaxed = std::memory_order_relaxed;
+  static constexpr auto acquire = std::memory_order_acquire;
+  static constexpr auto release = std::memory_order_release;
+  static constexpr auto seq_cst = std::memory_order_seq_cst;
+
+  struct ring {
+    std::int64_t mask;
+    atomic<T>* slots;
+    explicit ring(std::int64_t capacity)
+        : mask(capacity - 1), slots(Mem::template create_array<atomic<T>>(size())) {}
+    ~ring() { Mem::destroy_array(slots, size()); }
+    ring(const ring&) = delete;
+    ring& operator=(const ring&) = delete;
+    std::size_t size() const { return static_cast<std::size_t>(mask + 1); }
+    atomic<T>& at(std::int64_t i) const { return slots[i & mask]; }
+  };
+
+ public:
+  using value_type = T;
+
+  explicit ws_deque(std::int64_t capacity = 64)
+      : array_(Mem::template create<ring>(pow2(capacity))) {}
+  ~ws_deque() {
+    Mem::destroy(array_.load(relaxed));
+    for (ring* r : retired_)
+      Mem::destroy(r);
+  }
+  ws_deque(const ws_deque&) = delete;
+  ws_deque& operator=(const ws_deque&) = delete;
+
+  void push(T v) {
+    const std::int64_t b = bottom_.load(relaxed);
+    const std::int64_t t = top_.load(
+        acquire);  // acquire: pairs with steal's CAS of top; the slot we overwrite was read
+    ring* a = array_.load(relaxed);  // relaxed: only the owner stores array_
+    if (b - t > a->mask) a = grow(a, t, b);
+    a->at(b).store(v, relaxed);
+    Mem::fence(release);  // release: pairs with steal's acquire load of bottom; publishes the slot
+    bottom_.store(b + 1, relaxed);
+  }
+
+  std::optional<T> pop() {
+    const std::int64_t b = bottom_.load(relaxed) - 1;
+    ring* a = array_.load(relaxed);
+    bottom_.store(b, relaxed);
+    Mem::fence(
+        seq_cst);  // seq_cst: orders the store of bottom before the load of top (SB with steal)
+    std::int64_t t = top_.load(relaxed);
+    if (t > b) {
+      bottom_.store(b + 1, relaxed);
+      return std::nullopt;
+    }
+    T v = a->at(b).load(relaxed);
+    if (t == b) {  // the last item: race the thieves for it with a CAS on top
+      const bool won = top_.compare_exchange_strong(
+          t, t + 1, seq_cst, relaxed);  // seq_cst: total order with steal's CAS
+      bottom_.store(b + 1, relaxed);
+      if (!won) return std::nullopt;
+    }
+    return v;
+  }
+
+  stealcheck::steal_result<T> steal() {
+    std::int64_t t = top_.load(acquire);
+    Mem::fence(seq_cst);  // seq_cst: orders the load of top before the load of bottom (SB with pop)
+    const std::int64_t b = bottom_.load(acquire);  // acquire: pairs with push's release fence
+    if (t >= b) return stealcheck::steal_result<T>::empty();
+    // acquire: pairs with grow's release store of array_: the copied slots are visible
+    ring* a = array_.load(RelaxedArrayLoad ? relaxed : acquire);
+    T v = a->at(t).load(relaxed);
+    if (!top_.compare_exchange_strong(t, t + 1, seq_cst,
+                                      relaxed))  // seq_cst: total order with pop's CAS
+      return stealcheck::steal_result<T>::abort();
+    return stealcheck::steal_result<T>::item(v);
+  }
+
+ private:
+  static std::int64_t pow2(std::int64_t n) {
+    std::int64_t c = 1;
+    while (c < n)
+      c *= 2;
+    return c;
+  }
+
+  ring* grow(ring* old, std::int64_t t, std::int64_t b) {
+    ring* a = Mem::template create<ring>(2 * (old->mask + 1));
+    for (std::int64_t i = t; i < b; ++i)
+      a->at(i).store(old->at(i).load(relaxed), relaxed);
+    array_.store(a, release);  // release: pairs with steal's acquire load of array_
+    retired_.push_back(old);   // a thief may still read the old ring: freed with the deque
+    return a;
+  }
+
+  atomic<std::int64_t> top_{0};
+  atomic<std::int64_t> bottom_{0};
+  atomic<ring*> array_;
+  std::vector<ring*> retired_;  // owner only
+};
+
+/// The same deque with steal's load of the array pointer relaxed (the bug).
+template <class T, class Mem = stealcheck::native_memory>
+using ws_deque_relaxed_array = ws_deque<T, Mem, true>;
+
+}  // namespace example
