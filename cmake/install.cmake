@@ -36,7 +36,9 @@ install(TARGETS stealcheck_deques stealcheck_harness stealcheck_models stealchec
         EXPORT stealcheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS stealcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET stealcheck)
+  install(TARGETS stealcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(EXPORT stealcheckTargets NAMESPACE stealcheck:: DESTINATION ${STEALCHECK_CMAKE_DIR})
 
 configure_package_config_file(cmake/stealcheckConfig.cmake.in
