@@ -1,4 +1,5 @@
 // testing/suite.cpp: the GoogleTest conformance suite (include/stealcheck/testing.hpp).
+#include <cerrno>  // program_invocation_name (glibc)
 #include <cstdlib>
 #include <deque>
 #include <memory>
@@ -36,9 +37,11 @@ class unit_test : public ::testing::Test {
     o.seed = env_number("STEALCHECK_SEED", 1);
     o.scale = static_cast<int>(env_number("STEALCHECK_SCALE", 100));
     if (o.scale < 1) o.scale = 1;
-    std::printf("seed %llu (rerun: STEALCHECK_SEED=%llu <this binary> --gtest_filter=%s)\n",
-                static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.seed),
-                full_name_.c_str());
+    const std::string rerun = "STEALCHECK_SEED=" + std::to_string(o.seed) + " " +
+                              harness::shell_quote(program_invocation_name) +
+                              " --gtest_filter=" + full_name_;
+    std::printf("seed %llu (rerun: %s)\n", static_cast<unsigned long long>(o.seed),
+                rerun.c_str());
     harness::check_cell cell;
     try {
       cell = unit_.run(o);
@@ -47,8 +50,7 @@ class unit_test : public ::testing::Test {
     }
     if (cell.verdict == harness::cell_verdict::skipped) GTEST_SKIP() << cell.detail;
     if (cell.verdict == harness::cell_verdict::fail) {
-      std::string replay = "  rerun this test: STEALCHECK_SEED=" + std::to_string(o.seed) +
-                           " <this binary> --gtest_filter=" + full_name_;
+      std::string replay = "  rerun this test: " + rerun;
       if (cell.replay) replay += "\n  replay with a CLI that registers it: " + cell.replay->str();
       ADD_FAILURE() << cell.failure << "\n" << replay;
     }
