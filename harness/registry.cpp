@@ -2,7 +2,8 @@
 #include "harness/registry.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
 
 #include "harness/errors.hpp"
 #include "harness/replay.hpp"
@@ -18,9 +19,15 @@ std::vector<std::unique_ptr<variant>>& storage() {
 }  // namespace
 
 bool add_variant(variant v) {
-  if (find_variant(v.name()) != nullptr)
-    throw std::logic_error("stealcheck: variant '" + std::string(v.name()) +
-                           "' is registered twice");
+  if (find_variant(v.name()) != nullptr || v.name().empty()) {
+    // usually during static initialization, before main: one line and exit code 2
+    std::fprintf(stderr, "stealcheck: error: %s\n",
+                 v.name().empty() ? "a variant is registered without a name"
+                                  : ("variant '" + std::string(v.name()) +
+                                     "' is registered twice (names must be unique)")
+                                        .c_str());
+    std::exit(2);
+  }
   storage().push_back(std::make_unique<variant>(std::move(v)));
   return true;
 }

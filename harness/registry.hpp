@@ -9,8 +9,8 @@
 //
 // Thread role: register during static initialization or from main before any lookup; lookups
 // from any thread afterwards (the registry is then read-only). Complexity: O(variants) per
-// lookup. Errors: registering a name twice throws std::logic_error (at static-init time this
-// ends the program with that message: a programming error, not bad input).
+// lookup. Errors: registering a name twice, or an empty name, prints one line
+// "stealcheck: error: ..." naming it and ends the process with exit code 2.
 #pragma once
 
 #include <memory>

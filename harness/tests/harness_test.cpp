@@ -64,7 +64,8 @@ TEST(Registry, AVariantRegisteredAnywhereIsFoundAndOrdered) {
   EXPECT_EQ(all[0]->name(), "zz_test_good");  // correct ones first, whatever their names
   EXPECT_EQ(all[1]->name(), "aa_test_bad");
   EXPECT_EQ(select_variants("all").size(), 1u);  // "all": the correct ones
-  EXPECT_THROW(add_variant(variant({.name = "zz_test_good"})), std::logic_error);
+  EXPECT_EXIT(add_variant(variant({.name = "zz_test_good"})), ::testing::ExitedWithCode(2),
+              "stealcheck: error: variant 'zz_test_good' is registered twice");
   EXPECT_EQ(find_variant("zz_test_good")->binding<int>(), nullptr);
 }
 

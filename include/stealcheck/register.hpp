@@ -19,7 +19,7 @@
 // values (what a deque keeping them in Mem::atomic<T> can hold).
 //
 // Thread role: registration runs during static initialization. Errors: a name registered
-// twice ends the program at start-up with a message naming it.
+// twice ends the program at start-up with one line naming it and exit code 2.
 #pragma once
 
 #include <vector>
