@@ -20,14 +20,9 @@
 #include <vector>
 
 #include "models/graph.hpp"
+#include "models/memory_model.hpp"
 
 namespace stealcheck::model {
-
-enum class memory_model : std::uint8_t { rc11, sc };
-
-constexpr std::string_view model_name(memory_model m) noexcept {
-  return m == memory_model::rc11 ? "rc11" : "sc";
-}
 
 /// The whole graph. A consistent answer also ranks its sc events for the incremental checks
 /// below (psc_certify, models/psc.hpp).

@@ -35,19 +35,23 @@
 #include <vector>
 
 #include "deques/memory.hpp"
-#include "models/consistency.hpp"
 #include "models/event.hpp"
-#include "models/graph.hpp"
-#include "models/hb.hpp"
 #include "models/memory.hpp"
+#include "models/memory_model.hpp"
 #include "models/verdict.hpp"
 
 namespace stealcheck::model {
 
+// Internals the API names only by reference (models/graph.hpp, models/hb.hpp): a test that
+// inspects graphs (options::on_complete) or happens-before includes those headers itself.
+class graph;
+struct hb_cache;
+using hb_clocks = hb_cache;
+
 struct options {
   memory_model model = memory_model::rc11;
   /// Events per thread before the thread is cut (blocked, reported). Bounds spin loops.
-  /// At most hb_cache::max_events (32,000: the hb clocks count events in 16 bits); a larger
+  /// At most max_events_cap (32,000: the hb clocks count events in 16 bits); a larger
   /// value acts as that cap, which the bound's report then names.
   std::uint32_t max_events_per_thread = 1000;
   /// Stop after this many executions (0 = exhaustive); result::limit_reached says so.
@@ -99,10 +103,10 @@ class client {
   const hb_clocks& happens_before_relation() const;
 
  private:
-  // the threads this client spawned, and whether each is joined (at most hb_cache::width: no
+  // the threads this client spawned, and whether each is joined (at most max_threads: no
   // allocation per run)
-  boost::container::static_vector<std::size_t, hb_cache::width> spawned_;
-  boost::container::static_vector<bool, hb_cache::width> joined_;
+  boost::container::static_vector<std::size_t, max_threads> spawned_;
+  boost::container::static_vector<bool, max_threads> joined_;
 };
 
 result explore(const options& opt, const std::function<void(client&)>& body);

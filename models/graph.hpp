@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/event.hpp"
+#include "models/memory_model.hpp"
 
 namespace stealcheck::model {
 
@@ -62,12 +63,12 @@ struct thread_info {
 /// keeps ranks valid (a restriction of a topological order); drop() (an existing event
 /// changed) makes them invalid.
 struct hb_cache {
-  static constexpr std::size_t width = 8;  ///< maximum number of model threads
+  static constexpr std::size_t width = max_threads;  ///< maximum number of model threads
   /// A clock component: a count of one thread's events, so at most max_events + 2 (a thread
   /// is cut at max_events, then gets its block and end events). 16 bits: a clock is one SSE2
   /// register, and joining two is one pmaxsw.
   using clock = std::int16_t;
-  static constexpr std::uint32_t max_events = 32000;  ///< cap on max_events_per_thread
+  static constexpr std::uint32_t max_events = max_events_cap;  ///< cap on max_events_per_thread
   struct entry {
     clock clk[width], rel[width], acc[width], frel[width];
     clock porf[width];  ///< events of each thread in the porf-prefix (inclusive)

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/hb.hpp"
+
 namespace stealcheck::model {
 
 namespace {

@@ -15,6 +15,7 @@
 
 #include "deques/registry.hpp"
 #include "models/clients.hpp"
+#include "models/graph.hpp"
 
 namespace stealcheck::model {
 namespace {
