@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "deques/chase_lev.hpp"
+#include "deques/registry.hpp"
 #include "models/clients.hpp"
 
 namespace {
@@ -35,17 +35,18 @@ void run_client(benchmark::State& st, void (*fn)(client&), std::uint64_t cap, un
       benchmark::Counter(static_cast<double>(execs), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK_CAPTURE(run_client, chase_lev_push2_pop_steal2, clients::push2_pop_steal2<chase_lev>, 0)
+BENCHMARK_CAPTURE(run_client, chase_lev_push2_pop_steal2,
+                  clients::push2_pop_steal2<chase_lev_tag::deque>, 0)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run_client, chase_lev_push3_pop2_2thieves,
-                  clients::push3_pop2_2thieves<chase_lev>, 0)
+                  clients::push3_pop2_2thieves<chase_lev_tag::deque>, 0)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run_client, chase_lev_push4_pop4_2thieves_steal2,
-                  clients::push4_pop4_2thieves_steal2<chase_lev>, 0)
+                  clients::push4_pop4_2thieves_steal2<chase_lev_tag::deque>, 0)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 BENCHMARK_CAPTURE(run_client, chase_lev_push4_pop4_2thieves_steal2_jobs2,
-                  clients::push4_pop4_2thieves_steal2<chase_lev>, 0, 2)
+                  clients::push4_pop4_2thieves_steal2<chase_lev_tag::deque>, 0, 2)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)
     ->UseRealTime();

@@ -45,7 +45,7 @@ TEST(Clients, CorrectVariantsPassEveryClient) {
 TEST(Clients, StealHalfPopStoreBottomNeedsRelease) {
   options o;  // the mutation: weaken the fixed site back to relaxed
   o.sites.emplace_back("steal_half::pop.store_bottom", std::memory_order_relaxed);
-  const result r = explore(o, clients::push2_pop_steal2<steal_half>);
+  const result r = explore(o, clients::push2_pop_steal2<steal_half_tag::deque>);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.bug->kind, error_kind::assertion);
   EXPECT_NE(r.bug->message.find("value 0 was never pushed"), std::string::npos) << r.bug->message;

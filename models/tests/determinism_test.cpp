@@ -25,8 +25,9 @@ std::vector<std::string> tokens(void (*fn)(client&), memory_model m) {
 }
 
 TEST(Determinism, SameOrderSameCountsNoDuplicates) {
-  for (auto fn : {clients::push2_pop_steal2<chase_lev>, clients::push3_pop2_2thieves<chase_lev>,
-                  clients::push2_pop_steal2<locked_deque>}) {
+  for (auto fn : {clients::push2_pop_steal2<chase_lev_tag::deque>,
+                  clients::push3_pop2_2thieves<chase_lev_tag::deque>,
+                  clients::push2_pop_steal2<locked_tag::deque>}) {
     const auto a = tokens(fn, memory_model::rc11);
     const auto b = tokens(fn, memory_model::rc11);
     EXPECT_EQ(a, b);
@@ -36,7 +37,8 @@ TEST(Determinism, SameOrderSameCountsNoDuplicates) {
 }
 
 TEST(Determinism, ScExecutionsAreRc11Executions) {
-  for (auto fn : {clients::push2_pop_steal2<chase_lev>, clients::push_pop_steal2<chase_lev>}) {
+  for (auto fn : {clients::push2_pop_steal2<chase_lev_tag::deque>,
+                  clients::push_pop_steal2<chase_lev_tag::deque>}) {
     const auto rc = tokens(fn, memory_model::rc11);
     const auto sc = tokens(fn, memory_model::sc);
     const std::set<std::string> rcs(rc.begin(), rc.end());

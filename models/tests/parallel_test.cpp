@@ -77,7 +77,8 @@ TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
 }
 
 TEST(Parallel, WideClientIsSplit) {
-  const explored par = run(clients::push3_pop2_2thieves<chase_lev>, memory_model::rc11, 2);
+  const explored par =
+      run(clients::push3_pop2_2thieves<chase_lev_tag::deque>, memory_model::rc11, 2);
   EXPECT_GE(par.r.subtrees, 128u);  // at least 64 per worker (explore.cpp)
   EXPECT_EQ(par.r.complete, 1375u);
 }
@@ -102,9 +103,11 @@ TEST(Parallel, KnownBadVariantGetsTheSequentialReport) {
 TEST(Parallel, LockedClientsTornDownInsideAnUnlockDoNotTerminate) {
   // Before unwind_if_due, the first of these aborted (an unwind_request thrown out of
   // ~scoped_lock); the counts are the reference table's (models/README.md).
-  EXPECT_EQ(run(clients::push_pop_steal2<locked_deque>, memory_model::rc11, 2).r.blocked, 10u);
-  EXPECT_EQ(run(clients::push2_pop_steal2<locked_deque>, memory_model::rc11, 2).r.blocked, 18u);
-  EXPECT_EQ(run(clients::push3_pop2_2thieves<locked_deque>, memory_model::rc11, 2).r.blocked, 167u);
+  EXPECT_EQ(run(clients::push_pop_steal2<locked_tag::deque>, memory_model::rc11, 2).r.blocked, 10u);
+  EXPECT_EQ(run(clients::push2_pop_steal2<locked_tag::deque>, memory_model::rc11, 2).r.blocked,
+            18u);
+  EXPECT_EQ(run(clients::push3_pop2_2thieves<locked_tag::deque>, memory_model::rc11, 2).r.blocked,
+            167u);
 }
 
 }  // namespace

@@ -635,8 +635,9 @@ void for_each_order(program& p, std::size_t t, std::size_t i, const std::functio
 
 TEST(Psc, FastMatchesReferenceOnComponentShapes) {
   checker ck(seed_from_env());
-  for (auto& [name, p] : component_shapes()) {
-    const std::string what = std::string("shape ") + name;
+  for (auto& shape : component_shapes()) {
+    auto& p = shape.p;  // not a structured binding: clang 14 cannot capture one in a lambda
+    const std::string what = std::string("shape ") + shape.name;
     for_each_order(p, 0, 0, [&] {
       const program threads(p.begin() + 2, p.end());
       for_each_candidate(
