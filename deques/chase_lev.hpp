@@ -46,8 +46,10 @@ struct chase_lev_sites {
                                          "owner reads its own last store of bottom"};
   static constexpr site push_load_top{
       "chase_lev::push.load_top", mo::acquire, site_kind::load,
-      "pairs with the CAS on top in steal/pop: a thief's read of a slot happens before the owner "
-      "overwrites that slot after wrap-around; relaxed lets the overwrite race the read"};
+      "as in Fig. 1, pairs with the CAS on top in steal/pop so that a thief's read of a slot "
+      "happens before the owner overwrites it after wrap-around; not needed under RC11: the "
+      "thief reading the overwrite while the owner reads its CAS is a po-rf cycle (LB), which "
+      "RC11's no-thin-air axiom forbids (stealcheck mutate: relaxed gives the same executions)"};
   static constexpr site push_load_array{"chase_lev::push.load_array", mo::relaxed, site_kind::load,
                                         "only the owner stores array"};
   static constexpr site push_store_slot{"chase_lev::push.store_slot", mo::relaxed, site_kind::store,
@@ -76,8 +78,10 @@ struct chase_lev_sites {
   static constexpr site pop_load_slot{"chase_lev::pop.load_slot", mo::relaxed, site_kind::load,
                                       "owner reads its own store"};
   static constexpr site pop_cas{"chase_lev::pop.cas", mo::seq_cst, site_kind::rmw,
-                                "last-item race with steal's CAS on top: exactly one wins (RMW "
-                                "atomicity); seq_cst as in Fig. 1"};
+                                "last-item race with steal's CAS on top: exactly one wins, by RMW "
+                                "atomicity alone; seq_cst as in Fig. 1, not needed under RC11 "
+                                "(stealcheck mutate: relaxed gives the same executions; CDSSpec's "
+                                "AutoMO finds the same)"};
   static constexpr site pop_cas_failure{"chase_lev::pop.cas_failure", mo::relaxed,
                                         site_kind::cas_failure,
                                         "a lost race reads nothing it uses"};
@@ -86,7 +90,9 @@ struct chase_lev_sites {
   // steal (Fig. 1 steal)
   static constexpr site steal_load_top{
       "chase_lev::steal.load_top", mo::acquire, site_kind::load,
-      "pairs with the CAS of the previous taker of top, as in Fig. 1"};
+      "as in Fig. 1, pairs with the CAS of the previous taker of top; not needed under RC11: the "
+      "seq_cst fence right after it acts as an acquire fence for this load (stealcheck mutate: "
+      "relaxed gives the same executions; CDSSpec's AutoMO finds the same)"};
   static constexpr site steal_fence{
       "chase_lev::steal.fence", mo::seq_cst, site_kind::fence,
       "pairs with pop.fence (SB+scfs on top/bottom): without it a thief and the owner both take "
@@ -101,7 +107,10 @@ struct chase_lev_sites {
                                         "ordered by steal.load_bottom/steal.load_array"};
   static constexpr site steal_cas{
       "chase_lev::steal.cas", mo::seq_cst, site_kind::rmw,
-      "claims index top against other thieves and the owner's last-item CAS; seq_cst as in Fig. 1"};
+      "claims index top against other thieves and the owner's last-item CAS, by RMW atomicity; "
+      "seq_cst as in Fig. 1, not needed under RC11 in stealcheck's clients: relaxed admits more "
+      "executions (the slot read is no longer ordered before a reuse) but no bug, since a reuse "
+      "racing the read is the LB cycle of push.load_top"};
   static constexpr site steal_cas_failure{"chase_lev::steal.cas_failure", mo::relaxed,
                                           site_kind::cas_failure, "abort uses nothing it read"};
   // resize (not in Fig. 1; see the file comment)
@@ -202,7 +211,7 @@ class chase_lev {
   /// Ensures: v is the new bottom value; visible to a thief whose steal reads the new bottom.
   void push(T v) {
     const std::int64_t b = bottom_.load(Mem::order(Sites::push_load_bottom));  // own store
-    const std::int64_t t = top_.load(Mem::order(Sites::push_load_top));        // acquire: see site
+    const std::int64_t t = top_.load(Mem::order(Sites::push_load_top));        // pairs: steal's CAS
     ring* a = array_.load(Mem::order(Sites::push_load_array));                 // own store
     if (b - t > a->capacity - 1) a = grow(a, t, b);
     a->at(b).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
@@ -228,7 +237,8 @@ class chase_lev {
     }
     const stored x = a->at(b).load(Mem::order(Sites::pop_load_slot));
     if (t < b) return codec::decode(x);  // more than one item: no thief can reach index b
-    // The last item: race the thieves for it with a CAS on top (seq_cst, as in Fig. 1).
+    // The last item: race the thieves for it with a CAS on top (seq_cst as in Fig. 1; RMW
+    // atomicity against steal's CAS is what decides, see pop.cas).
     const bool won = top_.compare_exchange_strong(t, t + 1, Mem::order(Sites::pop_cas),
                                                   Mem::order(Sites::pop_cas_failure));
     Mem::fence_covered_store(bottom_, b + 1, Mem::order(Sites::pop_restore_bottom));
@@ -239,7 +249,7 @@ class chase_lev {
   /// Thread role: any. Takes the top value: item | empty | abort (lost the CAS to another
   /// thief or to the owner's last-item pop). Fig. 1 steal.
   steal_result<T> steal() {
-    std::int64_t t = top_.load(Mem::order(Sites::steal_load_top));
+    std::int64_t t = top_.load(Mem::order(Sites::steal_load_top));  // pairs: previous taker's CAS
     // seq_cst fence (steal.fence) pairs with pop.fence: load of top before load of bottom.
     Mem::fence(Mem::order(Sites::steal_fence));
     const std::int64_t b = bottom_.load(Mem::order(Sites::steal_load_bottom));  // pairs push.fence

@@ -62,8 +62,10 @@ struct steal_half_sites {
   using mo = std::memory_order;
   static constexpr site push_load_top{
       "steal_half::push.load_top", mo::acquire, site_kind::load,
-      "pairs with the release CAS of the thief that took a slot: its read of the slot happens "
-      "before the owner reuses it; relaxed lets the reuse race the read"};
+      "pairs with the release CAS of the thief that took a slot, so its read of the slot happens "
+      "before the owner reuses it; not needed under RC11: the thief reading the reuse while the "
+      "owner reads its CAS is a po-rf cycle (LB), which RC11 forbids (stealcheck mutate: "
+      "relaxed gives the same executions); kept for models without that axiom"};
   static constexpr site push_store_slot{"steal_half::push.store_slot", mo::relaxed,
                                         site_kind::store, "published by push.store_bottom"};
   static constexpr site push_store_bottom{
@@ -99,12 +101,14 @@ struct steal_half_sites {
   static constexpr site steal_cas{
       "steal_half::steal.cas", mo::release, site_kind::rmw,
       "claims [top, top+k) unless top changed; release pairs with push.load_top (slot reads "
-      "before reuse)"};
+      "before reuse), not needed under RC11 in stealcheck's clients: relaxed admits more "
+      "executions but no bug (the reuse race is the LB cycle of push.load_top)"};
   static constexpr site steal_cas_failure{"steal_half::steal.cas_failure", mo::relaxed,
                                           site_kind::cas_failure, "abort uses nothing it read"};
   static constexpr site into_load_dest_top{
       "steal_half::steal_into.load_dest_top", mo::acquire, site_kind::load,
-      "as push.load_top, for the destination ring the thief owns"};
+      "as push.load_top, for the destination ring the thief owns; not needed under RC11 for the "
+      "same reason (stealcheck mutate: relaxed gives the same executions)"};
   static constexpr site into_store_dest_slot{"steal_half::steal_into.store_dest_slot", mo::relaxed,
                                              site_kind::store,
                                              "published by steal_into.store_dest_bottom"};
