@@ -17,8 +17,12 @@ namespace stealcheck::harness {
 
 int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const char* program) {
   set_program_name(program);
+  app.set_version_flag("--version", std::string(version()));
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion&) {
+    std::printf("%s %s\n", program, std::string(version()).c_str());
+    return 0;
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
     return 0;

@@ -37,6 +37,10 @@ std::string command_line::str() const {
   return s;
 }
 
+std::string_view version() noexcept {
+  return STEALCHECK_VERSION;
+}
+
 const std::string& program_name() {
   return name_storage();
 }
