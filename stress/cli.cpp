@@ -148,7 +148,8 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
   o.small = model_mode;
   const failure_finder finder =
       model_mode ? b->model(model::options{}, &count) : b->native(o.runs, true, &count);
-  const auto out = check_generated(name, o, finder);
+  const auto out = model_mode ? check_generated(name, o, finder)
+                              : check_generated_isolated(name, o, finder, &count, 300 + a.runs);
   if (out.error) throw harness::usage_error(out.failure);
   if (!out.ok) {
     report_failure(a, o, name, out);

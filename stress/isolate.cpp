@@ -1,5 +1,6 @@
 #include "stress/isolate.hpp"
 
+#include <cxxabi.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
@@ -7,8 +8,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
+#include <typeinfo>
 
 namespace stealcheck::stress {
 namespace {
@@ -65,22 +70,78 @@ bool read_until(int fd, std::string& out, double deadline_seconds) {
   }
 }
 
+// The child's pipe, for the terminate handler: the first byte says what follows ('R' the
+// payload, 'X' an exception's description).
+int child_fd = -1;
+
+void write_all(int fd, const std::string& s) {
+  std::size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t w = ::write(fd, s.data() + done, s.size() - done);
+    if (w <= 0) return;
+    done += static_cast<std::size_t>(w);
+  }
+}
+
+// "std::bad_alloc: std::bad_alloc" for the exception being handled, or "unknown exception".
+std::string describe(std::exception_ptr e) {
+  std::string type = "unknown exception";
+  if (const std::type_info* t = abi::__cxa_current_exception_type()) {
+    int status = 0;
+    char* name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+    type = status == 0 && name != nullptr ? name : t->name();
+    std::free(name);
+  }
+  try {
+    if (e) std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return type + ": " + x.what();
+  } catch (...) {
+  }
+  return type;
+}
+
+[[noreturn]] void report_terminate() {
+  const std::exception_ptr e = std::current_exception();
+  write_all(child_fd, "X" + (e ? "threw " + describe(e) + " (uncaught, in a deque thread)"
+                               : std::string("std::terminate called without an exception")));
+  ::_exit(4);
+}
+
 }  // namespace
 
-result run_isolated(const std::function<result()>& body, double deadline_seconds) {
+child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds) {
+  child_outcome out;
   int fds[2];
-  if (::pipe(fds) != 0) return body();
+  if (::pipe(fds) != 0) {
+    out.ok = true;
+    out.payload = body();
+    return out;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return body();
+    out.ok = true;
+    out.payload = body();
+    return out;
   }
   if (pid == 0) {  // child
     ::close(fds[0]);
-    const std::string line = encode(body());
-    const ssize_t w = ::write(fds[1], line.data(), line.size());
-    ::_exit(w == static_cast<ssize_t>(line.size()) ? 0 : 3);
+    child_fd = fds[1];
+    std::set_terminate(report_terminate);
+    std::string msg;
+    try {
+      msg = "R" + body();
+    } catch (...) {
+      msg = "X" + std::string("threw ") + describe(std::current_exception());
+    }
+    std::fflush(stdout);  // what the body printed; _exit flushes nothing
+    std::fflush(stderr);
+    write_all(fds[1], msg);
+    ::_exit(0);
   }
   ::close(fds[1]);
   std::string text;
@@ -90,18 +151,30 @@ result run_isolated(const std::function<result()>& body, double deadline_seconds
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (!finished) {
-    return failed(fmt::format("did not finish within {:.0f} s (livelock or deadlock); killed",
-                              deadline_seconds));
-  }
-  if (WIFSIGNALED(status)) {
+    out.failure = fmt::format("did not finish within {:.0f} s (livelock or deadlock); killed",
+                              deadline_seconds);
+  } else if (!text.empty() && text[0] == 'X') {
+    out.failure = text.substr(1);
+  } else if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    return failed(fmt::format(
-        "crashed with signal {} ({}): memory corrupted, e.g. a boxed value taken (and freed) twice",
-        sig, ::strsignal(sig)));
+    out.failure = fmt::format(
+        "crashed with signal {} ({}): e.g. a bad pointer, or a boxed value taken (and freed) "
+        "twice",
+        sig, ::strsignal(sig));
+  } else if (text.empty() || text[0] != 'R') {
+    out.failure = fmt::format("child exited with status {} and no result", WEXITSTATUS(status));
+  } else {
+    out.ok = true;
+    out.payload = text.substr(1);
   }
+  return out;
+}
+
+result run_isolated(const std::function<result()>& body, double deadline_seconds) {
+  const child_outcome c = run_in_child([&] { return encode(body()); }, deadline_seconds);
+  if (!c.ok) return failed(c.failure);
   result r;
-  if (!decode(text, r))
-    return failed(fmt::format("child exited with status {} and no result", WEXITSTATUS(status)));
+  if (!decode(c.payload, r)) return failed("the child's result could not be read");
   return r;
 }
 

@@ -12,6 +12,8 @@
 namespace stealcheck::lincheck {
 namespace {
 
+constexpr double native_deadline = 300;  // seconds; 100 x 100 runs take about 1 s here
+
 run_options options_for(std::string_view mode, bool batch, const harness::verify_options& o) {
   run_options r;
   r.seed = o.seed;
@@ -37,7 +39,11 @@ harness::check_cell run_mode(const std::string& variant, const binding& b, bool 
   std::uint64_t count = 0;
   const failure_finder finder =
       mode == "native" ? b.native(opts.runs, true, &count) : b.model(model::options{}, &count);
-  const outcome out = check_generated(variant, opts, finder);
+  // native runs in a child: a deque that crashes, throws on a thread or hangs is a failure
+  // named as such, not the end of stealcheck (model runs have their own crash handling)
+  const outcome out = mode == "native"
+                          ? check_generated_isolated(variant, opts, finder, &count, native_deadline)
+                          : check_generated(variant, opts, finder);
   cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.error) throw harness::usage_error(out.failure);
   if (!out.ok) {

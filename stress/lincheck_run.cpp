@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "stress/isolate.hpp"
 #include "stress/lincheck.hpp"
 #include "stress/scenario_gen.hpp"
 
@@ -135,6 +137,45 @@ outcome check_generated(const std::string& id, const run_options& options,
   out.failure = fmt::format("not linearizable ({} operations after minimizing): {}", minimal.size(),
                             out.scenario_text);
   return out;
+}
+
+outcome check_generated_isolated(const std::string& id, const run_options& options,
+                                 const failure_finder& find_failure, std::uint64_t* count,
+                                 double deadline_seconds) {
+  const stress::child_outcome c = stress::run_in_child(
+      [&] {
+        const outcome o = check_generated(id, options, find_failure);
+        const nlohmann::json j{{"ok", o.ok},
+                               {"error", o.error},
+                               {"scenarios", o.scenarios},
+                               {"histories", o.histories},
+                               {"failure", o.failure},
+                               {"scenario_text", o.scenario_text},
+                               {"timeline", o.timeline},
+                               {"svg", o.svg},
+                               {"reproduce", o.reproduce},
+                               {"count", count != nullptr ? *count : 0}};
+        return j.dump();
+      },
+      deadline_seconds);
+  outcome o;
+  if (!c.ok) {
+    o.ok = false;
+    o.failure = c.failure;
+    return o;
+  }
+  const nlohmann::json j = nlohmann::json::parse(c.payload);
+  o.ok = j.at("ok").get<bool>();
+  o.error = j.at("error").get<bool>();
+  o.scenarios = j.at("scenarios").get<int>();
+  o.histories = j.at("histories").get<std::uint64_t>();
+  o.failure = j.at("failure").get<std::string>();
+  o.scenario_text = j.at("scenario_text").get<std::string>();
+  o.timeline = j.at("timeline").get<std::string>();
+  o.svg = j.at("svg").get<std::string>();
+  o.reproduce = j.at("reproduce").get<std::string>();
+  if (count != nullptr) *count = j.at("count").get<std::uint64_t>();
+  return o;
 }
 
 }  // namespace stealcheck::lincheck

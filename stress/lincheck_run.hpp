@@ -59,4 +59,12 @@ using failure_finder =
 outcome check_generated(const std::string& id, const run_options& options,
                         const failure_finder& find_failure);
 
+/// check_generated in a child process (stress/isolate.hpp), for native runs of a deque that
+/// may crash, throw on one of its threads, or hang: that is then a failed outcome whose
+/// `failure` names the exception, the signal or the deadline. `*count` (the finder's counter)
+/// is carried back from the child.
+outcome check_generated_isolated(const std::string& id, const run_options& options,
+                                 const failure_finder& find_failure, std::uint64_t* count,
+                                 double deadline_seconds);
+
 }  // namespace stealcheck::lincheck

@@ -3,6 +3,7 @@
 // a known-bad deque, which must fail naming the offending value with a replay command.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <stealcheck/testing.hpp>
 #include <string>
 
@@ -48,6 +49,30 @@ TEST(ConformanceSuite, CatchesAKnownBadDequeNamingTheValue) {
   EXPECT_NE(text.find("--replay"), std::string::npos) << text;
   // under SC every execution is sequentially consistent: the missing fence cannot show
   EXPECT_EQ(text.find("_sc: "), std::string::npos) << text;
+}
+
+// A deque whose steal throws: a user's deque misbehaving instead of returning a wrong value.
+template <class T, class Mem>
+class throwing_deque : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() { throw std::runtime_error("steal is not implemented"); }
+};
+
+TEST(ConformanceSuite, ADequeThatThrowsOnAThreadIsAFailureNamingTheException) {
+  variant_info info = builtin::locked;
+  info.name = "throwing_deque";
+  const harness::variant v = make_variant<throwing_deque>(info);
+  for (const harness::checker& c : {stress::checker(), lincheck::checker()}) {
+    const harness::check_unit u = c.units(v).front();  // stress mixed; lincheck native
+    harness::verify_options o;
+    o.scale = 10;
+    const harness::check_cell cell = u.run(o);
+    EXPECT_EQ(cell.verdict, harness::cell_verdict::fail) << c.name;
+    EXPECT_NE(cell.failure.find("threw std::runtime_error: steal is not implemented"),
+              std::string::npos)
+        << c.name << ": " << cell.failure;
+  }
 }
 
 TEST(ConformanceSuite, ScalarOnlyDequeSkipsBoxedScenarios) {
