@@ -88,7 +88,10 @@ struct steal_half_sites {
                                       "owner reads its own store"};
   static constexpr site pop_restore_bottom{
       "steal_half::pop.restore_bottom", mo::release, site_kind::store,
-      "as pop.store_bottom: a thief reading the restored bottom must see the slots below it"};
+      "release like every store of bottom; not needed under RC11 (proofs/steal_half.md): the "
+      "restored bottom equals top, so a thief that reads it and a newer top finds the ring "
+      "empty, and one that read top before the pop's epoch bump fails its CAS (stealcheck "
+      "mutate: relaxed gives more executions, no bug)"};
   static constexpr site steal_load_top{
       "steal_half::steal.load_top", mo::acquire, site_kind::load,
       "pairs with pop.bump_epoch via the RMW chain on top: the bottom read next is at most the "
