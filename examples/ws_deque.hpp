@@ -48,7 +48,7 @@ class ws_deque {
   explicit ws_deque(std::int64_t capacity = 64)
       : array_(Mem::template create<ring>(pow2(capacity))) {}
   ~ws_deque() {
-    Mem::destroy(array_.load(relaxed));
+    Mem::destroy(array_.load(relaxed));  // relaxed: no other thread runs in the destructor
     for (ring* r : retired_)
       Mem::destroy(r);
   }
@@ -56,47 +56,55 @@ class ws_deque {
   ws_deque& operator=(const ws_deque&) = delete;
 
   void push(T v) {
-    const std::int64_t b = bottom_.load(relaxed);
-    const std::int64_t t = top_.load(
-        acquire);  // acquire: pairs with steal's CAS of top; the slot we overwrite was read
+    const std::int64_t b = bottom_.load(relaxed);  // relaxed: the owner's own last store
+    // acquire: pairs with the CAS of top in steal/pop (a slot is read before it is reused)
+    const std::int64_t t = top_.load(acquire);
     ring* a = array_.load(relaxed);  // relaxed: only the owner stores array_
     if (b - t > a->mask) a = grow(a, t, b);
-    a->at(b).store(v, relaxed);
-    Mem::fence(release);  // release: pairs with steal's acquire load of bottom; publishes the slot
-    bottom_.store(b + 1, relaxed);
+    a->at(b).store(v, relaxed);  // relaxed: published by the release fence below
+    // release: pairs with steal's acquire load of bottom; publishes the slot stored above (MP)
+    Mem::fence(release);
+    bottom_.store(b + 1, relaxed);  // relaxed: ordered after the slot by the fence above
   }
 
   std::optional<T> pop() {
+    // relaxed: the owner reads its own last stores of bottom and array_
     const std::int64_t b = bottom_.load(relaxed) - 1;
     ring* a = array_.load(relaxed);
-    bottom_.store(b, relaxed);
-    Mem::fence(
-        seq_cst);  // seq_cst: orders the store of bottom before the load of top (SB with steal)
-    std::int64_t t = top_.load(relaxed);
+    bottom_.store(b, relaxed);  // relaxed: ordered before the load of top by the fence below
+    // seq_cst: with steal's seq_cst fence, orders this store of bottom before the load of top
+    // (SB): the owner and a thief cannot both miss each other and take the same item
+    Mem::fence(seq_cst);
+    std::int64_t t = top_.load(relaxed);  // relaxed: ordered by the fence above
     if (t > b) {
-      bottom_.store(b + 1, relaxed);
+      bottom_.store(b + 1, relaxed);  // relaxed: empty; thieves only compare it with top
       return std::nullopt;
     }
-    T v = a->at(b).load(relaxed);
-    if (t == b) {  // the last item: race the thieves for it with a CAS on top
-      const bool won = top_.compare_exchange_strong(
-          t, t + 1, seq_cst, relaxed);  // seq_cst: total order with steal's CAS
-      bottom_.store(b + 1, relaxed);
+    T v = a->at(b).load(relaxed);  // relaxed: the owner stored this slot itself
+    if (t == b) {                  // the last item: race the thieves for it with a CAS on top
+      // seq_cst success: one total order with steal's CAS decides who takes index t;
+      // relaxed failure: a lost race uses nothing it read
+      const bool won = top_.compare_exchange_strong(t, t + 1, seq_cst, relaxed);
+      bottom_.store(b + 1, relaxed);  // relaxed: thieves only compare it with top
       if (!won) return std::nullopt;
     }
     return v;
   }
 
   stealcheck::steal_result<T> steal() {
+    // acquire: pairs with the CAS of the previous taker of top
     std::int64_t t = top_.load(acquire);
-    Mem::fence(seq_cst);  // seq_cst: orders the load of top before the load of bottom (SB with pop)
-    const std::int64_t b = bottom_.load(acquire);  // acquire: pairs with push's release fence
+    // seq_cst: with pop's seq_cst fence, orders the load of top before the load of bottom (SB)
+    Mem::fence(seq_cst);
+    // acquire: pairs with push's release fence: the slot read below holds the pushed value
+    const std::int64_t b = bottom_.load(acquire);
     if (t >= b) return stealcheck::steal_result<T>::empty();
     // acquire: pairs with grow's release store of array_: the copied slots are visible
+    // (RelaxedArrayLoad: the bug)
     ring* a = array_.load(RelaxedArrayLoad ? relaxed : acquire);
-    T v = a->at(t).load(relaxed);
-    if (!top_.compare_exchange_strong(t, t + 1, seq_cst,
-                                      relaxed))  // seq_cst: total order with pop's CAS
+    T v = a->at(t).load(relaxed);  // relaxed: ordered by the acquire loads above
+    // seq_cst success: one total order with pop's CAS; relaxed failure: abort uses nothing
+    if (!top_.compare_exchange_strong(t, t + 1, seq_cst, relaxed))
       return stealcheck::steal_result<T>::abort();
     return stealcheck::steal_result<T>::item(v);
   }
@@ -111,6 +119,7 @@ class ws_deque {
 
   ring* grow(ring* old, std::int64_t t, std::int64_t b) {
     ring* a = Mem::template create<ring>(2 * (old->mask + 1));
+    // relaxed: the owner reads its own slots; the copies are published by the release below
     for (std::int64_t i = t; i < b; ++i)
       a->at(i).store(old->at(i).load(relaxed), relaxed);
     array_.store(a, release);  // release: pairs with steal's acquire load of array_

@@ -40,8 +40,7 @@ class unit_test : public ::testing::Test {
     const std::string rerun = "STEALCHECK_SEED=" + std::to_string(o.seed) + " " +
                               harness::shell_quote(program_invocation_name) +
                               " --gtest_filter=" + full_name_;
-    std::printf("seed %llu (rerun: %s)\n", static_cast<unsigned long long>(o.seed),
-                rerun.c_str());
+    std::printf("seed %llu (rerun: %s)\n", static_cast<unsigned long long>(o.seed), rerun.c_str());
     harness::check_cell cell;
     try {
       cell = unit_.run(o);
