@@ -16,9 +16,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -192,6 +194,45 @@ void steal_into_nearly_full_at(client& c, std::int64_t cap) {
   o.finish(c);
 }
 
+/// steal_half: victim holds 1, 2, 3 (pushed before the spawns); thief A steals a batch into
+/// its own ring while thief B steals from A's ring: the batch must be published to A's
+/// thieves (MP through A's store of its ring's bottom, steal_into.store_dest_bottom). No
+/// history here (a batch split between A and B is no single operation of the victim's spec):
+/// the client checks that every value is taken exactly once and none is invented.
+template <template <class, class> class D>
+void steal_from_thief_at(client& c, std::int64_t cap) {
+  using Q = sized<D<value, memory>>;
+  Q victim(cap_or(cap, 4));
+  for (value v = 1; v <= 3; ++v)
+    static_cast<void>(victim.push(value{v}));  // room for 3 in every capacity the clients use
+  Q mine(cap_or(cap, 4));                      // A's ring
+  std::optional<value> by_a, by_b;
+  const auto a = c.spawn([&] { by_a = victim.steal_into(mine).take(); });
+  const auto b = c.spawn([&] { by_b = mine.steal().take(); });
+  c.join(a);
+  c.join(b);
+  std::array<int, 4> taken{};
+  auto take = [&](value v, const char* by) {
+    const bool pushed = v >= 1 && v <= 3;
+    c.check(pushed,
+            pushed ? std::string()
+                   : "value " + std::to_string(v) + " was never pushed (invented), taken by " + by);
+    if (pushed) ++taken[static_cast<std::size_t>(v)];
+  };
+  if (by_a) take(*by_a, "thief A's batch steal");
+  if (by_b) take(*by_b, "thief B's steal from A's ring");
+  while (auto v = victim.pop())
+    take(*v, "the victim's drain");
+  while (auto v = mine.pop())
+    take(*v, "the drain of A's ring");
+  for (value v = 1; v <= 3; ++v) {
+    const int n = taken[static_cast<std::size_t>(v)];
+    c.check(n == 1, n == 1 ? std::string()
+                           : "value " + std::to_string(v) + " was taken " + std::to_string(n) +
+                                 " times (must be once)");
+  }
+}
+
 /// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
 /// pops four times; two thieves steal twice each.
 template <template <class, class> class D>
@@ -263,6 +304,7 @@ std::vector<client_entry> clients_for(const variant_info& info) {
     if (info.batch_steal) {
       v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));
       v.push_back(entry("steal_into_nearly_full", steal_into_nearly_full_at<D>));
+      v.push_back(entry("steal_from_thief", steal_from_thief_at<D>));
     }
   }
   return v;
