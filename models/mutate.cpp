@@ -63,6 +63,14 @@ std::vector<clients::client_entry> chosen_clients(const harness::variant& v,
   return out;
 }
 
+// "a, b, c" (sep between the names).
+std::string joined(const std::vector<std::string>& names, std::string_view sep = ", ") {
+  std::string out;
+  for (const std::string& n : names)
+    out += (out.empty() ? "" : std::string(sep)) + n;
+  return out;
+}
+
 bool says_not_needed(std::string_view why) {
   return why.find("not needed") != std::string_view::npos;
 }
@@ -188,10 +196,8 @@ void write_markdown(std::ostream& out, const harness::variant& v, const mutate_r
       if (!cells.empty()) cells += "; ";
       cells += fmt::format("{}: {}", order_name(m.order), verdict_name(m.verdict));
       if (m.verdict == mutant_verdict::killed) {
-        std::string names;
-        for (const std::string& k : m.killers)
-          names += (names.empty() ? "" : ", ") + k;
-        cells += fmt::format(" {}/{} ({})", m.killers.size(), rep.baseline.size(), names);
+        cells +=
+            fmt::format(" {}/{} ({})", m.killers.size(), rep.baseline.size(), joined(m.killers));
       }
     }
     const std::string weakest = s.weakest_surviving
@@ -212,12 +218,14 @@ void write_markdown(std::ostream& out, const harness::variant& v, const mutate_r
       << v.name() << " --client CLIENT --model rc11` (or `--model sc`).\n\n";
   out << "| client | RC11 complete | RC11 blocked | SC complete | SC blocked |\n"
          "|---|---|---|---|---|\n";
-  const run_result under_sc = run_clients(cls, memory_model::sc, {});
-  const run_result under_rc11 = run_clients(cls, memory_model::rc11, {});
+  // the baseline already holds the counts under the model mutated in; explore the other one
+  const auto other = o.model == memory_model::rc11 ? memory_model::sc : memory_model::rc11;
+  const std::vector<client_counts> more = run_clients(cls, other, {}).counts;
+  const auto& rc11 = o.model == memory_model::rc11 ? rep.baseline : more;
+  const auto& sc = o.model == memory_model::rc11 ? more : rep.baseline;
   for (std::size_t c = 0; c < cls.size(); ++c)
-    out << "| " << cls[c].name << " | " << under_rc11.counts[c].complete << " | "
-        << under_rc11.counts[c].blocked << " | " << under_sc.counts[c].complete << " | "
-        << under_sc.counts[c].blocked << " |\n";
+    out << "| " << cls[c].name << " | " << rc11[c].complete << " | " << rc11[c].blocked << " | "
+        << sc[c].complete << " | " << sc[c].blocked << " |\n";
 }
 
 // ---- the command -----------------------------------------------------------------------------
@@ -235,10 +243,7 @@ struct mutate_args {
 
 std::string detail_of(const mutant& m, const mutate_report& rep) {
   if (m.verdict == mutant_verdict::killed) {
-    std::string names;
-    for (const std::string& k : m.killers)
-      names += (names.empty() ? "" : ", ") + k;
-    return fmt::format("by {} of {}: {}", m.killers.size(), rep.baseline.size(), names);
+    return fmt::format("by {} of {}: {}", m.killers.size(), rep.baseline.size(), joined(m.killers));
   }
   if (m.verdict == mutant_verdict::equivalent) return "same counts on every client";
   std::string d;
@@ -360,11 +365,7 @@ void add_mutate_command(CLI::App& app, int& exit_code) {
         throw harness::usage_error(
             fmt::format("cannot write Markdown file '{}'", a->markdown_file));
       std::string command = "stealcheck mutate " + a->variant;
-      if (!a->clients.empty()) {
-        command += " --clients ";
-        for (std::size_t i = 0; i < a->clients.size(); ++i)
-          command += (i ? "," : "") + a->clients[i];
-      }
+      if (!a->clients.empty()) command += " --clients " + joined(a->clients, ",");
       write_markdown(out, v, rep, o, command + " --markdown FILE");
     }
     exit_code = rep.ok() ? 0 : 1;
