@@ -107,55 +107,121 @@ struct owned {
   }
 };
 
+/// When the deque offers size_hint (the built-in variants do), a snapshot from any thread must
+/// lie between 0 and the number of values ever pushed (`most`).
+template <class Deque>
+void check_size_hint(client& c, const Deque& d, std::int64_t most) {
+  if constexpr (requires { d.size_hint(); }) {
+    const std::int64_t n = d.size_hint();
+    const bool ok = n >= 0 && n <= most;
+    c.check(ok, ok ? std::string()
+                   : "size_hint returned " + std::to_string(n) + " with at most " +
+                         std::to_string(most) + " values ever pushed");
+  }
+}
+
 /// The capacity a client constructs its deque with: the variant's (variant_info::capacity)
 /// when it sets one, else the client's own small one (small on purpose: it forces growth).
 constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexcept {
   return variant_cap > 0 ? variant_cap : own;
 }
 
+/// A client as scripts of operations, one letter each: `u` push (the next value: 1, 2, ...),
+/// `o` pop, `s` steal, `h` size_hint (check_size_hint against every push of the script). The
+/// owner runs `before`, spawns the thieves (at most two; an empty script is no thief), runs
+/// `owner` concurrently with them, joins them and drains (owned::finish).
+struct script {
+  std::string_view before;
+  std::string_view owner;
+  std::array<std::string_view, 2> thieves;
+  std::int64_t capacity;  ///< the client's own capacity (cap_or)
+};
+
+template <template <class, class> class D>
+void run_script(client& c, const script& s, std::int64_t variant_cap) {
+  owned<D<value, memory>> o(cap_or(variant_cap, s.capacity));
+  const auto pushes = static_cast<std::int64_t>(std::count(s.before.begin(), s.before.end(), 'u') +
+                                                std::count(s.owner.begin(), s.owner.end(), 'u'));
+  value next = 1;
+  auto run = [&](std::string_view ops) {
+    for (const char op : ops) {
+      if (op == 'u') o.push(c, next++);  // owner-only: thieves' scripts have no `u`
+      if (op == 'o') o.pop(c);
+      if (op == 's') o.steal(c);
+      if (op == 'h') check_size_hint(c, o.d, pushes);
+    }
+  };
+  run(s.before);
+  std::array<std::size_t, 2> thief{};
+  for (std::size_t k = 0; k < s.thieves.size(); ++k)
+    if (!s.thieves[k].empty()) thief[k] = c.spawn([&run, ops = s.thieves[k]] { run(ops); });
+  run(s.owner);
+  for (std::size_t k = 0; k < s.thieves.size(); ++k)
+    if (!s.thieves[k].empty()) c.join(thief[k]);
+  o.finish(c);
+}
+
+/// The scripted clients. Why each shape: see the file comment and docs/rc11-oracle.md.
+namespace scripts {
 /// Owner: push 1, push 2, pop. One thief steals twice (SB+scfs on top/bottom).
-template <template <class, class> class D>
-void push2_pop_steal2_at(client& c, std::int64_t cap) {
-  owned<D<value, memory>> o(cap_or(cap, 4));
-  const auto th = c.spawn([&] {
-    o.steal(c);
-    o.steal(c);
-  });
-  o.push(c, 1);
-  o.push(c, 2);
-  o.pop(c);
-  c.join(th);
-  o.finish(c);
-}
-
+inline constexpr script push2_pop_steal2{"", "uuo", {"ss", ""}, 4};
 /// Owner: push 1..3 from capacity 1 (forces resizes), pop, pop. Two thieves steal once each.
-template <template <class, class> class D>
-void push3_pop2_2thieves_at(client& c, std::int64_t cap) {
-  owned<D<value, memory>> o(cap_or(cap, 1));
-  const auto t1 = c.spawn([&] { o.steal(c); });
-  const auto t2 = c.spawn([&] { o.steal(c); });
-  o.push(c, 1);
-  o.push(c, 2);
-  o.push(c, 3);
-  o.pop(c);
-  o.pop(c);
-  c.join(t1);
-  c.join(t2);
-  o.finish(c);
-}
-
+inline constexpr script push3_pop2_2thieves{"", "uuuoo", {"s", "s"}, 1};
 /// Owner: push 1, pop. One thief steals twice.
+inline constexpr script push_pop_steal2{"", "uo", {"ss", ""}, 2};
+/// Owner: pop on a deque that never held an item, push 1, pop. One thief reads size_hint and
+/// steals twice, the first steal possibly also on the never-filled deque (the empty paths a
+/// runtime takes first: with unsigned indices, pop's `bottom - 1` would wrap here).
+inline constexpr script pop_push_pop_steal2{"", "ouo", {"hss", ""}, 2};
+/// Owner: push 1, push 2, then three pops, the last ones on a deque emptied by its own pops or
+/// by the thief's steals. One thief steals twice, its second steal often on an emptied deque.
+inline constexpr script push2_pop3_steal2{"", "uuooo", {"ss", ""}, 4};
+/// Owner: push 1, pop. Two thieves steal once each: the last item contested three ways (the
+/// owner's last-item CAS against two thieves' CASes on top).
+inline constexpr script push_pop_2thieves{"", "uo", {"s", "s"}, 2};
+/// Owner: fills a ring of 2 (push 1, push 2, before the thief starts), then push 3 and pop
+/// while one thief reads size_hint and steals twice. Push 3 either wraps around into the slot
+/// a steal freed (it read the thief's top) or grows the ring while the thief may hold the old
+/// one (chase_lev's push.load_top and resize.store_array; a bounded ring refuses the push).
+inline constexpr script full_ring_push_pop_steal2{"uu", "uo", {"hss", ""}, 2};
+/// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
+/// pops four times; two thieves steal twice each.
+inline constexpr script push4_pop4_2thieves_steal2{"", "uuuuoooo", {"ss", "ss"}, 2};
+}  // namespace scripts
+
+/// A scripted client with its own capacity, as a function (what tests pass to explore):
+/// `scripted<D, scripts::push2_pop_steal2>`.
+template <template <class, class> class D, const script& S>
+void scripted(client& c) {
+  run_script<D>(c, S, 0);
+}
 template <template <class, class> class D>
-void push_pop_steal2_at(client& c, std::int64_t cap) {
-  owned<D<value, memory>> o(cap_or(cap, 2));
-  const auto th = c.spawn([&] {
-    o.steal(c);
-    o.steal(c);
-  });
-  o.push(c, 1);
-  o.pop(c);
-  c.join(th);
-  o.finish(c);
+inline constexpr auto push2_pop_steal2 = &scripted<D, scripts::push2_pop_steal2>;
+template <template <class, class> class D>
+inline constexpr auto push3_pop2_2thieves = &scripted<D, scripts::push3_pop2_2thieves>;
+template <template <class, class> class D>
+inline constexpr auto push_pop_steal2 = &scripted<D, scripts::push_pop_steal2>;
+template <template <class, class> class D>
+inline constexpr auto push4_pop4_2thieves_steal2 =
+    &scripted<D, scripts::push4_pop4_2thieves_steal2>;
+
+/// Owner: push 1, 2, 3 from capacity 2 (a growth while the thief may hold the old ring); one
+/// thief steals once. The deque is then destroyed still holding values: the destructor's
+/// path, which no draining client takes. Checks: the steal took 1 or nothing (it is the only
+/// remover), and the memory backend's own checks (every ring freed once, none used after).
+template <template <class, class> class D>
+void push3_steal_destroy_at(client& c, std::int64_t cap) {
+  std::optional<value> stolen;
+  {
+    sized<D<value, memory>> d(cap_or(cap, 2));
+    const auto th = c.spawn([&] { stolen = d.steal().take(); });
+    for (value v = 1; v <= 3; ++v)
+      static_cast<void>(d.push(value{v}));  // a bounded ring may refuse: nothing to check
+    c.join(th);
+  }
+  const bool ok = !stolen || *stolen == 1;
+  c.check(ok, ok ? std::string()
+                 : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
 }
 
 /// steal_half: ring of 4 holding 1, 2; two thieves steal_into their own rings while the owner
@@ -233,52 +299,10 @@ void steal_from_thief_at(client& c, std::int64_t cap) {
   }
 }
 
-/// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
-/// pops four times; two thieves steal twice each.
+/// The unscripted clients with their own capacity, as functions.
 template <template <class, class> class D>
-void push4_pop4_2thieves_steal2_at(client& c, std::int64_t cap) {
-  owned<D<value, memory>> o(cap_or(cap, 2));
-  const auto t1 = c.spawn([&] {
-    o.steal(c);
-    o.steal(c);
-  });
-  const auto t2 = c.spawn([&] {
-    o.steal(c);
-    o.steal(c);
-  });
-  for (value v = 1; v <= 4; ++v)
-    o.push(c, v);
-  for (int k = 0; k < 4; ++k)
-    o.pop(c);
-  c.join(t1);
-  c.join(t2);
-  o.finish(c);
-}
-
-/// Each client with its own capacity (what the built-in variants use).
-template <template <class, class> class D>
-void push2_pop_steal2(client& c) {
-  push2_pop_steal2_at<D>(c, 0);
-}
-template <template <class, class> class D>
-void push3_pop2_2thieves(client& c) {
-  push3_pop2_2thieves_at<D>(c, 0);
-}
-template <template <class, class> class D>
-void push_pop_steal2(client& c) {
-  push_pop_steal2_at<D>(c, 0);
-}
-template <template <class, class> class D>
-void two_thieves_half_full(client& c) {
-  two_thieves_half_full_at<D>(c, 0);
-}
-template <template <class, class> class D>
-void steal_into_nearly_full(client& c) {
-  steal_into_nearly_full_at<D>(c, 0);
-}
-template <template <class, class> class D>
-void push4_pop4_2thieves_steal2(client& c) {
-  push4_pop4_2thieves_steal2_at<D>(c, 0);
+void push3_steal_destroy(client& c) {
+  push3_steal_destroy_at<D>(c, 0);
 }
 
 struct client_entry {
@@ -295,11 +319,19 @@ std::vector<client_entry> clients_for(const variant_info& info) {
   auto entry = [cap](std::string_view name, void (*f)(client&, std::int64_t), bool large = false) {
     return client_entry{name, [f, cap](client& c) { f(c, cap); }, large};
   };
+  auto scripted_entry = [cap](std::string_view name, const script& sc, bool large = false) {
+    return client_entry{name, [&sc, cap](client& c) { run_script<D>(c, sc, cap); }, large};
+  };
   std::vector<client_entry> v{
-      entry("push2_pop_steal2", push2_pop_steal2_at<D>),
-      entry("push3_pop2_2thieves", push3_pop2_2thieves_at<D>),
-      entry("push_pop_steal2", push_pop_steal2_at<D>),
-      entry("push4_pop4_2thieves_steal2", push4_pop4_2thieves_steal2_at<D>, true)};
+      scripted_entry("push2_pop_steal2", scripts::push2_pop_steal2),
+      scripted_entry("push3_pop2_2thieves", scripts::push3_pop2_2thieves),
+      scripted_entry("push_pop_steal2", scripts::push_pop_steal2),
+      scripted_entry("pop_push_pop_steal2", scripts::pop_push_pop_steal2),
+      scripted_entry("push2_pop3_steal2", scripts::push2_pop3_steal2),
+      scripted_entry("push_pop_2thieves", scripts::push_pop_2thieves),
+      scripted_entry("full_ring_push_pop_steal2", scripts::full_ring_push_pop_steal2),
+      entry("push3_steal_destroy", push3_steal_destroy_at<D>),
+      scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
   if constexpr (batch_stealing_deque<D<value, memory>>) {
     if (info.batch_steal) {
       v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));

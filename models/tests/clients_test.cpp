@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "deques/locked.hpp"
 #include "deques/registry.hpp"
@@ -148,6 +151,80 @@ TEST(Clients, OneStealCannotSeeThePopFenceBug) {
     o.finish(c);
   });
   EXPECT_TRUE(r.ok()) << r.bug->message;
+}
+
+// The clients for the paths a runtime takes first and tests rarely do. Each catches a deque that
+// is wrong only on its path, which every other client misses.
+
+// Models a deque with unsigned indices: pop on a deque that never held an item computes
+// bottom - 1 as a huge index and returns whatever that slot holds (here 0).
+template <class T, class Mem>
+struct pops_garbage_when_never_filled : locked_deque<T, Mem> {
+  using locked_deque<T, Mem>::locked_deque;
+  bool ever_pushed = false;  // owner-only
+  void push(T v) {
+    ever_pushed = true;
+    locked_deque<T, Mem>::push(std::move(v));
+  }
+  std::optional<T> pop() {
+    if (!ever_pushed) return T{0};
+    return locked_deque<T, Mem>::pop();
+  }
+};
+
+// Boxes every value; pop and steal free the box; the destructor forgets the boxes still held.
+template <class T, class Mem>
+class leaks_when_destroyed_nonempty {
+ public:
+  using value_type = T;
+  explicit leaks_when_destroyed_nonempty(std::int64_t capacity) : boxes_(capacity) {}
+  void push(T v) { boxes_.push(Mem::template create<T>(std::move(v))); }
+  std::optional<T> pop() {
+    auto b = boxes_.pop();
+    return b ? std::optional<T>(unbox(*b)) : std::nullopt;
+  }
+  steal_result<T> steal() {
+    auto r = boxes_.steal();
+    if (r.is_empty()) return steal_result<T>::empty();
+    if (r.is_abort()) return steal_result<T>::abort();
+    return steal_result<T>::item(unbox(*std::move(r).take()));
+  }
+
+ private:
+  static T unbox(T* box) {
+    T v = std::move(*box);
+    Mem::destroy(box);
+    return v;
+  }
+  locked_deque<T*, Mem> boxes_;  // ~: the boxes still held are never destroyed
+};
+
+template <template <class, class> class D>
+std::vector<std::string> clients_that_catch() {
+  std::vector<std::string> caught;
+  variant_info info;
+  for (const auto& cl : clients::clients_for<D>(info)) {
+    if (cl.large) continue;
+    const result r = explore(options{}, cl.run);
+    if (!r.ok()) {
+      caught.emplace_back(cl.name);
+      std::printf("%s: %s\n", std::string(cl.name).c_str(), r.bug->message.c_str());
+    }
+  }
+  return caught;
+}
+
+TEST(Clients, PopOnANeverFilledDequeIsCaughtOnlyByTheClientThatPopsFirst) {
+  EXPECT_EQ(clients_that_catch<pops_garbage_when_never_filled>(),
+            std::vector<std::string>{"pop_push_pop_steal2"});
+}
+
+TEST(Clients, LeakOnDestructionIsCaughtOnlyByTheClientThatDestroysANonEmptyDeque) {
+  EXPECT_EQ(clients_that_catch<leaks_when_destroyed_nonempty>(),
+            std::vector<std::string>{"push3_steal_destroy"});
+  const result r = explore(options{}, clients::push3_steal_destroy<leaks_when_destroyed_nonempty>);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::leak) << r.bug->message;
 }
 
 }  // namespace
