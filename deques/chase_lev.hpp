@@ -57,7 +57,7 @@ struct chase_lev_sites {
   static constexpr site push_fence{
       "chase_lev::push.fence", mo::release, site_kind::fence,
       "pairs with steal's acquire load of bottom: publishes the slot written before it (MP); "
-      "without it a thief can read a stale slot"};
+      "without it a thief can read a stale slot (killed in push_pop_steal2)"};
   static constexpr site push_store_bottom{"chase_lev::push.store_bottom", mo::relaxed,
                                           site_kind::store, "ordered after the slot by push.fence"};
   // pop (Fig. 1 take)
@@ -72,7 +72,7 @@ struct chase_lev_sites {
   static constexpr site pop_fence{
       "chase_lev::pop.fence", mo::seq_cst, site_kind::fence,
       "with steal.fence orders pop's store of bottom before its load of top (SB+scfs): without "
-      "it owner and thief can both take the last item"};
+      "it owner and thief can both take the last item (killed in push2_pop_steal2)"};
   static constexpr site pop_load_top{"chase_lev::pop.load_top", mo::relaxed, site_kind::load,
                                      "ordered after the store of bottom by pop.fence"};
   static constexpr site pop_load_slot{"chase_lev::pop.load_slot", mo::relaxed, site_kind::load,
@@ -96,13 +96,15 @@ struct chase_lev_sites {
   static constexpr site steal_fence{
       "chase_lev::steal.fence", mo::seq_cst, site_kind::fence,
       "pairs with pop.fence (SB+scfs on top/bottom): without it a thief and the owner both take "
-      "the last item"};
+      "the last item (killed in push2_pop_steal2)"};
   static constexpr site steal_load_bottom{
       "chase_lev::steal.load_bottom", mo::acquire, site_kind::load,
-      "pairs with push.fence: the slot read below sees the pushed value"};
+      "pairs with push.fence (MP): the slot read below sees the pushed value (killed in "
+      "push_pop_steal2)"};
   static constexpr site steal_load_array{
       "chase_lev::steal.load_array", mo::acquire, site_kind::load,
-      "consume in Fig. 1 (compilers treat it as acquire); pairs with resize.store_array"};
+      "consume in Fig. 1 (compilers treat it as acquire); pairs with resize.store_array (MP on "
+      "the array pointer; killed in push3_pop2_2thieves)"};
   static constexpr site steal_load_slot{"chase_lev::steal.load_slot", mo::relaxed, site_kind::load,
                                         "ordered by steal.load_bottom/steal.load_array"};
   static constexpr site steal_cas{
@@ -120,8 +122,8 @@ struct chase_lev_sites {
                                           site_kind::store, "published by resize.store_array"};
   static constexpr site resize_store_array{
       "chase_lev::resize.store_array", mo::release, site_kind::store,
-      "pairs with steal.load_array: the copied slots are visible through the new array; relaxed "
-      "is the bug CDSChecker found"};
+      "pairs with steal.load_array: the copied slots are visible through the new array (MP); "
+      "relaxed is the bug CDSChecker found (killed in push3_pop2_2thieves)"};
   // size_hint
   static constexpr site size_load{"chase_lev::size_hint.load", mo::relaxed, site_kind::load,
                                   "a snapshot; synchronizes nothing"};

@@ -71,19 +71,20 @@ struct steal_half_sites {
   static constexpr site push_store_bottom{
       "steal_half::push.store_bottom", mo::release, site_kind::store,
       "pairs with steal.load_bottom: publishes the slot (MP); relaxed lets a thief read a stale "
-      "slot"};
+      "slot (killed in push_pop_steal2)"};
   static constexpr site pop_fast_load_top{
       "steal_half::pop.fast_load_top", mo::relaxed, site_kind::load,
       "only decides 'empty': a stale top is smaller, so empty-by-stale-top is really empty"};
   static constexpr site pop_store_bottom{
       "steal_half::pop.store_bottom", mo::release, site_kind::store,
       "pairs with steal.load_bottom: a thief that reads this bottom must see the slots pushed "
-      "before it; relaxed breaks that (C++20 release sequences end at a plain store), found by "
-      "the model checker as a stale slot read"};
+      "before it (MP); relaxed breaks that (C++20 release sequences end at a plain store), found "
+      "by the model checker as a stale slot read (killed in push2_pop_steal2)"};
   static constexpr site pop_bump_epoch{
       "steal_half::pop.bump_epoch", mo::release, site_kind::rmw,
-      "release: a thief reading top from it or a later RMW sees the decremented bottom; the RMW "
-      "itself fails every claim computed before it"};
+      "release: a thief reading top from it or a later RMW sees the decremented bottom (MP "
+      "through the RMW chain on top); the RMW itself fails every claim computed before it "
+      "(killed in push_pop_steal2)"};
   static constexpr site pop_load_slot{"steal_half::pop.load_slot", mo::relaxed, site_kind::load,
                                       "owner reads its own store"};
   static constexpr site pop_restore_bottom{
@@ -95,10 +96,12 @@ struct steal_half_sites {
   static constexpr site steal_load_top{
       "steal_half::steal.load_top", mo::acquire, site_kind::load,
       "pairs with pop.bump_epoch via the RMW chain on top: the bottom read next is at most the "
-      "bottom the last pop published; relaxed lets a claim reach a popped index"};
+      "bottom the last pop published (MP); relaxed lets a claim reach a popped index (killed in "
+      "push_pop_steal2)"};
   static constexpr site steal_load_bottom{
       "steal_half::steal.load_bottom", mo::acquire, site_kind::load,
-      "pairs with push.store_bottom: slots below bottom hold the pushed values"};
+      "pairs with push.store_bottom (MP): slots below bottom hold the pushed values (killed in "
+      "push_pop_steal2)"};
   static constexpr site steal_load_slot{"steal_half::steal.load_slot", mo::relaxed, site_kind::load,
                                         "ordered by steal.load_bottom"};
   static constexpr site steal_cas{
@@ -117,7 +120,8 @@ struct steal_half_sites {
                                              "published by steal_into.store_dest_bottom"};
   static constexpr site into_store_dest_bottom{
       "steal_half::steal_into.store_dest_bottom", mo::release, site_kind::store,
-      "as push.store_bottom: publishes the batch to the destination's thieves"};
+      "as push.store_bottom: publishes the batch to the destination's thieves (MP; killed in "
+      "steal_from_thief)"};
   static constexpr site size_load{"steal_half::size_hint.load", mo::relaxed, site_kind::load,
                                   "a snapshot; synchronizes nothing"};
 

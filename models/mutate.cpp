@@ -111,8 +111,9 @@ std::string_view verdict_name(mutant_verdict v) noexcept {
 }
 
 bool mutate_report::ok() const {
-  return std::all_of(sites.begin(), sites.end(),
-                     [](const site_summary& s) { return s.justified || s.documented; });
+  return std::all_of(sites.begin(), sites.end(), [](const site_summary& s) {
+    return (s.justified || s.documented) && !s.contradicted;
+  });
 }
 
 mutate_report mutate(const harness::variant& v, const mutate_options& o) {
@@ -165,11 +166,18 @@ mutate_report mutate(const harness::variant& v, const mutate_options& o) {
     sum.s = s;
     sum.justified = true;
     sum.documented = says_not_needed(s->why);
+    bool weakened = false;
     for (const mutant& m : rep.mutants) {
-      if (m.s != s || m.verdict == mutant_verdict::killed) continue;
+      if (m.s != s) continue;
+      weakened = true;
+      for (const std::string& k : m.killers)
+        sum.names_killer = sum.names_killer || s->why.find(k) != std::string_view::npos;
+      if (m.verdict == mutant_verdict::killed) continue;
       sum.justified = false;
       sum.weakest_surviving = m.order;  // strongest first: the last one is the weakest
     }
+    sum.contradicted = weakened && sum.justified && sum.documented;
+    if (!weakened || !sum.justified) sum.names_killer = false;
     rep.sites.push_back(sum);
   }
   return rep;
@@ -296,9 +304,20 @@ void print_report(const harness::variant& v, const mutate_report& rep, const mut
                             : " -- add a client that kills it, or say in the site's text why "
                               "it is not needed");
   }
+  for (const site_summary& s : rep.sites) {
+    if (s.contradicted)
+      fmt::print(
+          "CONTRADICTED {}: its text says it is not needed, yet every weakening is "
+          "killed\n",
+          s.s->name);
+    else if (s.justified && !s.names_killer && !weaker_orders(s.s->kind, s.s->order).empty())
+      fmt::print("note {}: needed, but its text names no client that kills a weakening\n",
+                 s.s->name);
+  }
   fmt::print("mutate: {}\n", rep.ok() ? "OK (every default order is killed when weakened, or "
                                         "documented as not needed)"
-                                      : "FAILED (orders neither needed nor documented)");
+                                      : "FAILED (orders neither needed nor documented, or a "
+                                        "text that says not needed of a needed order)");
 }
 
 void write_json(const std::string& file, const harness::variant& v, const mutate_report& rep) {
@@ -328,6 +347,8 @@ void write_json(const std::string& file, const harness::variant& v, const mutate
          {"default", order_name(s.s->order)},
          {"justified", s.justified},
          {"documented", s.documented},
+         {"contradicted", s.contradicted},
+         {"names_killer", s.names_killer},
          {"weakest_surviving",
           s.weakest_surviving ? std::string(order_name(*s.weakest_surviving)) : std::string()}});
   j["ok"] = rep.ok();

@@ -63,6 +63,11 @@ struct site_summary {
   const site* s = nullptr;
   bool justified = false;   ///< every weakening killed (vacuously: no weaker order)
   bool documented = false;  ///< its `why` says "not needed"
+  /// Needed (it has weaker orders and every one is killed) while its `why` says "not needed":
+  /// the text contradicts the checker. mutate fails.
+  bool contradicted = false;
+  /// Needed, and its `why` names a client that kills a weakening (the site's evidence).
+  bool names_killer = false;
   std::optional<std::memory_order> weakest_surviving;  ///< the weakest order not killed
 };
 

@@ -91,6 +91,56 @@ TEST(Mutate, ChaseLevKnownFacts) {
             mutant_verdict::weaker_not_killed);
 }
 
+// The headers agree with the verdicts: every needed order of a built-in variant names a client
+// that kills its weakening, and no text says "not needed" of an order whose every weakening
+// is killed.
+TEST(Mutate, BuiltinSiteTextsNameTheirKillers) {
+  harness::variant steal_half_variant(builtin::steal_half);
+  bind<steal_half_tag::deque>(steal_half_variant);
+  for (const harness::variant* v :
+       {&chase_lev_variant(), static_cast<const harness::variant*>(&steal_half_variant)}) {
+    const std::string_view name = v->name();
+    mutate_options o;
+    o.jobs = 2;
+    const mutate_report r = mutate(*v, o);
+    EXPECT_TRUE(r.ok()) << name;
+    std::size_t needed = 0;
+    for (const site_summary& s : r.sites) {
+      EXPECT_FALSE(s.contradicted) << s.s->name;
+      if (!s.justified || weaker_orders(s.s->kind, s.s->order).empty()) continue;
+      ++needed;
+      EXPECT_TRUE(s.names_killer) << s.s->name << ": " << s.s->why;
+    }
+    EXPECT_GT(needed, 0u) << name;
+  }
+}
+
+// A text that says "not needed" of an order the checker finds needed fails mutate.
+TEST(Mutate, ATextContradictingTheVerdictFails) {
+  variant_info info = builtin::chase_lev;
+  std::vector<site> edited;
+  for (const site* s : info.sites)
+    edited.push_back(*s);
+  for (site& s : edited)
+    if (s.name == "chase_lev::push.fence") s.why = "not needed (a wrong claim)";
+  std::vector<const site*> ptrs;
+  for (const site& s : edited)
+    ptrs.push_back(&s);
+  info.sites = ptrs;
+  harness::variant v(info);
+  bind<chase_lev_tag::deque>(v);
+  mutate_options o;
+  o.jobs = 2;
+  o.clients = {"push_pop_steal2"};
+  const mutate_report r = mutate(v, o);
+  EXPECT_FALSE(r.ok());
+  const auto it = std::find_if(r.sites.begin(), r.sites.end(), [](const site_summary& s) {
+    return s.s->name == "chase_lev::push.fence";
+  });
+  ASSERT_NE(it, r.sites.end());
+  EXPECT_TRUE(it->contradicted);
+}
+
 TEST(Mutate, TheSameWithOneJobAndChosenClients) {
   mutate_options one;
   one.clients = {"push_pop_steal2"};
