@@ -60,6 +60,9 @@ struct steal_half_sites {
   static constexpr bool known_bad = false;
   static constexpr std::string_view known_bad_reason = "";
   using mo = std::memory_order;
+  static constexpr site push_load_bottom{"steal_half::push.load_bottom", mo::relaxed,
+                                         site_kind::load,
+                                         "owner reads its own last store of bottom"};
   static constexpr site push_load_top{
       "steal_half::push.load_top", mo::acquire, site_kind::load,
       "pairs with the release CAS of the thief that took a slot, so its read of the slot happens "
@@ -72,6 +75,8 @@ struct steal_half_sites {
       "steal_half::push.store_bottom", mo::release, site_kind::store,
       "pairs with steal.load_bottom: publishes the slot (MP); relaxed lets a thief read a stale "
       "slot (killed in push_pop_steal2)"};
+  static constexpr site pop_load_bottom{"steal_half::pop.load_bottom", mo::relaxed, site_kind::load,
+                                        "owner reads its own last store of bottom"};
   static constexpr site pop_fast_load_top{
       "steal_half::pop.fast_load_top", mo::relaxed, site_kind::load,
       "only decides 'empty': a stale top is smaller, so empty-by-stale-top is really empty"};
@@ -111,6 +116,9 @@ struct steal_half_sites {
       "executions but no bug (the reuse race is the LB cycle of push.load_top)"};
   static constexpr site steal_cas_failure{"steal_half::steal.cas_failure", mo::relaxed,
                                           site_kind::cas_failure, "abort uses nothing it read"};
+  static constexpr site into_load_dest_bottom{
+      "steal_half::steal_into.load_dest_bottom", mo::relaxed, site_kind::load,
+      "the thief owns the destination: reads its own last store of that ring's bottom"};
   static constexpr site into_load_dest_top{
       "steal_half::steal_into.load_dest_top", mo::acquire, site_kind::load,
       "as push.load_top, for the destination ring the thief owns; not needed under RC11 for the "
@@ -126,12 +134,13 @@ struct steal_half_sites {
                                   "a snapshot; synchronizes nothing"};
 
   template <class S>
-  static constexpr std::array<const site*, 17> list() {
-    return {&S::push_load_top,          &S::push_store_slot,    &S::push_store_bottom,
-            &S::pop_fast_load_top,      &S::pop_store_bottom,   &S::pop_bump_epoch,
-            &S::pop_load_slot,          &S::pop_restore_bottom, &S::steal_load_top,
-            &S::steal_load_bottom,      &S::steal_load_slot,    &S::steal_cas,
-            &S::steal_cas_failure,      &S::into_load_dest_top, &S::into_store_dest_slot,
+  static constexpr std::array<const site*, 20> list() {
+    return {&S::push_load_bottom,       &S::push_load_top,      &S::push_store_slot,
+            &S::push_store_bottom,      &S::pop_load_bottom,    &S::pop_fast_load_top,
+            &S::pop_store_bottom,       &S::pop_bump_epoch,     &S::pop_load_slot,
+            &S::pop_restore_bottom,     &S::steal_load_top,     &S::steal_load_bottom,
+            &S::steal_load_slot,        &S::steal_cas,          &S::steal_cas_failure,
+            &S::into_load_dest_bottom,  &S::into_load_dest_top, &S::into_store_dest_slot,
             &S::into_store_dest_bottom, &S::size_load};
   }
 };
@@ -176,7 +185,7 @@ class steal_half {
   /// Thread role: owner. Returns false (and leaves v untouched) when the ring is full; callers
   /// must check it (generic code over the concept treats a void push as always succeeding).
   bool push(T&& v) {
-    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);  // own store (owner only)
+    const std::uint32_t b = bottom_.load(Mem::order(Sites::push_load_bottom));   // own store
     const std::uint32_t t = index(top_.load(Mem::order(Sites::push_load_top)));  // see site
     if (distance(t, b) >= static_cast<std::int64_t>(mask_ + 1)) return false;
     at(b).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
@@ -192,7 +201,7 @@ class steal_half {
   /// Thread role: owner. The bottom value, or nullopt when empty (including when thieves
   /// claimed the remaining items first).
   std::optional<T> pop() {
-    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);  // own store (owner only)
+    const std::uint32_t b = bottom_.load(Mem::order(Sites::pop_load_bottom));  // own store
     // relaxed (pop.fast_load_top): a stale top is smaller, so "empty" here is really empty.
     if (distance(index(top_.load(Mem::order(Sites::pop_fast_load_top))), b) <= 0) {
       return std::nullopt;
@@ -221,7 +230,7 @@ class steal_half {
   /// first and pushes the other k-1 into `mine` (published with one release store).
   steal_result<T> steal_into(steal_half& mine) {
     assert(&mine != this && "steal_half::steal_into: cannot steal into the victim itself");
-    const std::uint32_t db = mine.bottom_.load(std::memory_order_relaxed);  // own (mine's owner)
+    const std::uint32_t db = mine.bottom_.load(Mem::order(Sites::into_load_dest_bottom));  // own
     // acquire (steal_into.load_dest_top): as push.load_top, for the destination.
     const std::uint32_t dt = index(mine.top_.load(Mem::order(Sites::into_load_dest_top)));
     const std::int64_t room = static_cast<std::int64_t>(mine.mask_ + 1) - distance(dt, db);
