@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <string_view>
+#include <utility>
 
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
@@ -47,10 +48,6 @@ template <class T, class Mem = native_memory>
 using chase_lev_no_pop_fence = chase_lev<T, Mem, chase_lev_sites_no_pop_fence>;
 template <class T, class Mem = native_memory>
 using chase_lev_no_push_fence = chase_lev<T, Mem, chase_lev_sites_no_push_fence>;
-
-}  // namespace stealcheck
-
-namespace stealcheck {
 
 /// KNOWN-BAD: the locked deque with steal() taking from the *bottom* instead of the top.
 /// Every value is still taken exactly once (the conservation stress passes, on purpose), but
