@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/random.hpp"
+
 namespace stealcheck::bench {
 
 enum class kernel_id : std::uint8_t { fib, nqueens, uts, matmul };
@@ -122,10 +124,7 @@ template <class R>
 /// Child i's id: splitmix64 of (parent, i). A documented stand-in for UTS's SHA-1 splitting:
 /// deterministic, well mixed, 3 multiplies instead of a SHA-1 block.
 constexpr std::uint64_t uts_child(std::uint64_t parent, int i) noexcept {
-  std::uint64_t z = parent + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(i) + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return splitmix64_mix(parent + splitmix64_gamma * (static_cast<std::uint64_t>(i) + 1));
 }
 /// Children of a non-root node: m with probability q (the id's top 53 bits as a uniform [0,1)).
 inline int uts_children(const uts_params& p, std::uint64_t id) noexcept {

@@ -17,7 +17,7 @@ std::string ratio(double v) {
   return v > 0 ? fmt::format("{:.2f}", v) : "-";
 }
 
-std::string stat_cell(const std::optional<sched::scheduler_stats>& s, bool failed) {
+std::string stat_cell(const std::optional<scheduler::scheduler_stats>& s, bool failed) {
   if (!s) return "-";
   return std::to_string(failed ? s->failed_steals() : s->steals);
 }

@@ -13,11 +13,11 @@ struct pool_rt {
   Pool& pool;
   template <class A, class B>
   void fork2(A&& a, B&& b) {
-    sched::fork_join(pool, a, b);
+    scheduler::fork_join(pool, a, b);
   }
   struct group {
     explicit group(pool_rt& r) : g(r.pool) {}
-    sched::task_group<typename Pool::deque_type> g;
+    scheduler::task_group<typename Pool::deque_type> g;
     template <class F>
     void spawn(F&& f) {
       g.spawn(std::forward<F>(f));
@@ -39,8 +39,8 @@ class pool_runtime final : public runtime {
     pool_rt<Pool> rt{*pool_};
     return pool_->run([&] { return run_kernel(rt, k, params, m); });
   }
-  std::optional<sched::scheduler_stats> take_stats() override {
-    const sched::scheduler_stats s = pool_->stats();
+  std::optional<scheduler::scheduler_stats> take_stats() override {
+    const scheduler::scheduler_stats s = pool_->stats();
     pool_->reset_stats();
     return s;
   }
@@ -54,7 +54,7 @@ class pool_runtime final : public runtime {
 
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
   std::unique_ptr<runtime> r;
-  sched::for_each_pool_variant([&](auto tag, std::string_view name) {
+  scheduler::for_each_pool_variant([&](auto tag, std::string_view name) {
     if (name == variant) r = std::make_unique<pool_runtime<typename decltype(tag)::type>>(name);
   });
   return r;

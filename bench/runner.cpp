@@ -75,12 +75,12 @@ struct sample_set {
   std::vector<double> times;
   std::vector<double> cores;
   std::int64_t rss = -1;
-  sched::scheduler_stats stats;
+  scheduler::scheduler_stats stats;
   bool has_stats = false;
   bool ok = true;
 };
 
-void add_stats(sched::scheduler_stats& a, const sched::scheduler_stats& b) {
+void add_stats(scheduler::scheduler_stats& a, const scheduler::scheduler_stats& b) {
   a.tasks += b.tasks;
   a.steal_attempts += b.steal_attempts;
   a.steals += b.steals;
@@ -89,7 +89,7 @@ void add_stats(sched::scheduler_stats& a, const sched::scheduler_stats& b) {
   a.parks += b.parks;
 }
 
-sched::scheduler_stats mean_stats(const sched::scheduler_stats& s, int reps) {
+scheduler::scheduler_stats mean_stats(const scheduler::scheduler_stats& s, int reps) {
   const auto r = static_cast<std::uint64_t>(reps);
   return {s.tasks / r,       s.steal_attempts / r, s.steals / r,
           s.steal_empty / r, s.steal_abort / r,    s.parks / r};

@@ -55,8 +55,8 @@ struct result_row {
   double ns_per_task = 0;                                 ///< seconds / tasks
   std::int64_t peak_rss_kb = -1;
   double cores = 0;  ///< process CPU time / wall time during the runs (median): cores obtained
-  std::optional<sched::scheduler_stats> stats;  ///< per run (mean over reps), pools only
-  std::uint64_t p_tinf = 0;                     ///< P * span
+  std::optional<scheduler::scheduler_stats> stats;  ///< per run (mean over reps), pools only
+  std::uint64_t p_tinf = 0;                         ///< P * span
   bool check_ok = true;
 };
 

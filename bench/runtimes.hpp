@@ -28,7 +28,7 @@ class runtime {
   /// Runs kernel k (from a non-worker thread) and returns its check value.
   virtual std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) = 0;
   /// Scheduler counters since the last call (stealcheck's pools only).
-  virtual std::optional<sched::scheduler_stats> take_stats() { return std::nullopt; }
+  virtual std::optional<scheduler::scheduler_stats> take_stats() { return std::nullopt; }
 };
 
 std::unique_ptr<runtime> make_serial_runtime();

@@ -32,7 +32,7 @@
 #include <cassert>
 #include <cstdint>
 
-namespace stealcheck::sched {
+namespace stealcheck::scheduler {
 
 class event_count {
  public:
@@ -123,4 +123,4 @@ class event_count {
   std::atomic<std::uint32_t> word_{0};
 };
 
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

@@ -33,7 +33,7 @@
 #include "scheduler/group_arena.hpp"
 #include "scheduler/pool.hpp"
 
-namespace stealcheck::sched {
+namespace stealcheck::scheduler {
 
 namespace detail {
 
@@ -218,4 +218,4 @@ class task_group {
   group_arena arena_;
 };
 
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-namespace stealcheck::sched {
+namespace stealcheck::scheduler {
 
 class group_arena {
  public:
@@ -74,4 +74,4 @@ class group_arena {
   std::size_t current_ = 0;  // index of the next heap block to use
 };
 
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

@@ -1,6 +1,6 @@
 // scheduler/pool.hpp: a fork-join work-stealing pool of P workers, one deque each; the deque
 // variant is a template parameter ("bring your own deque": any D that models
-// work_stealing_deque with value_type sched::task*; batch_stealing_deque variants steal half).
+// work_stealing_deque with value_type scheduler::task*; batch_stealing_deque variants steal half).
 //
 // Scheduling (Blumofe, Leiserson, "Scheduling Multithreaded Computations by Work Stealing",
 // JACM 46(5) 1999; Arora, Blumofe, Plaxton, "Thread Scheduling for Multiprogrammed
@@ -51,7 +51,7 @@
 #include <immintrin.h>
 #endif
 
-namespace stealcheck::sched {
+namespace stealcheck::scheduler {
 
 struct pool_options {
   /// How long an idle worker keeps stealing before it parks (time, not iterations).
@@ -416,4 +416,4 @@ std::invoke_result_t<F&> pool<D>::run(F&& f) {
   if constexpr (!std::is_void_v<R>) return std::move(*root.result);
 }
 
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

@@ -14,7 +14,9 @@
 #include <atomic>
 #include <cstdint>
 
-namespace stealcheck::sched {
+#include "harness/random.hpp"
+
+namespace stealcheck::scheduler {
 
 /// The type-erased header every scheduled object starts with.
 struct task {
@@ -67,13 +69,8 @@ struct worker_counters {
 class victim_rng {
  public:
   explicit victim_rng(std::uint64_t seed) noexcept {
-    for (auto& w : s_) {
-      seed += 0x9e3779b97f4a7c15ULL;  // splitmix64
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      w = static_cast<std::uint32_t>((z ^ (z >> 31)) >> 16) | 1u;
-    }
+    for (auto& w : s_)
+      w = static_cast<std::uint32_t>(splitmix64_next(seed) >> 16) | 1u;
   }
   std::uint32_t next() noexcept {
     const std::uint32_t result = rotl(s_[1] * 5, 7) * 9;
@@ -96,4 +93,4 @@ class victim_rng {
   std::uint32_t s_[4];
 };
 
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

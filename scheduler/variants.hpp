@@ -2,8 +2,8 @@
 // deques/registry.hpp, for tests and benchmarks that measure every variant in one program.
 //
 // Thread role: any (types and an immutable list). Complexity: O(number of variants).
-// To run the scheduler on your own deque: `sched::pool<my_deque<sched::task*>>`; it must model
-// work_stealing_deque (deques/deque.hpp) with value_type sched::task*; if it also models
+// To run the scheduler on your own deque: `scheduler::pool<my_deque<scheduler::task*>>`; it must
+// model work_stealing_deque (deques/deque.hpp) with value_type scheduler::task*; if it also models
 // batch_stealing_deque, thieves use steal_into (steal half).
 #pragma once
 
@@ -15,7 +15,7 @@
 #include "scheduler/fork_join.hpp"
 #include "scheduler/pool.hpp"
 
-namespace stealcheck::sched {
+namespace stealcheck::scheduler {
 
 using chase_lev_pool = pool<chase_lev<task*>>;
 using locked_pool = pool<locked_deque<task*>>;
@@ -34,4 +34,4 @@ void for_each_pool_variant(F&& f) {
   f(pool_tag<steal_half_pool>{}, std::string_view("steal_half"));
 }
 
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

@@ -23,12 +23,13 @@ namespace stealcheck::stress {
 
 struct binding {
   /// Runs one scenario (in the calling process; wrap it in run_isolated to survive crashes).
-  std::function<result(scenario, const config&)> run;
+  std::function<result(scenario_kind, const config&)> run;
 };
 
 /// True when scenario s pushes boxed, move-only values with destructors.
-constexpr bool needs_any_values(scenario s) noexcept {
-  return s == scenario::spsc || s == scenario::stampede || s == scenario::destructors;
+constexpr bool needs_any_values(scenario_kind s) noexcept {
+  return s == scenario_kind::spsc || s == scenario_kind::stampede ||
+         s == scenario_kind::destructors;
 }
 
 /// The `stress` checker: each scenario of the ladder, last_item `last_item_runs` times with
@@ -36,12 +37,12 @@ constexpr bool needs_any_values(scenario s) noexcept {
 harness::checker checker();
 
 /// The replay command of a stress failure.
-harness::command_line replay_command(std::string_view variant, scenario s, int threads,
+harness::command_line replay_command(std::string_view variant, scenario_kind s, int threads,
                                      const config& c);
 
 }  // namespace stealcheck::stress
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 struct binding {
   std::function<failure_finder(int runs, bool jitter, std::uint64_t* histories)> native;
@@ -56,14 +57,14 @@ harness::checker checker();
 harness::command_line replay_command(std::string_view variant, std::string_view mode,
                                      const run_options& o, const std::string& reproduce);
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck
 
 namespace stealcheck::stress {
 
 template <template <class, class> class D, value_support Values = value_support::any>
 void bind(harness::variant& v) {
   using tag = variant_tag<D>;
-  v.bind(binding{[](scenario s, const config& c) { return run<tag, Values>(s, c); }});
+  v.bind(binding{[](scenario_kind s, const config& c) { return run<tag, Values>(s, c); }});
   v.bind(lincheck::binding{[](int runs, bool jitter, std::uint64_t* histories) {
                              return lincheck::native_finder<tag>(runs, jitter, histories);
                            },

@@ -14,14 +14,14 @@ namespace {
 constexpr int last_item_runs = 24;
 constexpr int verify_threads = 4;  // 1 owner + 3 thieves on 2 cores: oversubscribed
 
-harness::check_cell run_scenario(const std::string& variant, const binding& b, scenario s,
+harness::check_cell run_scenario(const std::string& variant, const binding& b, scenario_kind s,
                                  const harness::verify_options& o) {
   harness::check_cell cell;
-  const int runs = s == scenario::last_item ? last_item_runs : 1;
+  const int runs = s == scenario_kind::last_item ? last_item_runs : 1;
   for (int i = 0; i < runs; ++i) {
     config c;
     c.thieves = verify_threads - 1;
-    c.ops = (o.quick && s != scenario::last_item ? 20000 : 200000) *
+    c.ops = (o.quick && s != scenario_kind::last_item ? 20000 : 200000) *
             static_cast<std::uint64_t>(o.scale) / 100;
     c.seed = o.seed + static_cast<std::uint64_t>(i);
     if (o.progress)
@@ -43,7 +43,7 @@ harness::check_cell run_scenario(const std::string& variant, const binding& b, s
 
 }  // namespace
 
-harness::command_line replay_command(std::string_view variant, scenario s, int threads,
+harness::command_line replay_command(std::string_view variant, scenario_kind s, int threads,
                                      const config& c) {
   harness::command_line cmd{"stress", std::string(variant), {}};
   cmd.opt("--scenario", std::string(scenario_name(s)));
@@ -66,7 +66,7 @@ harness::checker checker() {
     const bool scalar = v.info().values == value_support::scalar;
     const bool native = runs_native(v.info().backends);
     const std::string variant(v.name());
-    for (scenario s : all_scenarios) {
+    for (scenario_kind s : all_scenarios) {
       units.push_back({std::string(scenario_name(s)),
                        [variant, b, s, scalar, native](const harness::verify_options& o) {
                          harness::check_cell skip;

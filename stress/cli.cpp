@@ -29,7 +29,7 @@ struct stress_options {
   bool seed_given = false;
 };
 
-std::vector<scenario> pick_scenarios(const std::string& name) {
+std::vector<scenario_kind> pick_scenarios(const std::string& name) {
   if (name == "all") return {all_scenarios.begin(), all_scenarios.end()};
   auto s = parse_scenario(name);
   if (!s)
@@ -57,7 +57,7 @@ int run_stress(const stress_options& o) {
     const binding* b = v->binding<binding>();
     if (b == nullptr) continue;
     const bool scalar = v->info().values == value_support::scalar;
-    for (scenario s : scenarios) {
+    for (scenario_kind s : scenarios) {
       if (scalar && needs_any_values(s)) {
         fmt::print("{:<24} {:<14} {:>6}  needs values with destructors (scalar-only variant)\n",
                    v->name(), scenario_name(s), "skip");
@@ -104,7 +104,7 @@ void add_stress_command(CLI::App& app, int& exit_code) {
 
 }  // namespace stealcheck::stress
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 struct lincheck_args {
@@ -198,4 +198,4 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
   });
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -14,6 +14,6 @@ namespace stealcheck::stress {
 void add_stress_command(CLI::App& app, int& exit_code);
 }  // namespace stealcheck::stress
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 void add_lincheck_command(CLI::App& app, int& exit_code);
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -26,7 +26,7 @@
 
 #include "deques/deque.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 enum class op_kind : std::uint8_t { push, pop, steal, steal_batch };
 
@@ -58,4 +58,4 @@ class recorder {
 /// "push(3)", "pop -> 5", "steal -> abort", "steal_batch -> [1,2]"
 std::string describe(const operation& op);
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

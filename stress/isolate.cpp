@@ -32,7 +32,7 @@ bool decode(const std::string& s, result& r) {
                   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &r.seconds, &used) < 10) {
     return false;
   }
-  r.which = static_cast<scenario>(which);
+  r.which = static_cast<scenario_kind>(which);
   r.ok = ok == 1;
   r.pushed = v[0];
   r.push_full = v[1];

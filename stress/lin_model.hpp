@@ -26,7 +26,7 @@
 #include "stress/lincheck_run.hpp"
 #include "stress/scenario.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 /// The scenario as a model-checker client of deque template D.
 template <template <class, class> class D>
@@ -80,4 +80,4 @@ failure_finder model_finder(model::options opt, std::uint64_t* executions = null
   };
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

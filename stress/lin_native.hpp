@@ -2,7 +2,7 @@
 //
 // run_native<D>(scenario, seed, jitter): the prefix on the calling thread, then the owner and
 // one thread per thief started together (threads are ready before the start signal), each
-// operation stamped by a shared stealcheck::lincheck::recorder, seeded random yields/spins
+// operation stamped by a shared stealcheck::stress::lincheck::recorder, seeded random yields/spins
 // between operations when `jitter`; then the final drain. A bounded deque's failed push is
 // not recorded (the spec's "full" records no push). Thieves of a batch-stealing variant do
 // steal_batch steps as victim.steal_into(own deque) and record every value that arrived.
@@ -20,7 +20,7 @@
 #include "stress/run.hpp"
 #include "stress/scenario.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace detail {
 
 template <class D>
@@ -116,12 +116,12 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
   return h;
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck
 
 #include "stress/lincheck.hpp"
 #include "stress/lincheck_run.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 /// A failure_finder for variant Tag: runs the scenario natively `runs` times (seeds
 /// seed, seed+1, ...) and returns the first non-linearizable history.
@@ -139,4 +139,4 @@ failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = n
   };
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

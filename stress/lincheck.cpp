@@ -10,22 +10,16 @@
 #include <utility>
 
 #include "deques/spec.hpp"
+#include "harness/random.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 struct key_hash {
   std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
-    return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ULL));
+    return static_cast<std::size_t>(k.first ^ (k.second * splitmix64_gamma));
   }
 };
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 std::optional<std::uint64_t> taken(const operation& op) {
   return op.has_value ? std::optional<std::uint64_t>(op.value) : std::nullopt;
@@ -86,8 +80,8 @@ class search {
     z1_.resize(h.size());
     z2_.resize(h.size());
     for (std::size_t i = 0; i < h.size(); ++i) {
-      z1_[i] = splitmix(seed);
-      z2_[i] = splitmix(seed);
+      z1_[i] = splitmix64_next(seed);
+      z2_[i] = splitmix64_next(seed);
     }
   }
 
@@ -274,4 +268,4 @@ std::string describe(const operation& op) {
   return who;
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -29,7 +29,7 @@
 
 #include "stress/history.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 struct check_result {
   bool linearizable = false;
@@ -52,4 +52,4 @@ std::string timeline_text(const history& h);
 /// from invocation to response, labelled with the operation and its result).
 std::string timeline_svg(const history& h, const std::string& title);
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -9,7 +9,7 @@
 
 #include "stress/bind.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 constexpr double native_deadline = 300;  // seconds; 100 x 100 runs take about 1 s here
@@ -103,4 +103,4 @@ harness::checker checker() {
   return c;
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -10,7 +10,7 @@
 #include "stress/lincheck.hpp"
 #include "stress/scenario_gen.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 std::string describe(const scenario& s) {
   auto owner = [](const std::vector<owner_step>& v) {
@@ -178,4 +178,4 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   return o;
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -21,7 +21,7 @@
 #include "stress/history.hpp"
 #include "stress/scenario.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 struct run_options {
   int scenarios = 100;     ///< generated scenarios (RapidCheck max_success)
@@ -67,4 +67,4 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                  const failure_finder& find_failure, std::uint64_t* count,
                                  double deadline_seconds);
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -193,7 +193,7 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
 /// Runs scenario s on Tag's deque. Scenarios that push boxed, move-only values (spsc, stampede,
 /// destructors) run only when Values is value_support::any; otherwise the result is skipped.
 template <class Tag, value_support Values = value_support::any>
-result run(scenario s, const config& c);
+result run(scenario_kind s, const config& c);
 
 }  // namespace stealcheck::stress
 

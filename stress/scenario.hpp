@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 enum class owner_step : std::uint8_t { push, pop };
 enum class thief_step : std::uint8_t { steal, steal_batch };
@@ -25,4 +25,4 @@ struct scenario {
 /// "prefix [push push] owner [pop push] thief1 [steal steal] thief2 [steal_batch]"
 std::string describe(const scenario& s);
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

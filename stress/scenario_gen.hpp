@@ -9,8 +9,8 @@
 
 #include "stress/scenario.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 
 rc::Gen<scenario> gen_scenario(bool batch, bool small = false);
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -37,7 +37,7 @@ void owner_pop(D& d, take_log& log, counters& k) {
 /// thief(me, jitter&, log&, counters&, done) until the owner has finished (done == true).
 /// Then, unless `drain` is false, the owner drains d and conservation is checked.
 template <class D, class Owner, class Thief>
-result owner_and_thieves(scenario which, const config& c, int thieves, D& d, Owner owner,
+result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d, Owner owner,
                          Thief thief, bool drain = true) {
   result r;
   r.which = which;
@@ -99,7 +99,7 @@ result mixed(const config& c, std::int64_t capacity) {
       j();
     }
   };
-  return owner_and_thieves(scenario::mixed, c, c.thieves, d, owner,
+  return owner_and_thieves(scenario_kind::mixed, c, c.thieves, d, owner,
                            plain_thief(d, batch_stealing_deque<D>));
 }
 
@@ -142,7 +142,7 @@ result spsc(const config& c) {
       j();
     }
   };
-  result r = owner_and_thieves(scenario::spsc, c, 1, d, owner, thief);
+  result r = owner_and_thieves(scenario_kind::spsc, c, 1, d, owner, thief);
   if (corrupt_seen.load(std::memory_order_relaxed) && r.ok) {  // after the join
     r.ok = false;
     r.failure = failure;
@@ -168,7 +168,7 @@ result stampede(const config& c) {
     }
   };
   const int thieves = std::max(c.thieves, 2) * 2;
-  return owner_and_thieves(scenario::stampede, c, thieves, d, owner, plain_thief(d, false));
+  return owner_and_thieves(scenario_kind::stampede, c, thieves, d, owner, plain_thief(d, false));
 }
 
 template <class D>
@@ -196,7 +196,7 @@ result last_item(const config& c) {
       steal_once(d, static_cast<D*>(nullptr), me, log, k);
     }
   };
-  return owner_and_thieves(scenario::last_item, c, c.thieves, d, owner, thief);
+  return owner_and_thieves(scenario_kind::last_item, c, c.thieves, d, owner, thief);
 }
 
 template <class D>
@@ -216,7 +216,7 @@ result resize(const config& c) {
       j();
     }
   };
-  return owner_and_thieves(scenario::resize, c, c.thieves, d, owner, plain_thief(d, false));
+  return owner_and_thieves(scenario_kind::resize, c, c.thieves, d, owner, plain_thief(d, false));
 }
 
 template <class D>
@@ -251,7 +251,7 @@ result no_starvation(const config& c) {
       j();
     }
   };
-  result r = owner_and_thieves(scenario::no_starvation, c, thieves, d, owner, thief);
+  result r = owner_and_thieves(scenario_kind::no_starvation, c, thieves, d, owner, thief);
   for (std::size_t i = 1; i < wins.size() && r.ok; ++i) {
     if (wins[i].load(std::memory_order_relaxed) == 0) {
       r.ok = false;
@@ -283,7 +283,7 @@ result destructors(const config& c) {
         if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
       }
     };
-    r = owner_and_thieves(scenario::destructors, c, c.thieves, d, owner, plain_thief(d, false),
+    r = owner_and_thieves(scenario_kind::destructors, c, c.thieves, d, owner, plain_thief(d, false),
                           /*drain=*/false);
   }  // d destroyed: the values left in it must be destroyed now
   for (std::uint64_t id = 0; id < r.pushed && r.ok; ++id) {
@@ -307,29 +307,29 @@ using deque_of = sized<typename Tag::template deque<V, native_memory>>;
 }
 
 template <class Tag, value_support Values>
-result run(scenario s, const config& c) {
+result run(scenario_kind s, const config& c) {
   using detail::deque_of;
   switch (s) {
-    case scenario::mixed:
+    case scenario_kind::mixed:
       return detail::mixed<deque_of<Tag, std::uint64_t>>(c, 16);
-    case scenario::last_item:
+    case scenario_kind::last_item:
       return detail::last_item<deque_of<Tag, std::uint64_t>>(c);
-    case scenario::resize:
+    case scenario_kind::resize:
       return detail::resize<deque_of<Tag, std::uint64_t>>(c);
-    case scenario::no_starvation:
+    case scenario_kind::no_starvation:
       return detail::no_starvation<deque_of<Tag, std::uint64_t>>(c);
-    case scenario::spsc:
-    case scenario::stampede:
-    case scenario::destructors:
+    case scenario_kind::spsc:
+    case scenario_kind::stampede:
+    case scenario_kind::destructors:
       break;
   }
   if constexpr (Values == value_support::any) {
     switch (s) {
-      case scenario::spsc:
+      case scenario_kind::spsc:
         return detail::spsc<deque_of<Tag, detail::payload>>(c);
-      case scenario::stampede:
+      case scenario_kind::stampede:
         return detail::stampede<deque_of<Tag, detail::boxed_id>>(c);
-      case scenario::destructors:
+      case scenario_kind::destructors:
         return detail::destructors<deque_of<Tag, detail::counted>>(c);
       default:
         break;

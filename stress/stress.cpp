@@ -4,28 +4,28 @@
 
 namespace stealcheck::stress {
 
-std::string_view scenario_name(scenario s) noexcept {
+std::string_view scenario_name(scenario_kind s) noexcept {
   switch (s) {
-    case scenario::mixed:
+    case scenario_kind::mixed:
       return "mixed";
-    case scenario::spsc:
+    case scenario_kind::spsc:
       return "spsc";
-    case scenario::stampede:
+    case scenario_kind::stampede:
       return "stampede";
-    case scenario::last_item:
+    case scenario_kind::last_item:
       return "last_item";
-    case scenario::resize:
+    case scenario_kind::resize:
       return "resize";
-    case scenario::no_starvation:
+    case scenario_kind::no_starvation:
       return "no_starvation";
-    case scenario::destructors:
+    case scenario_kind::destructors:
       return "destructors";
   }
   return "?";
 }
 
-std::optional<scenario> parse_scenario(std::string_view name) noexcept {
-  for (scenario s : all_scenarios) {
+std::optional<scenario_kind> parse_scenario(std::string_view name) noexcept {
+  for (scenario_kind s : all_scenarios) {
     if (scenario_name(s) == name) return s;
   }
   return std::nullopt;

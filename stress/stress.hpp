@@ -33,9 +33,11 @@
 #include <string>
 #include <string_view>
 
+#include "harness/random.hpp"
+
 namespace stealcheck::stress {
 
-enum class scenario : std::uint8_t {
+enum class scenario_kind : std::uint8_t {
   mixed,
   spsc,
   stampede,
@@ -45,12 +47,13 @@ enum class scenario : std::uint8_t {
   destructors
 };
 
-inline constexpr std::array<scenario, 7> all_scenarios = {
-    scenario::mixed,  scenario::spsc,          scenario::stampede,   scenario::last_item,
-    scenario::resize, scenario::no_starvation, scenario::destructors};
+inline constexpr std::array<scenario_kind, 7> all_scenarios = {
+    scenario_kind::mixed,      scenario_kind::spsc,   scenario_kind::stampede,
+    scenario_kind::last_item,  scenario_kind::resize, scenario_kind::no_starvation,
+    scenario_kind::destructors};
 
-std::string_view scenario_name(scenario s) noexcept;
-std::optional<scenario> parse_scenario(std::string_view name) noexcept;
+std::string_view scenario_name(scenario_kind s) noexcept;
+std::optional<scenario_kind> parse_scenario(std::string_view name) noexcept;
 
 struct config {
   int thieves = 3;            ///< thief threads; with the owner this oversubscribes 2 cores
@@ -61,7 +64,7 @@ struct config {
 };
 
 struct result {
-  scenario which = scenario::mixed;
+  scenario_kind which = scenario_kind::mixed;
   bool ok = true;
   bool skipped = false;  ///< the scenario does not apply to the variant (`failure` says why)
   std::string failure;   ///< one line naming the offending value when !ok
@@ -74,13 +77,8 @@ struct result {
 class jitter {
  public:
   jitter(std::uint64_t seed, std::uint64_t thread, bool on) noexcept
-      : state_(seed ^ (0x9e3779b97f4a7c15ULL * (thread + 1))), on_(on) {}
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+      : state_(seed ^ (splitmix64_gamma * (thread + 1))), on_(on) {}
+  std::uint64_t next() noexcept { return splitmix64_next(state_); }
   /// Between two operations: 1/64 yield, 1/8 a spin of up to 63 pauses, else nothing.
   void operator()() noexcept;
 

@@ -8,7 +8,7 @@
 
 #include "stress/lincheck.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 std::map<std::uint32_t, std::vector<const operation*>> by_thread(const history& h) {
@@ -85,4 +85,4 @@ std::string timeline_svg(const history& h, const std::string& title) {
   return out + "</svg>\n";
 }
 
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

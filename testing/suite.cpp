@@ -63,8 +63,8 @@ class unit_test : public ::testing::Test {
 }  // namespace
 
 std::vector<harness::checker> conformance_checkers() {
-  return {model::checker({model::memory_model::rc11, model::memory_model::sc}), lincheck::checker(),
-          stress::checker()};
+  return {model::checker({model::memory_model::rc11, model::memory_model::sc}),
+          stress::lincheck::checker(), stress::checker()};
 }
 
 bool register_suite(const char* suite, harness::variant v, const char* file, int line) {

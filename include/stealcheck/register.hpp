@@ -53,7 +53,7 @@ bool register_variant(const variant_info& info) {
 
 /// The checkers of `stealcheck verify`, in column order.
 inline std::vector<harness::checker> all_checkers() {
-  return {stress::checker(), model::checker(), lincheck::checker()};
+  return {stress::checker(), model::checker(), stress::lincheck::checker()};
 }
 
 }  // namespace stealcheck

@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "harness/random.hpp"
 #include "scheduler/variants.hpp"
 
 #ifndef STEALCHECK_TEST_SCALE
 #define STEALCHECK_TEST_SCALE 100
 #endif
 
-namespace stealcheck::sched::test {
+namespace stealcheck::scheduler::test {
 
 /// 100 in full builds, 10/20 under the sanitizers (CMakeLists.txt, CMakePresets.json).
 inline constexpr int scale = STEALCHECK_TEST_SCALE;
@@ -36,10 +37,7 @@ inline std::uint64_t announce_seed(std::uint64_t seed, const char* what) {
 }
 
 inline std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return splitmix64_next(z);
 }
 
-}  // namespace stealcheck::sched::test
+}  // namespace stealcheck::scheduler::test

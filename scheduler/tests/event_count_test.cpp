@@ -11,7 +11,7 @@
 
 #include "scheduler/tests/common.hpp"
 
-namespace stealcheck::sched::test {
+namespace stealcheck::scheduler::test {
 namespace {
 
 void run_rounds(bool all, int rounds, int sleepers) {
@@ -65,4 +65,4 @@ TEST(EventCountThreads, RepeatedNotifyOneWakesEverySleeper) {
 }
 
 }  // namespace
-}  // namespace stealcheck::sched::test
+}  // namespace stealcheck::scheduler::test

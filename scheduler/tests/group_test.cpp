@@ -11,7 +11,7 @@
 
 #include "scheduler/tests/common.hpp"
 
-namespace stealcheck::sched::test {
+namespace stealcheck::scheduler::test {
 namespace {
 
 template <class P>
@@ -187,4 +187,4 @@ TYPED_TEST(GroupTest, NonWorkerWaitNeverBlocksAWorkerUnderItsOwnTask) {
 }
 
 }  // namespace
-}  // namespace stealcheck::sched::test
+}  // namespace stealcheck::scheduler::test

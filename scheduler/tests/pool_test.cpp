@@ -10,7 +10,7 @@
 
 #include "scheduler/tests/common.hpp"
 
-namespace stealcheck::sched::test {
+namespace stealcheck::scheduler::test {
 namespace {
 
 template <class P>
@@ -173,4 +173,4 @@ TYPED_TEST(PoolTest, CreateAndDestroyRepeatedly) {
 }
 
 }  // namespace
-}  // namespace stealcheck::sched::test
+}  // namespace stealcheck::scheduler::test

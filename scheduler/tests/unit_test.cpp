@@ -10,7 +10,7 @@
 #include "scheduler/group_arena.hpp"
 #include "scheduler/task.hpp"
 
-namespace stealcheck::sched {
+namespace stealcheck::scheduler {
 namespace {
 
 TEST(EventCount, NotifyAfterPrepareChangesTheKeySoWaitReturns) {
@@ -73,4 +73,4 @@ TEST(VictimRng, StaysInRangeAndCoversIt) {
 }
 
 }  // namespace
-}  // namespace stealcheck::sched
+}  // namespace stealcheck::scheduler

@@ -12,7 +12,7 @@
 #include "deques/registry.hpp"
 #include "stress/lin_native.hpp"
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 // A scenario of about `ops` operations: the owner pushes (and pops every 4th step), the
@@ -61,6 +61,6 @@ BENCHMARK(BM_CheckHistory)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck
 
 BENCHMARK_MAIN();

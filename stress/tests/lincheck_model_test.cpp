@@ -10,7 +10,7 @@
 #define STEALCHECK_TEST_SCALE 100
 #endif
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 run_options small(int scenarios) {
@@ -73,4 +73,4 @@ TEST(LincheckModel, CatchesMissingPushFence) {
 }
 
 }  // namespace
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

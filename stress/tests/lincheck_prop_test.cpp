@@ -15,7 +15,7 @@
 #define STEALCHECK_TEST_SCALE 100
 #endif
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 constexpr int runs = STEALCHECK_TEST_SCALE < 100 ? 10 : 50;
@@ -69,7 +69,7 @@ TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
 TEST(LincheckNative, ConservationStressDoesNotCatchStealFromTheBottom) {
   stress::config c;
   c.ops = 20000;
-  const stress::result r = stress::run<locked_steal_bottom_tag>(stress::scenario::mixed, c);
+  const stress::result r = stress::run<locked_steal_bottom_tag>(stress::scenario_kind::mixed, c);
   EXPECT_TRUE(r.ok) << r.failure;  // values are conserved: only an order check can see it
 }
 
@@ -82,4 +82,4 @@ RC_GTEST_PROP(LincheckNativeRc, ChaseLevScenariosAreLinearizable, ()) {
 }
 
 }  // namespace
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

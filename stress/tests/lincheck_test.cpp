@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace stealcheck::lincheck {
+namespace stealcheck::stress::lincheck {
 namespace {
 
 // Builds histories: each call appends one operation with explicit [invoke, response] stamps.
@@ -133,4 +133,4 @@ TEST(Lincheck, MinimizeKeepsOnlyTheViolation) {
 }
 
 }  // namespace
-}  // namespace stealcheck::lincheck
+}  // namespace stealcheck::stress::lincheck

@@ -35,7 +35,7 @@ TEST(StressKnownBad, LastItemCatchesMissingPopFence) {
     c.ops = 200000;
     c.thieves = 2;
     c.seed = seed;
-    const result r = run<chase_lev_no_pop_fence_tag>(scenario::last_item, c);
+    const result r = run<chase_lev_no_pop_fence_tag>(scenario_kind::last_item, c);
     caught = !r.ok;
     failure = r.failure;
   }

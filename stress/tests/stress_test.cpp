@@ -35,7 +35,7 @@ class StressTest : public ::testing::Test {};
 using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag>;
 TYPED_TEST_SUITE(StressTest, Correct);
 
-void expect_conserved(scenario s, const result& r, std::uint64_t seed) {
+void expect_conserved(scenario_kind s, const result& r, std::uint64_t seed) {
   EXPECT_TRUE(r.ok) << scenario_name(s) << ": " << r.failure << "\n  seed " << seed
                     << "; replay the same mix: stealcheck stress <variant> --scenario "
                     << scenario_name(s) << " --seed " << seed;
@@ -43,7 +43,7 @@ void expect_conserved(scenario s, const result& r, std::uint64_t seed) {
 }
 
 TYPED_TEST(StressTest, EveryScenarioConserves) {
-  for (scenario s : all_scenarios) {
+  for (scenario_kind s : all_scenarios) {
     config c;
     c.ops = scaled(100000);
     c.seed = 42;
@@ -52,10 +52,10 @@ TYPED_TEST(StressTest, EveryScenarioConserves) {
     const result r = run<TypeParam>(s, c);
     expect_conserved(s, r, c.seed);
     // The runs must really contend, or a pass proves nothing.
-    if (s == scenario::spsc || s == scenario::no_starvation) {
+    if (s == scenario_kind::spsc || s == scenario_kind::no_starvation) {
       EXPECT_GT(r.stolen, 0u) << scenario_name(s);
     }
-    if (s == scenario::mixed || s == scenario::resize) {
+    if (s == scenario_kind::mixed || s == scenario_kind::resize) {
       EXPECT_GT(r.popped, 0u) << scenario_name(s);
     }
   }
@@ -64,7 +64,7 @@ TYPED_TEST(StressTest, EveryScenarioConserves) {
 TYPED_TEST(StressTest, SpscStealsEverythingInOrder) {
   config c;
   c.ops = scaled(50000);
-  const result r = run<TypeParam>(scenario::spsc, c);
+  const result r = run<TypeParam>(scenario_kind::spsc, c);
   ASSERT_TRUE(r.ok) << r.failure;
   EXPECT_EQ(r.stolen + r.drained, r.pushed);
 }

@@ -63,7 +63,7 @@ TEST(ConformanceSuite, ADequeThatThrowsOnAThreadIsAFailureNamingTheException) {
   variant_info info = builtin::locked;
   info.name = "throwing_deque";
   const harness::variant v = make_variant<throwing_deque>(info);
-  for (const harness::checker& c : {stress::checker(), lincheck::checker()}) {
+  for (const harness::checker& c : {stress::checker(), stress::lincheck::checker()}) {
     const harness::check_unit u = c.units(v).front();  // stress mixed; lincheck native
     harness::verify_options o;
     o.scale = 10;
