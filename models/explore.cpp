@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "models/explorer.hpp"
+#include "models/trust.hpp"
 #include "models/hb.hpp"
 #include "models/runtime.hpp"
 

@@ -1,12 +1,11 @@
 // models/leaf.cpp: what happens when an execution ends: classification (complete, blocked,
 // deadlock), the end-of-execution checks (data races, use-after-free races, leaks), bug
-// reports, the replay of a token, and the driver loop (explorer::run).
-#include <chrono>
+// reports.
 #include <string>
 
-#include "models/explorer.hpp"
 #include "models/hb.hpp"
 #include "models/report.hpp"
+#include "models/trust.hpp"
 
 namespace stealcheck::model::detail {
 
@@ -146,32 +145,6 @@ void explorer::leaf() {
     res_.limit_reached = true;
     stop_ = true;
   }
-}
-
-result explorer::run() {
-  const auto t0 = std::chrono::steady_clock::now();
-  if (!opt_.replay.empty()) {
-    const auto plan = decode_token(opt_.replay);
-    if (!plan) {
-      res_.bug = bug_report{error_kind::bad_replay, "malformed replay token", "", "", ""};
-    } else {
-      replay(*plan);
-    }
-  } else {
-    ex_.eager = true;  // loads without a choice are added by their fibers (eager_load)
-    if (ex_.restart(graph{}))
-      visit();
-    else
-      report(ex_.error->kind, ex_.error->message);
-  }
-  ex_.teardown();
-  ex_.eager = false;
-  res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
-    first_bound_->message = "no execution completed: " + first_bound_->message;
-    res_.bug = first_bound_;
-  }
-  return res_;
 }
 
 }  // namespace stealcheck::model::detail

@@ -2,7 +2,7 @@
 //
 // Same interface as stealcheck::native_memory (deques/memory.hpp), instrumented: every
 // atomic access and fence becomes an event of the execution graph the explorer builds
-// (models/explorer.hpp); non-atomic accesses are checked for C11 data races; allocation is
+// (models/trust.hpp); non-atomic accesses are checked for C11 data races; allocation is
 // tracked (use-after-free, double free and leaks are bug reports). Each operation records
 // where it was called from (stealcheck::source_loc, defaulted).
 //

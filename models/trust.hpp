@@ -1,7 +1,7 @@
-// models/explorer.hpp: the exploration driver: TruSt (Kokologiannakis, Marmanis, Gladstein,
-// Vafeiadis, "Truly Stateless, Optimal Dynamic Partial Order Reduction", POPL 2022,
-// Algorithm 2 / section 5), with modification order explored explicitly (GenMC's default
-// -mo: one execution per (rf, mo) class).
+// models/trust.hpp: the exploration engine behind explore() (models/explore.hpp, the user
+// API): TruSt (Kokologiannakis, Marmanis, Gladstein, Vafeiadis, "Truly Stateless, Optimal
+// Dynamic Partial Order Reduction", POPL 2022, Algorithm 2 / section 5), with modification
+// order explored explicitly (GenMC's default -mo: one execution per (rf, mo) class).
 //
 // Events are added one at a time, always for the lowest-numbered thread that can run (a
 // deterministic next_P), except that an event without a choice is added by its thread as

@@ -1,4 +1,4 @@
-// models/replay.cpp: re-running exactly the execution a replay token describes.
+// models/token_replay.cpp: re-running exactly the execution a replay token describes.
 //
 // The client runs with the token's choices: a read takes the write the token names (once
 // that write exists), a write is placed by its final mo rank. Threads run in the usual
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "models/consistency.hpp"
-#include "models/explorer.hpp"
+#include "models/trust.hpp"
 
 namespace stealcheck::model::detail {
 

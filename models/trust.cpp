@@ -1,5 +1,5 @@
-// models/explorer.cpp: the TruSt exploration (see explorer.hpp).
-#include "models/explorer.hpp"
+// models/trust.cpp: the TruSt exploration and its driver, explorer::run (see trust.hpp).
+#include "models/trust.hpp"
 
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
@@ -387,6 +387,33 @@ bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep,
     }
   }
   return true;
+}
+
+// The driver: a token replay, or the exploration from the empty graph; then the result.
+result explorer::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!opt_.replay.empty()) {
+    const auto plan = decode_token(opt_.replay);
+    if (!plan) {
+      res_.bug = bug_report{error_kind::bad_replay, "malformed replay token", "", "", ""};
+    } else {
+      replay(*plan);
+    }
+  } else {
+    ex_.eager = true;  // loads without a choice are added by their fibers (eager_load)
+    if (ex_.restart(graph{}))
+      visit();
+    else
+      report(ex_.error->kind, ex_.error->message);
+  }
+  ex_.teardown();
+  ex_.eager = false;
+  res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
+    first_bound_->message = "no execution completed: " + first_bound_->message;
+    res_.bug = first_bound_;
+  }
+  return res_;
 }
 
 }  // namespace stealcheck::model::detail
