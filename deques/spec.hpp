@@ -18,6 +18,10 @@
 //
 // Complexity: every operation is O(1) but steal_batch, O(k). Values are compared with ==.
 // Undo (undo_push, undo_pop, ...) reverses the last successful operation, for backtracking.
+//
+// operation<V> is the one record of a completed operation and its observed result that both
+// checkers keep (stress/history.hpp adds real-time stamps, models/history.hpp the events);
+// apply(spec, op) and undo(spec, op) are the one step and the one undo of their searches.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +29,8 @@
 #include <deque>
 #include <optional>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "deques/deque.hpp"
 
@@ -37,20 +43,28 @@ class sequential_deque {
   void push(V v) { items_.push_back(std::move(v)); }
 
   [[nodiscard]] bool pop(const std::optional<V>& observed) {
-    if (!observed) return items_.empty();
+    return pop(observed ? &*observed : nullptr);
+  }
+  /// The same, with the observed value by pointer (nullptr: the pop returned nothing).
+  [[nodiscard]] bool pop(const V* observed) {
+    if (observed == nullptr) return items_.empty();
     if (items_.empty() || !(items_.back() == *observed)) return false;
     items_.pop_back();
     return true;
   }
 
   [[nodiscard]] bool steal(steal_status status, const std::optional<V>& observed) {
+    return steal(status, observed ? &*observed : nullptr);
+  }
+  /// The same, with the observed value by pointer (nullptr: the steal returned nothing).
+  [[nodiscard]] bool steal(steal_status status, const V* observed) {
     switch (status) {
       case steal_status::abort:
         return true;
       case steal_status::empty:
         return items_.empty();
       case steal_status::item:
-        if (!observed || items_.empty() || !(items_.front() == *observed)) return false;
+        if (observed == nullptr || items_.empty() || !(items_.front() == *observed)) return false;
         items_.pop_front();
         return true;
     }
@@ -91,5 +105,67 @@ class sequential_deque {
  private:
   std::deque<V> items_;
 };
+
+/// The operations of the contract (deques/deque.hpp).
+enum class op_kind : std::uint8_t { push, pop, steal, steal_batch };
+
+/// One completed operation with the result the implementation returned.
+template <class V>
+struct operation {
+  op_kind kind = op_kind::push;
+  bool has_value = false;  ///< pop/steal/steal_batch took a value (push: true)
+  V value{};               ///< push: the value pushed; otherwise the value taken (has_value)
+  steal_status status = steal_status::empty;  ///< steal and steal_batch
+  std::vector<V> batch;                       ///< steal_batch: the values taken, top first
+
+  /// The value a pop, steal or batch steal took (its first one), if any.
+  std::optional<V> taken() const {
+    return has_value && kind != op_kind::push ? std::optional<V>(value) : std::nullopt;
+  }
+  /// Records what a pop or steal returned.
+  void set_taken(std::optional<V> v) {
+    has_value = v.has_value();
+    if (v) value = std::move(*v);
+  }
+};
+
+/// Applies op with its observed result to s; false (s unchanged) when that result is not legal
+/// in s's state.
+template <class V>
+[[nodiscard]] inline bool apply(sequential_deque<V>& s, const operation<V>& op) {
+  const V* taken = op.has_value ? &op.value : nullptr;
+  switch (op.kind) {
+    case op_kind::push:
+      s.push(op.value);
+      return true;
+    case op_kind::pop:
+      return s.pop(taken);
+    case op_kind::steal:
+      return s.steal(op.status, taken);
+    case op_kind::steal_batch:
+      if (op.status != steal_status::item) return s.steal(op.status, nullptr);
+      return s.steal_batch(op.batch);
+  }
+  return false;
+}
+
+/// Reverses apply(s, op), which must be the last operation applied and have succeeded.
+template <class V>
+inline void undo(sequential_deque<V>& s, const operation<V>& op) {
+  switch (op.kind) {
+    case op_kind::push:
+      s.undo_push();
+      return;
+    case op_kind::pop:
+      if (op.has_value) s.undo_pop(op.value);
+      return;
+    case op_kind::steal:
+      if (op.status == steal_status::item) s.undo_steal(op.value);
+      return;
+    case op_kind::steal_batch:
+      if (op.status == steal_status::item) s.undo_steal_batch(op.batch);
+      return;
+  }
+}
 
 }  // namespace stealcheck::spec

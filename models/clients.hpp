@@ -48,7 +48,8 @@ struct owned {
 
   void push(client& c, value v) {
     deque_op op;
-    op.type = op_type::push;
+    op.kind = spec::op_kind::push;
+    op.has_value = true;
     op.value = v;
     bool ok = true;
     h.record(c, op, [&](deque_op&) {
@@ -66,34 +67,34 @@ struct owned {
   }
   void pop(client& c) {
     deque_op op;
-    op.type = op_type::pop;
-    h.record(c, op, [&](deque_op& o) { o.result = d.pop(); });
+    op.kind = spec::op_kind::pop;
+    h.record(c, op, [&](deque_op& o) { o.set_taken(d.pop()); });
   }
   void steal(client& c) {
     deque_op op;
-    op.type = op_type::steal;
+    op.kind = spec::op_kind::steal;
     h.record(c, op, [&](deque_op& o) {
       auto r = d.steal();
       o.status = r.status();
-      o.result = std::move(r).take();
+      o.set_taken(std::move(r).take());
     });
   }
   /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
   void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
     deque_op op;
-    op.type = op_type::steal_batch;
+    op.kind = spec::op_kind::steal_batch;
     const std::size_t at = h.record(c, op, [&](deque_op& x) {
       auto r = d.steal_into(mine);
       x.status = r.status();
-      x.result = std::move(r).take();
+      x.set_taken(std::move(r).take());
     });
     std::vector<value> rest;
     while (auto v = mine.pop()) {
       if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
     }
     deque_op& o = h.at(at);  // only now: the pops above let other threads record
-    if (o.result) {
-      o.batch.push_back(*o.result);
+    if (o.has_value) {
+      o.batch.push_back(o.value);
       o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
     }
   }
@@ -154,7 +155,7 @@ void run_script(client& c, const script& s, std::int64_t variant_cap) {
   run(s.before);
   std::array<std::size_t, 2> thief{};
   for (std::size_t k = 0; k < s.thieves.size(); ++k)
-    if (!s.thieves[k].empty()) thief[k] = c.spawn([&run, ops = s.thieves[k]] { run(ops); });
+    if (!s.thieves[k].empty()) thief[k] = c.spawn([&run, &ops = s.thieves[k]] { run(ops); });
   run(s.owner);
   for (std::size_t k = 0; k < s.thieves.size(); ++k)
     if (!s.thieves[k].empty()) c.join(thief[k]);

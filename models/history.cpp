@@ -10,44 +10,6 @@
 
 namespace stealcheck::model {
 
-namespace {
-
-bool apply(spec::sequential_deque<std::int64_t>& s, const deque_op& op) {
-  switch (op.type) {
-    case op_type::push:
-      s.push(op.value);
-      return true;
-    case op_type::pop:
-      return s.pop(op.result);
-    case op_type::steal:
-      return s.steal(op.status, op.result);
-    case op_type::steal_batch:
-      if (op.status != steal_status::item) return s.steal(op.status, std::nullopt);
-      return s.steal_batch(op.batch);
-  }
-  return false;
-}
-
-// Reverses a successful apply (the spec's undo operations).
-void undo(spec::sequential_deque<std::int64_t>& s, const deque_op& op) {
-  switch (op.type) {
-    case op_type::push:
-      s.undo_push();
-      return;
-    case op_type::pop:
-      if (op.result) s.undo_pop(*op.result);
-      return;
-    case op_type::steal:
-      if (op.result) s.undo_steal(*op.result);
-      return;
-    case op_type::steal_batch:
-      if (op.status == steal_status::item) s.undo_steal_batch(op.batch);
-      return;
-  }
-}
-
-}  // namespace
-
 // Depth-first search over the linear extensions of hb between operations, applying each
 // operation to the spec and undoing it on backtrack; sets of operations are bitmasks.
 bool history::linearizable(const hb_clocks& hb) const {
@@ -111,7 +73,7 @@ bool history::linearizable(const hb_clocks& hb) const {
       const std::size_t ta = f.next++;
       if (pos[ta] == count[active[ta]]) continue;  // the thread's operations are all done
       const std::size_t i = of_thread[active[ta]][pos[ta]];
-      if ((preds[i] & ~f.done) != 0 || !apply(s, ops_[i])) continue;
+      if ((preds[i] & ~f.done) != 0 || !spec::apply(s, ops_[i])) continue;
       ++pos[ta];
       stack[depth++] = {f.done | mask{1} << i, 0};
       descended = true;
@@ -120,7 +82,7 @@ bool history::linearizable(const hb_clocks& hb) const {
     if (descended) continue;
     if (--depth == 0) break;
     const std::size_t ta = stack[depth - 1].next - 1;  // the thread applied at that depth
-    undo(s, ops_[of_thread[active[ta]][--pos[ta]]]);
+    spec::undo(s, ops_[of_thread[active[ta]][--pos[ta]]]);
   }
   return false;
 }
@@ -145,8 +107,8 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     if (++it->second > 1) c.check(false, "value " + std::to_string(v) + " was taken twice");
   };
   for (const deque_op& op : ops_) {
-    if (op.result) take(*op.result);
-    if (op.type == op_type::steal_batch)
+    if (const auto v = op.taken()) take(*v);
+    if (op.kind == spec::op_kind::steal_batch)
       for (std::size_t k = 1; k < op.batch.size(); ++k)
         take(op.batch[k]);
   }
@@ -162,10 +124,10 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     std::string what = "no linearization respecting happens-before explains the results:";
     for (const deque_op& op : ops_) {
       static constexpr const char* names[] = {"push", "pop", "steal", "steal_batch"};
-      what += " T" + std::to_string(op.first.thread) + ":" + names[static_cast<int>(op.type)];
-      if (op.type == op_type::push) what += "(" + std::to_string(op.value) + ")";
-      if (op.result) what += "->" + std::to_string(*op.result);
-      if (!op.result && op.type != op_type::push)
+      what += " T" + std::to_string(op.first.thread) + ":" + names[static_cast<int>(op.kind)];
+      if (op.kind == spec::op_kind::push) what += "(" + std::to_string(op.value) + ")";
+      if (const auto v = op.taken()) what += "->" + std::to_string(*v);
+      if (!op.taken() && op.kind != spec::op_kind::push)
         what += "->" + std::string(status_name(op.status));
     }
     c.check(false, what);

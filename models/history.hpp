@@ -24,16 +24,11 @@
 
 namespace stealcheck::model {
 
-enum class op_type : std::uint8_t { push, pop, steal, steal_batch };
-
-struct deque_op {
-  op_type type = op_type::push;
-  event_id first;                      ///< the operation's first event
-  event_id last;                       ///< its last event
-  std::int64_t value = 0;              ///< push: the value
-  std::optional<std::int64_t> result;  ///< pop / steal: the value taken
-  steal_status status = steal_status::empty;
-  std::vector<std::int64_t> batch;  ///< steal_batch: values taken, top first
+/// One operation of a model-checked client: the spec's record (deques/spec.hpp) with the
+/// events that delimit it (happens-before between operations is between those events).
+struct deque_op : spec::operation<std::int64_t> {
+  event_id first;  ///< the operation's first event
+  event_id last;   ///< its last event
 };
 
 class history {

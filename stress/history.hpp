@@ -25,20 +25,18 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/spec.hpp"
 
 namespace stealcheck::stress::lincheck {
 
-enum class op_kind : std::uint8_t { push, pop, steal, steal_batch };
+using spec::op_kind;
 
-struct operation {
-  std::uint32_t thread = 0;  ///< 0 = the owner, 1.. = thieves
-  op_kind kind = op_kind::push;
-  bool has_value = false;   ///< pop/steal returned a value (push: always true)
-  std::uint64_t value = 0;  ///< push: the value pushed; pop/steal: the value taken
-  steal_status status = steal_status::empty;  ///< steal and steal_batch
-  std::vector<std::uint64_t> batch;           ///< steal_batch: the values taken, top first
-  std::uint64_t invoke = 0;                   ///< recorder stamp before the call
-  std::uint64_t response = 0;                 ///< recorder stamp after the return
+/// One operation of a native run: the spec's record (deques/spec.hpp) with its thread and its
+/// real-time interval.
+struct operation : spec::operation<std::uint64_t> {
+  std::uint32_t thread = 0;    ///< 0 = the owner, 1.. = thieves
+  std::uint64_t invoke = 0;    ///< recorder stamp before the call
+  std::uint64_t response = 0;  ///< recorder stamp after the return
 };
 
 using history = std::vector<operation>;

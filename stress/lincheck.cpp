@@ -21,44 +21,6 @@ struct key_hash {
   }
 };
 
-std::optional<std::uint64_t> taken(const operation& op) {
-  return op.has_value ? std::optional<std::uint64_t>(op.value) : std::nullopt;
-}
-
-// Applies op with its observed result to the spec; false if that result is illegal there.
-bool apply(spec::sequential_deque<std::uint64_t>& s, const operation& op) {
-  switch (op.kind) {
-    case op_kind::push:
-      s.push(op.value);
-      return true;
-    case op_kind::pop:
-      return s.pop(taken(op));
-    case op_kind::steal:
-      return s.steal(op.status, taken(op));
-    case op_kind::steal_batch:
-      if (op.status != steal_status::item) return s.steal(op.status, std::nullopt);
-      return s.steal_batch(op.batch);
-  }
-  return false;
-}
-
-void undo(spec::sequential_deque<std::uint64_t>& s, const operation& op) {
-  switch (op.kind) {
-    case op_kind::push:
-      s.undo_push();
-      break;
-    case op_kind::pop:
-      if (op.has_value) s.undo_pop(op.value);
-      break;
-    case op_kind::steal:
-      if (op.status == steal_status::item) s.undo_steal(op.value);
-      break;
-    case op_kind::steal_batch:
-      if (op.status == steal_status::item) s.undo_steal_batch(op.batch);
-      break;
-  }
-}
-
 // The Wing-Gong search state: the not-yet-linearized operations as a doubly linked list in
 // invocation order (removal and LIFO re-insertion in O(1)), the spec, the memo.
 class search {

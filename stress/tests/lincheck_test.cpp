@@ -13,24 +13,34 @@ namespace {
 // Builds histories: each call appends one operation with explicit [invoke, response] stamps.
 struct builder {
   history h;
-  builder& push(std::uint32_t t, std::uint64_t v, std::uint64_t i, std::uint64_t r) {
-    h.push_back({t, op_kind::push, true, v, steal_status::item, {}, i, r});
+  builder& add(std::uint32_t t, op_kind k, bool has, std::uint64_t v, steal_status s,
+               std::vector<std::uint64_t> batch, std::uint64_t i, std::uint64_t r) {
+    operation op;
+    op.kind = k;
+    op.has_value = has;
+    op.value = v;
+    op.status = s;
+    op.batch = std::move(batch);
+    op.thread = t;
+    op.invoke = i;
+    op.response = r;
+    h.push_back(std::move(op));
     return *this;
   }
+  builder& push(std::uint32_t t, std::uint64_t v, std::uint64_t i, std::uint64_t r) {
+    return add(t, op_kind::push, true, v, steal_status::item, {}, i, r);
+  }
   builder& pop(std::uint32_t t, std::optional<std::uint64_t> v, std::uint64_t i, std::uint64_t r) {
-    h.push_back({t, op_kind::pop, v.has_value(), v.value_or(0), steal_status::item, {}, i, r});
-    return *this;
+    return add(t, op_kind::pop, v.has_value(), v.value_or(0), steal_status::item, {}, i, r);
   }
   builder& steal(std::uint32_t t, steal_status s, std::uint64_t v, std::uint64_t i,
                  std::uint64_t r) {
-    h.push_back({t, op_kind::steal, s == steal_status::item, v, s, {}, i, r});
-    return *this;
+    return add(t, op_kind::steal, s == steal_status::item, v, s, {}, i, r);
   }
   builder& batch(std::uint32_t t, std::vector<std::uint64_t> vs, std::uint64_t i, std::uint64_t r) {
     const std::uint64_t first = vs.empty() ? 0 : vs[0];
-    h.push_back({t, op_kind::steal_batch, !vs.empty(), first,
-                 vs.empty() ? steal_status::empty : steal_status::item, std::move(vs), i, r});
-    return *this;
+    const steal_status s = vs.empty() ? steal_status::empty : steal_status::item;
+    return add(t, op_kind::steal_batch, !vs.empty(), first, s, std::move(vs), i, r);
   }
 };
 constexpr auto item = steal_status::item;
