@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "models/trust.hpp"
 #include "models/hb.hpp"
 #include "models/runtime.hpp"
+#include "models/trust.hpp"
 
 namespace stealcheck::model {
 
@@ -47,6 +47,10 @@ void client::join(std::size_t t) {
   op.kind = detail::op_kind::join;
   op.aux = static_cast<std::uint32_t>(t);
   x.post(op);
+  // A join is never made from a destructor: a teardown that resumed it unwinds right here,
+  // not at the next operation, which may be the first of a destructor that makes several (a
+  // deque destroyed at the end of the client's scope), where throwing would terminate.
+  x.unwind_if_due();
 }
 
 void client::join_all() {

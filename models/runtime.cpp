@@ -579,9 +579,7 @@ std::uint64_t execution::post(const pending_op& op) {
   if (eager && th.cursor == len &&
       (eager_load(current) || eager_store(current) || eager_fence(current)))
     return th.op.result;
-  // A join is a client call, never made from a destructor: a teardown unwinds it right here.
-  // Any other operation may be (an RAII unlock), so its unwinding waits (unwind_if_due).
-  switch_to_main(false, /*in_post=*/op.kind != op_kind::join);
+  switch_to_main(false, /*in_post=*/true);
   return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
 }
 
