@@ -378,16 +378,4 @@ std::size_t stack_guard_bytes() noexcept;
 /// whose own reports are more precise. Call on each OS thread that explores.
 void install_crash_report();
 
-/// A read event for pending operation `op` (before its reads-from is set).
-event make_read(const pending_op& op);
-/// The write event of a plain store; `last`: added with its maximal (mo-last) choice.
-event make_store(const pending_op& op, bool last);
-/// The event of a fence or join pending operation (they have no choice to make).
-event make_fence_or_join(const pending_op& op);
-/// The write part of RMW read part `r` (value from r's current reads-from).
-event make_write_part(const graph& g, const event& r);
-
-/// The write part's value of an RMW read part `r` that read `old`.
-std::uint64_t rmw_result(const event& r, std::uint64_t old, std::uint8_t width);
-
 }  // namespace stealcheck::model::detail

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "models/events.hpp"
 #include "models/hb.hpp"
 #include "models/report.hpp"
 #include "models/runtime.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/consistency.hpp"
+#include "models/events.hpp"
 #include "models/trust.hpp"
 
 namespace stealcheck::model::detail {

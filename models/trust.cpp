@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/consistency.hpp"
+#include "models/events.hpp"
 #include "models/hb.hpp"
 
 namespace stealcheck::model::detail {
