@@ -1,10 +1,12 @@
 // models/crash.cpp: one error line and exit code 2 when a model thread crashes (see
-// install_crash_report in runtime.hpp).
+// crash.hpp).
 //
 // The handler formats with write(2) only (async-signal-safe; no allocation, no stdio): the
 // crash may have come from inside malloc, whose lock is then held. It reads the execution the
 // faulting OS thread was running (a thread-local pointer) and the faulting model thread's last
 // recorded event. No replay token: encoding one allocates.
+#include "models/crash.hpp"
+
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>

@@ -11,9 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include "models/crash.hpp"
 #include "models/hb.hpp"
 #include "models/runtime.hpp"
 #include "models/trust.hpp"
+#include "models/watchdog.hpp"
 
 namespace stealcheck::model {
 

@@ -12,6 +12,7 @@
 
 #include "models/hb.hpp"
 #include "models/runtime.hpp"
+#include "models/watchdog.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>

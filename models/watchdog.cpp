@@ -1,5 +1,5 @@
 // models/watchdog.cpp: reports a model thread that runs on without any model operation (see
-// progress_slot in runtime.hpp).
+// watchdog.hpp).
 //
 // The event bound (options::max_events_per_thread) stops loops that make model operations; a
 // loop that makes none (a walk over local copies of top and bottom that never meets its end)
@@ -9,6 +9,8 @@
 // error line and ends the process with exit code 2. Wakeups, not elapsed time, so a process
 // stopped in a debugger is not reported; replays (--replay, the debugger's use) are not
 // watched at all.
+#include "models/watchdog.hpp"
+
 #include <array>
 #include <chrono>
 #include <condition_variable>
