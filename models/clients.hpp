@@ -181,10 +181,11 @@ inline constexpr script push2_pop3_steal2{"", "uuooo", {"ss", ""}, 4};
 /// owner's last-item CAS against two thieves' CASes on top).
 inline constexpr script push_pop_2thieves{"", "uo", {"s", "s"}, 2};
 /// Owner: fills a ring of 2 (push 1, push 2, before the thief starts), then push 3 and pop
-/// while one thief reads size_hint and steals twice. Push 3 either wraps around into the slot
-/// a steal freed (it read the thief's top) or grows the ring while the thief may hold the old
-/// one (chase_lev's push.load_top and resize.store_array; a bounded ring refuses the push).
-inline constexpr script full_ring_push_pop_steal2{"uu", "uo", {"hss", ""}, 2};
+/// while one thief reads size_hint and steals three times. Push 3 either wraps around into
+/// the slot a steal freed (it read the thief's top) or grows the ring while the thief may hold
+/// the old one (chase_lev's push.load_top and resize.store_array; a bounded ring refuses the
+/// push); the third steal races the owner for value 3, published by push 3 alone.
+inline constexpr script full_ring_push_pop_steal3{"uu", "uo", {"hsss", ""}, 2};
 /// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
 /// pops four times; two thieves steal twice each.
 inline constexpr script push4_pop4_2thieves_steal2{"", "uuuuoooo", {"ss", "ss"}, 2};
@@ -330,7 +331,7 @@ std::vector<client_entry> clients_for(const variant_info& info) {
       scripted_entry("pop_push_pop_steal2", scripts::pop_push_pop_steal2),
       scripted_entry("push2_pop3_steal2", scripts::push2_pop3_steal2),
       scripted_entry("push_pop_2thieves", scripts::push_pop_2thieves),
-      scripted_entry("full_ring_push_pop_steal2", scripts::full_ring_push_pop_steal2),
+      scripted_entry("full_ring_push_pop_steal3", scripts::full_ring_push_pop_steal3),
       entry("push3_steal_destroy", push3_steal_destroy_at<D>),
       scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
   if constexpr (batch_stealing_deque<D<value, memory>>) {
