@@ -15,7 +15,7 @@ explorer_stats explore_with_model_checker(model_kind m, const explorer_client& c
   opt.model = m == model_kind::rc11 ? model::memory_model::rc11 : model::memory_model::sc;
   // Called from the explorer's leaf, once per consistent complete execution, after the body
   // (and so finish()) of that run has returned.
-  opt.on_complete = [&c](const model::graph&) { c.commit(); };
+  opt.on_complete = [&c](const model::graph&, const model::consistency_checker&) { c.commit(); };
   const model::result r = model::explore(opt, [&c](model::client& cl) {
     c.setup();
     for (std::size_t i = 0; i < c.threads; ++i)

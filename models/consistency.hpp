@@ -1,101 +1,115 @@
-// models/consistency.hpp: the consistency layer: is an execution graph allowed by a memory
-// model? One function per model behind one entry point (GenMC's ExecutionGraph/Consistency
-// layering: the checker never drives exploration; the explorer never encodes an axiom).
+// models/consistency.hpp: the consistency layer's entry point: is an execution graph allowed
+// by a memory model? One checker object per graph being explored; it owns that graph's
+// derived data (hb clocks, psc ranks: models/hb.hpp), so the graph stays a plain value, and
+// dispatches to one set of axioms per model (GenMC's ExecutionGraph/Consistency layering: the
+// checker never drives exploration; the explorer never encodes an axiom).
 //
-//   rc11  RC11 (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017, section 3, Fig. 3 and 4):
-//         coherence irreflexive(hb; eco?), atomicity rmw ∩ (rb; mo) = ∅, SC acyclic(psc)
-//         with psc = psc_base ∪ psc_F (the PLDI'17 repair), no-thin-air acyclic(po ∪ rf);
-//         C++20 release sequences (models/hb.hpp).
-//   sc    sequential consistency: acyclic(po ∪ rf ∪ mo ∪ rb) and atomicity.
+//   rc11  RC11 (models/rc11.hpp; Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017, section 3,
+//         Fig. 3 and 4): coherence, atomicity, SC acyclic(psc), no-thin-air; C++20 release
+//         sequences.
+//   sc    sequential consistency (models/sc.hpp): acyclic(po ∪ rf ∪ mo ∪ rb) and atomicity.
 //
-// Thread role: explorer thread only. Requires: every read has rf set to a write of its
-// location present in the graph; mo lists every write of each location.
-// Returns: whether the graph is consistent. Errors: none (a pure predicate).
-// Complexity: rc11 O(E * T) plus psc (models/psc.hpp) when there are two or more sc events;
-// sc O(E * T).
+// The checker follows the edits of its graph: truncate_to after events were removed from
+// the ends of threads (graph::pop_back, graph::rewind), reads_from_changed before an existing
+// event's reads-from changes, restricted for the graph graph::prefix builds. A checker whose
+// caches are empty is always right (it recomputes them); one whose caches describe other
+// events than the graph's gives wrong answers.
+//
+// Thread role: the explorer's OS thread (one checker per explored graph; checkers share
+// nothing). Requires: every read has rf set to a write of its location present in the graph;
+// mo lists every write of each location.
+// Complexity: rc11 O(E * T) for a whole graph plus psc (models/psc.hpp) when there are two or
+// more sc events, O(T) to O(E) per added event; sc O(E * T).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
 #include "models/graph.hpp"
+#include "models/hb.hpp"
 #include "models/memory_model.hpp"
+#include "models/rc11.hpp"
+#include "models/sc.hpp"
 
 namespace stealcheck::model {
 
-/// The whole graph. A consistent answer also ranks its sc events for the incremental checks
-/// below (psc_certify, models/psc.hpp).
-bool rc11_consistent(const graph& g);
-bool sc_consistent(const graph& g);
+class consistency_checker {
+ public:
+  explicit consistency_checker(memory_model m = memory_model::rc11) : model_(m) {}
 
-/// RMW atomicity (shared by both models): each RMW write is mo-immediately after the write
-/// its read part reads from.
-bool rmw_atomic(const graph& g);
+  memory_model model() const noexcept { return model_; }
 
-inline bool is_consistent(const graph& g, memory_model m) {
-  return m == memory_model::rc11 ? rc11_consistent(g) : sc_consistent(g);
-}
+  /// The whole graph. Under RC11 a consistent answer also ranks g's sc events, for the
+  /// incremental checks below.
+  bool consistent(const graph& g) {
+    return model_ == memory_model::rc11 ? rc11_consistent(g, cache_) : sc_consistent(g);
+  }
+  /// Incremental: g is a consistent graph plus the po-last event `added` of its thread (and,
+  /// for the write part of an RMW, its read part): rc11_consistent_after, or SC in full.
+  bool consistent_after(const graph& g, event_id added) {
+    return model_ == memory_model::rc11 ? rc11_consistent_after(g, cache_, added)
+                                        : sc_consistent(g);
+  }
+  /// A choice taken among the coherent, atomic candidates (coherence_floor,
+  /// mo_insert_keeps_atomicity, rmw_may_read): under RC11 only the SC axiom is left to check
+  /// (rc11_sc_axiom_after); under SC the whole graph.
+  bool choice_consistent(const graph& g, event_id added) {
+    return model_ == memory_model::rc11 ? rc11_sc_axiom_after(g, cache_, added) : sc_consistent(g);
+  }
+  /// The graph of a backward revisit (rc11_consistent_revisit), or SC in full.
+  bool revisit_consistent(graph& g, event_id r, event_id w, const std::vector<event_id>& repaired) {
+    return model_ == memory_model::rc11 ? rc11_consistent_revisit(g, cache_, r, w, repaired)
+                                        : sc_consistent(g);
+  }
 
-/// Incremental form: g is g0 plus the po-last event `added` of its thread (and, when `added`
-/// is the write part of an RMW, the read part just before it), and g0 was consistent.
-/// RC11 then skips the SC axiom when no psc cycle can have appeared: `added` creates no mo or
-/// rb edge towards existing writes (it reads the mo-maximal write, or is a write placed
-/// mo-last), whether it is sc or not. Reasoning: every new psc edge passes through a new
-/// scb/eco edge out of `added` (it is hb-maximal, so no edge leaves it through hb or po) or
-/// ends in `added`; edges that only end in it cannot close a cycle. When g's psc ranks are
-/// valid (hb_cache) and the new edges go up in rank, possibly after lowering their sources'
-/// ranks to between their psc-predecessors and the ends, psc is not computed either
-/// (rc11.cpp).
-/// Requires, when g.hbc.ranks_valid: the ranks order every psc edge of g0. They do when every
-/// event appended since the ranks last changed (rank_epoch) was checked by
-/// these functions after it; the explorer re-checks a choice checked before a newer epoch.
-bool rc11_consistent_after(const graph& g, event_id added);
+  /// RC11's coherence floor of the next event of thread t at loc (rc11.hpp), which both
+  /// models' choices start from.
+  int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
+    return model::coherence_floor(g, cache_, t, loc);
+  }
+  int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::uint32_t loc) {
+    return model::coherence_floor_at(g, cache_, t, index, loc);
+  }
 
-inline bool is_consistent_after(const graph& g, memory_model m, event_id added) {
-  return m == memory_model::rc11 ? rc11_consistent_after(g, added) : sc_consistent(g);
-}
+  /// g's happens-before clocks (nullptr if po ∪ rf ∪ tc is cyclic), porf-prefixes (hb.hpp).
+  const hb_clocks* hb(const graph& g) { return hb_of(g, cache_); }
+  view porf_prefix(const graph& g, event_id e) { return model::porf_prefix(g, cache_, e); }
+  const hb_cache::clock* porf_before_next(const graph& g, std::size_t t) {
+    return model::porf_before_next(g, cache_, t);
+  }
 
-/// RC11 consistency of the graph a backward revisit builds (TruSt): g0, the events it keeps
-/// other than the ones below, which form a porf-closed part of a consistent graph whose psc
-/// ranks are valid (hb_cache); plus the revisiting write w (and its read part, for an RMW),
-/// po-last in its thread with no reader but r; the revisited read r, now reading w, po-last
-/// in its thread; and `repaired`, reads po-last in their threads whose write was deleted and
-/// that now read the mo-maximal write. Each of these events is hb-maximal but for w hb r, so
-/// the checks of an added event apply to them one at a time: they are ranked above every other
-/// event (consuming stamps, g.next_stamp) in the order rmw read part, w, r, repaired, and
-/// the SC axiom is checked after w and after r (a read of the mo-maximal write adds no psc
-/// edge out of itself). Coherence is checked for the pairs ending in r, w and its read part
-/// (the only new ones), atomicity in full. Falls back to rc11_consistent when g's ranks are
-/// not valid. Complexity: O(E) plus the SC axiom's checks (psc only when those need it).
-bool rc11_consistent_revisit(graph& g, event_id r, event_id w,
-                             const std::vector<event_id>& repaired);
-/// RC11's coherent choices for the next event of thread t, an access to `loc` (GenMC's
-/// getCoherentStores / getCoherentPlacings): the largest mo position of a write that an
-/// access to `loc` hb-before that event writes or reads from (-1 if none). A new read may
-/// read from exactly the writes at positions >= the floor; a new write may be inserted at
-/// exactly the positions > the floor. Why that suffices: the new event is hb-maximal, so the
-/// only new coherence pairs end in it; within one thread the positions of a consistent
-/// graph's accesses to a location never decrease along po, so the po-last access of each
-/// thread's hb-prefix bounds them all; and the events an acquire read gains through its
-/// reads-from are hb-before that write, whose own coherence already bounds them.
-/// Requires: g consistent. Complexity: O(T * accesses scanned back per thread).
-int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc);
-/// The same floor for an event at position `index` of thread t (the accesses hb-before its
-/// po-predecessor), e.g. a read that a backward revisit makes read another write: it can
-/// only be coherent if that write's mo position is >= the floor (its acquire reads-from adds
-/// nothing: every access hb-before a write is mo-before it in a coherent graph).
-int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::uint32_t loc);
+  /// Counts the changes of the psc ranks (hb_cache::rank_epoch): a choice checked before a
+  /// newer epoch is checked again before it is explored (the explorer's rank_again).
+  std::uint64_t rank_epoch() const noexcept { return cache_.rank_epoch; }
 
-/// RMW atomicity for a choice, without a scan: whether a write may be inserted into mo of
-/// its location at `pos` (it must not split an RMW from the write it reads), and whether an
-/// RMW may read from the write at `pos` (no other RMW reads from it yet). O(1) / O(T).
-bool mo_insert_keeps_atomicity(const graph& g, std::uint32_t loc, std::size_t pos);
-bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos);
+  // ---- following the graph's edits ----
+  /// Events were removed from the ends of g's threads. O(T).
+  void truncate_to(const graph& g) {
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
+      cache_.clamp(t, g.threads[t].size());
+  }
+  /// The events of thread t from position n on are removed or about to change. O(1).
+  void truncate(std::size_t t, std::size_t n) { cache_.clamp(t, n); }
+  /// Event r's reads-from is about to change: when r has clocks, every clock may depend on
+  /// it, and they are all dropped (recomputed at the next question). O(1).
+  void reads_from_changed(event_id r) {
+    const auto t = static_cast<std::size_t>(r.thread);
+    if (t < cache_.valid.size() && static_cast<std::size_t>(r.index) < cache_.valid[t])
+      cache_.drop();
+  }
+  /// The checker of `kept`, a porf-closed per-thread prefix of this checker's graph
+  /// (graph::prefix): the kept events' clocks carry over (they depend on porf predecessors
+  /// only), and a restriction of a topological order of psc orders the kept graph's psc.
+  consistency_checker restricted(const graph& kept) const;
 
-/// The rest of RC11 for a choice taken among coherent, atomic candidates (above): only the SC
-/// axiom can still fail, and only if `added` is sc or creates mo/rb edges towards existing
-/// writes (see rc11_consistent_after). `added` as in rc11_consistent_after.
-bool rc11_sc_axiom_after(const graph& g, event_id added);
+  /// The caches, for tests that inspect the ranks.
+  const hb_cache& cache() const noexcept { return cache_; }
+  hb_cache& cache() noexcept { return cache_; }
+
+ private:
+  memory_model model_;
+  hb_cache cache_;
+};
 
 }  // namespace stealcheck::model

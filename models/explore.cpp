@@ -77,14 +77,14 @@ event_id client::position() const {
 
 bool client::happens_before(event_id a, event_id b) const {
   detail::execution& x = ex();
-  const hb_clocks* c = hb_of(x.g);
+  const hb_clocks* c = x.checker.hb(x.g);
   if (c == nullptr || !x.g.contains(a) || !x.g.contains(b)) return false;
   return c->hb(a, b);
 }
 
 const hb_clocks& client::happens_before_relation() const {
   detail::execution& x = ex();
-  const hb_clocks* c = hb_of(x.g);
+  const hb_clocks* c = x.checker.hb(x.g);
   if (c == nullptr)  // only a graph with a po ∪ rf cycle, which is never run
     x.fail(error_kind::nondeterminism, "happens-before asked of a cyclic execution graph");
   return *c;
@@ -169,9 +169,9 @@ result explore_parallel(const options& opt, const std::function<void(client&)>& 
   std::mutex complete_mutex;
   options shared = opt;
   if (opt.on_complete)
-    shared.on_complete = [&](const graph& g) {
+    shared.on_complete = [&](const graph& g, const consistency_checker& c) {
       std::scoped_lock lock(complete_mutex);
-      opt.on_complete(g);
+      opt.on_complete(g, c);
     };
   std::atomic<std::uint64_t> next{0};
   std::vector<one_run> runs(opt.jobs);

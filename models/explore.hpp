@@ -42,9 +42,11 @@
 
 namespace stealcheck::model {
 
-// Internals the API names only by reference (models/graph.hpp, models/hb.hpp): a test that
-// inspects graphs (options::on_complete) or happens-before includes those headers itself.
+// Internals the API names only by reference (models/graph.hpp, models/hb.hpp,
+// models/consistency.hpp): a test that inspects graphs (options::on_complete) or
+// happens-before includes those headers itself.
 class graph;
+class consistency_checker;
 struct hb_cache;
 using hb_clocks = hb_cache;
 
@@ -61,11 +63,12 @@ struct options {
   /// Replay exactly the execution of this token (from bug_report::replay_token) instead of
   /// exploring.
   std::string replay;
-  /// Called with the graph of every complete execution (testing, statistics). Optional.
+  /// Called with the graph of every complete execution and its consistency checker (which
+  /// holds the graph's hb clocks and psc ranks) (testing, statistics). Optional.
   /// With jobs > 1: called from the worker threads, one call at a time, in no fixed order;
   /// when a bug or bound hit makes the run start again sequentially, that rerun calls it no
   /// more (the calls then cover only part of the executions, as after any bug).
-  std::function<void(const graph&)> on_complete;
+  std::function<void(const graph&, const consistency_checker&)> on_complete;
   /// Explorer threads. 1: sequential. With jobs > 1 the body runs on `jobs` OS threads at
   /// once (each with its own fibers and graph), so it must not share state outside itself;
   /// the built-in clients do not. The counts are the sequential ones; a bug or a bound hit

@@ -84,7 +84,10 @@ std::size_t stack_guard_bytes() noexcept {
 }
 
 execution::execution(run_config c, std::function<void()> main_body)
-    : cfg(std::move(c)), stack_size_(default_stack), main_body_(std::move(main_body)) {}
+    : checker(c.model),
+      cfg(std::move(c)),
+      stack_size_(default_stack),
+      main_body_(std::move(main_body)) {}
 
 execution::~execution() {
   teardown();

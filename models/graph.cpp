@@ -6,8 +6,7 @@
 
 namespace stealcheck::model {
 
-graph::graph(const graph& o)
-    : info(o.info), locs(o.locs), mo(o.mo), next_stamp(o.next_stamp), hbc(o.hbc) {
+graph::graph(const graph& o) : info(o.info), locs(o.locs), mo(o.mo), next_stamp(o.next_stamp) {
   threads.resize(o.threads.size());
   for (std::size_t t = 0; t < o.threads.size(); ++t) {
     threads[t].reserve(o.threads[t].size() + 8);
@@ -74,7 +73,6 @@ void graph::rewind(std::uint32_t s) {
       removed_write = removed_write || is_write(th.back());
       th.pop_back();
     }
-    hbc.clamp(t, th.size());
   }
   if (removed_write)
     for (auto& m : mo)
@@ -94,18 +92,6 @@ graph graph::prefix(const std::vector<std::int32_t>& keep) const {
     out.threads[t].reserve(n + 8);
     out.threads[t].assign(threads[t].begin(), threads[t].begin() + static_cast<std::ptrdiff_t>(n));
   }
-  // The kept events form a porf-closed view, so their clocks (which depend on porf
-  // predecessors only) carry over; the caller clamps the entries of events it changes.
-  out.hbc.ev.resize(threads.size());
-  for (std::size_t t = 0; t < threads.size() && t < hbc.ev.size(); ++t) {
-    const std::size_t n = std::min({out.threads[t].size(), hbc.valid[t], hbc.ev[t].size()});
-    out.hbc.ev[t].reserve(out.threads[t].size() + 16);
-    out.hbc.ev[t].assign(hbc.ev[t].begin(), hbc.ev[t].begin() + static_cast<std::ptrdiff_t>(n));
-    out.hbc.valid[t] = n;
-  }
-  // A restriction of a topological order of psc is one of the restricted graph's psc.
-  out.hbc.ranks_valid = hbc.ranks_valid;
-  out.hbc.rank_epoch = hbc.rank_epoch;
   out.mo.resize(mo.size());
   for (std::size_t l = 0; l < mo.size(); ++l) {
     out.mo[l].reserve(mo[l].size());
@@ -117,9 +103,6 @@ graph graph::prefix(const std::vector<std::int32_t>& keep) const {
 
 void set_reads_from(graph& g, event_id r, event_id w) {
   event& e = g.at(r);
-  if (static_cast<std::size_t>(r.thread) < g.hbc.valid.size() &&
-      static_cast<std::size_t>(r.index) < g.hbc.valid[static_cast<std::size_t>(r.thread)])
-    g.hbc.drop();  // an existing event changes: every clock may depend on it
   e.rf = w;
   e.value = g.at(w).value;
   e.added_max = false;

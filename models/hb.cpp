@@ -124,8 +124,7 @@ bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t,
 
 }  // namespace
 
-const hb_clocks* hb_of(const graph& g) {
-  hb_cache& c = g.hbc;
+const hb_clocks* hb_of(const graph& g, hb_cache& c) {
   const std::size_t nt = g.threads.size();
   if (nt > W) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
@@ -175,8 +174,8 @@ const hb_clocks* hb_of(const graph& g) {
   }
 }
 
-view porf_prefix(const graph& g, event_id e) {
-  const hb_clocks* h = hb_of(g);
+view porf_prefix(const graph& g, hb_cache& c, event_id e) {
+  const hb_clocks* h = hb_of(g, c);
   if (h == nullptr) {
     std::fprintf(stderr, "stealcheck: porf_prefix of a graph with a po U rf cycle\n");
     std::abort();
@@ -186,9 +185,9 @@ view porf_prefix(const graph& g, event_id e) {
   return view(p, p + g.threads.size());
 }
 
-const hb_cache::clock* porf_before_next(const graph& g, std::size_t t) {
+const hb_cache::clock* porf_before_next(const graph& g, hb_cache& c, std::size_t t) {
   static constexpr hb_cache::clock empty[hb_cache::width] = {};
-  const hb_clocks* h = hb_of(g);
+  const hb_clocks* h = hb_of(g, c);
   if (h == nullptr) return empty;
   if (!g.threads[t].empty()) return h->ev[t][g.threads[t].size() - 1].porf;
   const event_id s = g.info[t].created_by;

@@ -29,7 +29,7 @@ bool explorer::check_final(bool complete) {
   // otherwise the ordered search below finds the bug to report (the same one as always: by
   // location, races first).
   if (!ex_.na_recorded && !ex_.late_access) return check_leaks(complete);
-  const hb_clocks* h = hb_of(ex_.g);
+  const hb_clocks* h = ex_.checker.hb(ex_.g);
   if (h == nullptr) return true;  // unreachable for consistent graphs
   const hb_clocks& c = *h;
   const graph& g = ex_.g;
@@ -120,7 +120,7 @@ void explorer::leaf() {
   if (!check_final(complete)) return;
   if (complete) {
     ++res_.complete;
-    if (opt_.on_complete) opt_.on_complete(ex_.g);
+    if (opt_.on_complete) opt_.on_complete(ex_.g, ex_.checker);
   } else {
     ++res_.blocked;
     if (!bound) {

@@ -399,10 +399,10 @@ bool psc_acyclic(const graph& g, const hb_clocks& c) {
   return check(g, c, nullptr);
 }
 
-bool psc_certify(const graph& g) {
-  const hb_clocks* c = hb_of(g);
+bool psc_certify(const graph& g, hb_cache& cache) {
+  const hb_clocks* c = hb_of(g, cache);
   if (c == nullptr) return false;
-  return check(g, *c, &g.hbc);  // the clocks are derived data, mutable in a const graph
+  return check(g, *c, &cache);
 }
 
 }  // namespace stealcheck::model

@@ -36,16 +36,16 @@
 
 namespace stealcheck::model {
 
-/// Whether psc is acyclic in g (c = hb_of(g)).
+/// Whether psc is acyclic in g (c = its clocks, hb_of).
 bool psc_acyclic(const graph& g, const hb_clocks& c);
 
-/// psc_acyclic(g, *hb_of(g)), and when acyclic, a witness for later incremental checks: every
-/// sc event gets a psc rank in g's clocks (hb_cache::rank) such that each psc edge goes from a
-/// lower to a higher rank, and g.hbc.ranks_valid is set (rank_epoch counts these). On a cycle
+/// psc_acyclic(g, *hb_of(g, c)), and when acyclic, a witness for later incremental checks:
+/// every sc event gets a psc rank in c (hb_cache::rank) such that each psc edge goes from a
+/// lower to a higher rank, and c.ranks_valid is set (rank_epoch counts these). On a cycle
 /// the ranks are left as they were. False (nothing ranked) if po ∪ rf ∪ tc is cyclic.
 /// Thread role: explorer thread only. Complexity: that of psc_acyclic (its Kahn step picks
 /// the oldest free event: O(S^2) for S sc events).
-bool psc_certify(const graph& g);
+bool psc_certify(const graph& g, hb_cache& c);
 
 /// The same answer computed the direct way (slow): the test oracle for psc_acyclic.
 bool psc_acyclic_reference(const graph& g, const hb_clocks& c);

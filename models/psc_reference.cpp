@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "models/consistency.hpp"
 #include "models/psc.hpp"
 
 namespace stealcheck::model {

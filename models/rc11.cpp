@@ -3,15 +3,17 @@
 //   (2) coherence: irreflexive(hb; eco?), checked per location with mo positions;
 //   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
 //   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/psc.cpp).
+#include "models/rc11.hpp"
+
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <limits>
 #include <vector>
 
-#include "models/consistency.hpp"
 #include "models/hb.hpp"
 #include "models/psc.hpp"
+#include "models/sc.hpp"
 
 namespace stealcheck::model {
 
@@ -176,7 +178,7 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
 // above everything) is first lowered to halfway between its possible predecessors
 // (max_pred_rank) and the lowest end, which orders the new edges unless an end may reach
 // it. Only otherwise does psc_certify decide, and rank the graph afresh.
-bool sc_axiom_after(const graph& g, event_id added) {
+bool sc_axiom_after(const graph& g, hb_cache& cache, event_id added) {
   const event& e = g.at(added);
   const bool rmw_write = e.kind == event_kind::write && e.rmw && added.index > 0;
   const event_id read_part{added.thread, added.index - 1};
@@ -188,7 +190,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
   for_each_new_scb_target(g, added, add);
   if (rmw_write) for_each_new_scb_target(g, read_part, add);
   if (y.empty()) return true;
-  const hb_clocks* h = hb_of(g);
+  const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
   boost::container::small_vector<event_id, 16> fences;  // the sc fences
@@ -239,7 +241,7 @@ bool sc_axiom_after(const graph& g, event_id added) {
       }
   }
   if (!end) return true;
-  if (!c.ranks_valid) return psc_certify(g);
+  if (!c.ranks_valid) return psc_certify(g, cache);
   if (hi < lo) return true;
   // Sink each source at or above an end to below the ends and above its possible
   // psc-predecessors: the ranks stay a topological order (the source's successors rank above
@@ -248,20 +250,20 @@ bool sc_axiom_after(const graph& g, event_id added) {
   hi = std::numeric_limits<std::int32_t>::min();
   for (const event_id x : sources) {
     std::int32_t& r =
-        g.hbc.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].rank;
+        cache.ev[static_cast<std::size_t>(x.thread)][static_cast<std::size_t>(x.index)].rank;
     if (r >= lo) {
       const std::int32_t p = max_pred_rank(g, c, x, fences);
       if (std::int64_t{p} < std::int64_t{lo} - 1) {
         // halfway between: a later source with the same predecessors and an edge into
         // this one still finds room below it (p + 1 used the room up in one step)
         r = static_cast<std::int32_t>(p + (std::int64_t{lo} - p) / 2);
-        ++g.hbc.rank_epoch;
+        ++cache.rank_epoch;
       }
     }
     hi = std::max(hi, r);
   }
   if (hi < lo) return true;
-  return psc_certify(g);
+  return psc_certify(g, cache);
 }
 }  // namespace
 
@@ -297,8 +299,8 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
 }
 }  // namespace
 
-bool rc11_consistent_after(const graph& g, event_id added) {
-  const hb_clocks* h = hb_of(g);
+bool rc11_consistent_after(const graph& g, hb_cache& cache, event_id added) {
+  const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
   const event& ea = g.at(added);
@@ -306,13 +308,13 @@ bool rc11_consistent_after(const graph& g, event_id added) {
       !coherent_at(g, c, {added.thread, added.index - 1}))
     return false;
   if (!coherent_at(g, c, added)) return false;
-  return rmw_atomic(g) && sc_axiom_after(g, added);
+  return rmw_atomic(g) && sc_axiom_after(g, cache, added);
 }
 
-bool rc11_consistent_revisit(graph& g, event_id r, event_id w,
+bool rc11_consistent_revisit(graph& g, hb_cache& cache, event_id r, event_id w,
                              const std::vector<event_id>& repaired) {
-  if (!g.hbc.ranks_valid) return rc11_consistent(g);
-  const hb_clocks* h = hb_of(g);
+  if (!cache.ranks_valid) return rc11_consistent(g, cache);
+  const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
   const bool rmw_w = g.at(w).rmw && w.index > 0;
@@ -326,7 +328,7 @@ bool rc11_consistent_revisit(graph& g, event_id r, event_id w,
   // into a new event then go up), as if they had just been added: each check sees the
   // events before it as already checked.
   auto lift = [&](event_id e) {
-    g.hbc.ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rank =
+    cache.ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rank =
         static_cast<std::int32_t>(g.next_stamp++);
   };
   if (rmw_w) lift(rp);
@@ -334,15 +336,16 @@ bool rc11_consistent_revisit(graph& g, event_id r, event_id w,
   lift(r);
   for (const event_id x : repaired)
     lift(x);
-  return sc_axiom_after(g, w) && sc_axiom_after(g, r);
+  return sc_axiom_after(g, cache, w) && sc_axiom_after(g, cache, r);
 }
 
-int coherence_floor(const graph& g, std::size_t t, std::uint32_t loc) {
-  return coherence_floor_at(g, t, g.threads[t].size(), loc);
+int coherence_floor(const graph& g, hb_cache& cache, std::size_t t, std::uint32_t loc) {
+  return coherence_floor_at(g, cache, t, g.threads[t].size(), loc);
 }
 
-int coherence_floor_at(const graph& g, std::size_t t, std::size_t index, std::uint32_t loc) {
-  const hb_clocks* h = hb_of(g);
+int coherence_floor_at(const graph& g, hb_cache& cache, std::size_t t, std::size_t index,
+                       std::uint32_t loc) {
+  const hb_clocks* h = hb_of(g, cache);
   const hb_cache::clock* clk = nullptr;
   if (h == nullptr) return -1;
   if (index > 0)
@@ -407,17 +410,17 @@ bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos) {
   return !rmw_reading_previous(g, loc, pos + 1);
 }
 
-bool rc11_sc_axiom_after(const graph& g, event_id added) {
-  return sc_axiom_after(g, added);
+bool rc11_sc_axiom_after(const graph& g, hb_cache& cache, event_id added) {
+  return sc_axiom_after(g, cache, added);
 }
 
-bool rc11_consistent(const graph& g) {
-  const hb_clocks* h = hb_of(g);
+bool rc11_consistent(const graph& g, hb_cache& cache) {
+  const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
   if (!coherent(g, c)) return false;
   if (!rmw_atomic(g)) return false;
-  return psc_certify(g);
+  return psc_certify(g, cache);
 }
 
 }  // namespace stealcheck::model

@@ -151,48 +151,10 @@ bool execution::commit(std::size_t t) {
   return true;
 }
 
-bool execution::eager_load(std::size_t t, event_id only_from) {
-  model_thread& th = *threads[t];
-  const pending_op& op = th.op;
-  if (op.kind != op_kind::load || th.half_rmw || th.cursor != g.threads[t].size() ||
-      op.loc >= g.mo.size())
-    return false;
-  const auto& m = g.mo[op.loc];
-  const std::size_t n = m.size();
-  if (n == 0 || coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1) return false;
-  const event_id w = m[n - 1];
-  if (only_from.valid() && !(only_from == w)) return false;
-  const event_id rid = g.append(t, make_read(op));
-  set_reads_from(g, rid, w);
-  g.at(rid).added_max = true;  // (it reads the mo-maximal write)
-  return commit(t);
-}
-
-bool execution::eager_store(std::size_t t) {
-  model_thread& th = *threads[t];
-  const pending_op& op = th.op;
-  if (op.kind != op_kind::store || th.half_rmw || th.cursor != g.threads[t].size() ||
-      op.loc >= g.mo.size())
-    return false;
-  const std::size_t n = g.mo[op.loc].size();
-  if (n == 0 || coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1 ||
-      read_outside(g, op.loc, porf_before_next(g, t), /*revisitable_only=*/false))
-    return false;
-  const event_id wid = g.append(t, make_store(op, /*last=*/true));
-  g.mo_insert(wid, n);
-  return commit(t);
-}
-
-bool execution::eager_fence(std::size_t t) {
-  model_thread& th = *threads[t];
-  if (th.op.kind != op_kind::fence || th.half_rmw || th.cursor != g.threads[t].size()) return false;
-  g.append(t, make_fence_or_join(th.op));
-  return commit(t);
-}
-
-bool execution::restart(graph target) {
+bool execution::restart(graph target, consistency_checker target_checker) {
   teardown();
   g = std::move(target);
+  checker = std::move(target_checker);
   return rerun();
 }
 
@@ -200,9 +162,9 @@ bool execution::rerun() {
   teardown();
   reset_run();
   // Replayed threads post their first new operation and stop there, eager or not: the
-  // explorer adds it (a load without a choice the way eager_load would).
-  const bool was_eager = eager;
-  eager = false;
+  // explorer adds it (a load without a choice the way add_choice_free would).
+  choice_free_adder* const was_eager = eager;
+  eager = nullptr;
   const bool ok = replay_recorded();
   eager = was_eager;
   return ok;
@@ -280,11 +242,9 @@ std::uint64_t execution::post(const pending_op& op) {
     if (error) park();  // a mismatch: the re-execution stops (rerun reports it)
     return th.op.result;
   }
-  // A new load, store or fence without a choice: recorded right here, as the explorer would
-  // (eager_load, eager_store, eager_fence).
-  if (eager && th.cursor == len &&
-      (eager_load(current) || eager_store(current) || eager_fence(current)))
-    return th.op.result;
+  // A new load, store or fence without a choice: recorded right here by the explorer
+  // (add_choice_free), without the switch.
+  if (eager != nullptr && th.cursor == len && eager->add_choice_free(current)) return th.op.result;
   switch_to_main(false, /*in_post=*/true);
   return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
 }

@@ -94,6 +94,18 @@ struct alloc_record {
 
 struct progress_slot;  // models/watchdog.hpp
 
+/// What records a thread's new operation that has no choice (a load with one coherent write,
+/// a store with one coherent mo position and nothing to revisit, a fence) the moment the
+/// thread posts it, without a switch to the explorer: the explorer (trust.hpp).
+class choice_free_adder {
+ public:
+  /// Whether thread t's pending operation was recorded and committed.
+  virtual bool add_choice_free(std::size_t t) = 0;
+
+ protected:
+  ~choice_free_adder() = default;
+};
+
 struct run_config {
   memory_model model = memory_model::rc11;
   std::uint32_t max_events_per_thread = 1000;
@@ -108,40 +120,23 @@ class execution {
   execution& operator=(const execution&) = delete;
 
   graph g;
+  /// g's consistency checker: it owns g's hb clocks and psc ranks (consistency.hpp), and is
+  /// told of every edit of g that is not an append.
+  consistency_checker checker;
   std::vector<std::unique_ptr<model_thread>> threads;
   std::optional<error_state> error;
   run_config cfg;
 
-  /// Abandons the current run and starts a new one that re-executes `target` completely.
-  /// Returns false on nondeterminism or an error during the replay (see `error`).
-  bool restart(graph target);
+  /// Abandons the current run and starts a new one that re-executes `target` completely;
+  /// `target_checker` is target's checker. Returns false on nondeterminism or an error during
+  /// the replay (see `error`).
+  bool restart(graph target, consistency_checker target_checker);
   /// As restart, re-executing the current graph `g`.
   bool rerun();
   /// Set while the explorer explores (not while it follows a replay token): post() then
-  /// records a new load, store or fence that has no choice itself, without a switch to the
-  /// explorer (eager_load, eager_store, eager_fence).
-  bool eager = false;
-  /// If thread t's pending operation is a new plain load with exactly one coherent write to
-  /// read (its coherence floor is the mo-maximal write), adds the read of that write and
-  /// commits it, as explorer::handle_load would: one choice is no branch, and a read of the
-  /// mo-maximal write adds no mo or rb edge out of itself (a new event has no readers and
-  /// nothing hb-after it), so it closes no cycle and is consistent in RC11 and SC alike.
-  /// `only_from`, when given (a token replay), must be that write, else nothing is done.
-  /// Returns whether it did. O(T + events scanned by coherence_floor).
-  bool eager_load(std::size_t t, event_id only_from = event_id::none());
-  /// If thread t's pending operation is a new plain store with exactly one coherent mo
-  /// position, mo-last (its coherence floor is the mo-maximal write), and no read of its
-  /// location lies outside its porf-prefix (so no backward revisit), adds the store there and
-  /// commits it, as explorer::handle_write would: one choice is no branch, and a write placed
-  /// mo-last with no reader adds no mo or rb edge out of itself, so it is consistent in RC11
-  /// and SC alike. Any read outside the porf-prefix stops it, revisitable or not, so that a
-  /// token replay (whose reads are all revisitable) decides the same. Returns whether it did.
-  /// O(T + events outside the porf-prefix).
-  bool eager_store(std::size_t t);
-  /// If thread t's pending operation is a new fence, adds it and commits it: a fence has no
-  /// choice and no mo or rb edge out of itself (the explorer checks nothing else for one in
-  /// RC11; in SC it closes no cycle). Returns whether it did. O(1).
-  bool eager_fence(std::size_t t);
+  /// offers a new operation to it first, which may record it without a switch to the explorer
+  /// (explorer::add_choice_free).
+  choice_free_adder* eager = nullptr;
   /// Runs thread t until it posts an operation, finishes, blocks, or fails.
   void advance(std::size_t t);
   /// Delivers t's pending operation from the graph events at its cursor. Returns false if
@@ -226,7 +221,7 @@ class execution {
   /// deferral is one operation long, so a fiber torn down while suspended at an operation of
   /// a destructor that makes a further operation still terminates. Clients that destroy a
   /// shared deque after joining every thread do not meet it: the destructor's plain loads
-  /// then have one coherent write each and are added without suspending (eager_load).
+  /// then have one coherent write each and are added without suspending (add_choice_free).
   void unwind_if_due() {
     if (tearing_down && me().unwind_due && std::uncaught_exceptions() == 0) {
       me().unwind_due = false;

@@ -85,8 +85,9 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
 // Whether g has an access to a location freed by f (freed[loc] == f) that is not hb-before
 // f: a use-after-free race, which the end-of-execution check reports. Scans only the events
 // outside f's hb-prefix (after a join, usually none).
-bool unordered_access(const graph& g, event_id f, const std::vector<event_id>& freed) {
-  const hb_clocks* h = hb_of(g);
+bool unordered_access(execution& x, event_id f, const std::vector<event_id>& freed) {
+  const graph& g = x.g;
+  const hb_clocks* h = x.checker.hb(g);
   if (h == nullptr) return true;  // (not for a consistent graph) the end check decides
   const hb_cache::clock* clk = h->of(f);
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
@@ -326,7 +327,7 @@ void rt_free_end(const void* p) {
         any = true;
       }
     }
-    if (any && !x.late_access) x.late_access = unordered_access(x.g, a.free_event, x.loc_freed);
+    if (any && !x.late_access) x.late_access = unordered_access(x, a.free_event, x.loc_freed);
     return;
   }
 }

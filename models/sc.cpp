@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "models/consistency.hpp"
+#include "models/sc.hpp"
 
 namespace stealcheck::model {
 

@@ -22,7 +22,7 @@ std::size_t choices_so_far(const graph& g, std::size_t t) {
 }  // namespace
 
 void explorer::replay(const replay_plan& plan) {
-  if (!ex_.restart(graph{})) {
+  if (!ex_.restart(graph{}, consistency_checker(opt_.model))) {
     report(ex_.error->kind, ex_.error->message);
     return;
   }
@@ -64,20 +64,20 @@ bool explorer::replay_step(const replay_plan& plan) {
         report(ex_.error->kind, ex_.error->message);
         return false;
       }
-      // As the exploration does (execution::eager_load, eager_store, eager_fence): a fence,
+      // As the exploration does (add_choice_free: eager_load, eager_store, eager_fence): a fence,
       // a load with one coherent write, a store with one coherent mo position and no read to
       // revisit are added as soon as they are posted, when the token makes the same choice
       // (the write it names; a rank that places the store mo-last).
       if (!ex_.threads[t]->has_op) break;
-      if (ex_.eager_fence(t)) continue;
+      if (eager_fence(t)) continue;
       const auto c = choice(t, choices_so_far(ex_.g, t));
       if (!c) break;
       if (c->read) {
-        if (!ex_.eager_load(t, c->rf)) break;
+        if (!eager_load(t, c->rf)) break;
         continue;
       }
       const std::size_t w = ex_.g.threads[t].size();
-      if (!mo_last(ex_.g, ex_.threads[t]->op.loc, c->rank) || !ex_.eager_store(t)) break;
+      if (!mo_last(ex_.g, ex_.threads[t]->op.loc, c->rank) || !eager_store(t)) break;
       ranks_[{static_cast<std::int32_t>(t), static_cast<std::int32_t>(w)}] = c->rank;
     }
   }
@@ -108,7 +108,7 @@ bool explorer::replay_step(const replay_plan& plan) {
   if (next == ex_.threads.size()) {
     for (const auto& th : ex_.threads)
       if (th->has_op) return bad("a read's write never appears");
-    if (!is_consistent(ex_.g, opt_.model)) return bad("the execution is not consistent");
+    if (!ex_.checker.consistent(ex_.g)) return bad("the execution is not consistent");
     leaf();
     return false;
   }

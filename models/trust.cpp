@@ -9,6 +9,7 @@
 #include "models/consistency.hpp"
 #include "models/events.hpp"
 #include "models/hb.hpp"
+#include "models/rc11.hpp"
 
 namespace stealcheck::model::detail {
 
@@ -32,9 +33,8 @@ void explorer::resume(std::size_t t, bool live) {
 
 // A choice taken among the coherent, atomic candidates: RC11 checks what remains (the SC
 // axiom, when it can have changed); SC checks the whole graph.
-bool explorer::choice_consistent(event_id added) const {
-  return opt_.model == memory_model::rc11 ? rc11_sc_axiom_after(ex_.g, added)
-                                          : sc_consistent(ex_.g);
+bool explorer::choice_consistent(event_id added) {
+  return ex_.checker.choice_consistent(ex_.g, added);
 }
 
 // A choice found consistent in place (append, check, undo) and appended again later: if psc
@@ -43,9 +43,10 @@ bool explorer::choice_consistent(event_id added) const {
 // (consistency.hpp); and an sc event appended again is ranked anew (by its stamp), which
 // loses a rank its own check certified. Then check it again, which extends or renews the
 // ranks. Its answer was "consistent" and stays so (the graph is the same).
-void explorer::rank_again(event_id added, std::uint64_t epoch) const {
-  if (opt_.model == memory_model::rc11 && (ex_.g.hbc.rank_epoch != epoch || is_sc(ex_.g.at(added))))
-    rc11_sc_axiom_after(ex_.g, added);
+void explorer::rank_again(event_id added, std::uint64_t epoch) {
+  if (opt_.model == memory_model::rc11 &&
+      (ex_.checker.rank_epoch() != epoch || is_sc(ex_.g.at(added))))
+    ex_.checker.choice_consistent(ex_.g, added);
 }
 
 // Explores one alternative of a branch point with `alternatives` alternatives (unless another
@@ -82,15 +83,17 @@ void explorer::replay_failed() {
 
 // Explores another graph (a backward revisit) and then puts the current one back. The fibers
 // are left torn down: the caller re-executes before it goes on (its `live` becomes false).
-void explorer::visit_other(graph other) {
+void explorer::visit_other(graph other, consistency_checker checker) {
   ex_.teardown();
   graph saved = std::move(ex_.g);
-  if (ex_.restart(std::move(other)))
+  consistency_checker saved_checker = std::move(ex_.checker);
+  if (ex_.restart(std::move(other), std::move(checker)))
     visit();
   else
     replay_failed();
   ex_.teardown();
   ex_.g = std::move(saved);
+  ex_.checker = std::move(saved_checker);
 }
 
 void explorer::visit() {
@@ -103,7 +106,7 @@ void explorer::visit() {
       }
     for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
       // every thread to its next operation (or its end), adding its loads that have no
-      // choice on the way (execution::eager_load)
+      // choice on the way (add_choice_free)
       ex_.advance(t);
       if (ex_.error) {
         report(ex_.error->kind, ex_.error->message);
@@ -158,24 +161,66 @@ void explorer::explore_in_place(std::size_t t, const std::size_t* choices, std::
   for (std::size_t i = count; i-- > 0;) {
     const event_id id = add(choices[i]);
     const bool consistent = choice_consistent(id);
-    if (consistent) ok.emplace_back(i, ex_.g.hbc.rank_epoch);
+    if (consistent) ok.emplace_back(i, ex_.checker.rank_epoch());
     if (i > 0 || !consistent) undo(choices[i]);
   }
   bool live = true;
   for (std::size_t j = ok.size(); j-- > 0 && !stop_;) {  // ok is in reverse order
     const auto [i, epoch] = ok[j];
     if (i > 0) {  // (the first choice, explored first, is still appended)
-      ex_.g.rewind(here);
+      rewind(here);
       rank_again(add(choices[i]), epoch);
     }
     if (child(ok.size(), [&] { resume(t, live); })) live = false;
   }
 }
 
+// Whether thread t's pending operation is a new one of kind k (not a replayed one, not the
+// write part of an RMW) on a location the graph has.
+bool explorer::posts_new(std::size_t t, op_kind k) const {
+  const model_thread& th = *ex_.threads[t];
+  return th.op.kind == k && !th.half_rmw && th.cursor == ex_.g.threads[t].size() &&
+         (k == op_kind::fence || th.op.loc < ex_.g.mo.size());
+}
+
+bool explorer::eager_load(std::size_t t, event_id only_from) {
+  if (!posts_new(t, op_kind::load)) return false;
+  graph& g = ex_.g;
+  const pending_op& op = ex_.threads[t]->op;
+  const auto& m = g.mo[op.loc];
+  const std::size_t n = m.size();
+  if (n == 0 || ex_.checker.coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1) return false;
+  const event_id w = m[n - 1];
+  if (only_from.valid() && !(only_from == w)) return false;
+  const event_id rid = g.append(t, make_read(op));
+  set_reads_from(g, rid, w);
+  g.at(rid).added_max = true;  // (it reads the mo-maximal write)
+  return ex_.commit(t);
+}
+
+bool explorer::eager_store(std::size_t t) {
+  if (!posts_new(t, op_kind::store)) return false;
+  graph& g = ex_.g;
+  const pending_op& op = ex_.threads[t]->op;
+  const std::size_t n = g.mo[op.loc].size();
+  if (n == 0 || ex_.checker.coherence_floor(g, t, op.loc) != static_cast<int>(n) - 1 ||
+      read_outside(g, op.loc, ex_.checker.porf_before_next(g, t), /*revisitable_only=*/false))
+    return false;
+  const event_id wid = g.append(t, make_store(op, /*last=*/true));
+  g.mo_insert(wid, n);
+  return ex_.commit(t);
+}
+
+bool explorer::eager_fence(std::size_t t) {
+  if (!posts_new(t, op_kind::fence)) return false;
+  ex_.g.append(t, make_fence_or_join(ex_.threads[t]->op));
+  return ex_.commit(t);
+}
+
 void explorer::handle_load(std::size_t t) {
   const pending_op op = ex_.threads[t]->op;
   const std::size_t n = ex_.g.mo[op.loc].size();
-  const int floor = coherence_floor(ex_.g, t, op.loc);
+  const int floor = ex_.checker.coherence_floor(ex_.g, t, op.loc);
   boost::container::small_vector<std::size_t, 8> ks;  // mo positions of the writes to read
   for (std::size_t k = n; k-- > 0 && static_cast<int>(k) >= floor;)
     ks.push_back(k);
@@ -187,7 +232,7 @@ void explorer::handle_load(std::size_t t) {
         ex_.g.at(rid).added_max = k + 1 == n;
         return rid;
       },
-      [&](std::size_t) { ex_.g.pop_back(t); });
+      [&](std::size_t) { pop_back(t); });
 }
 
 void explorer::handle_read(std::size_t t) {
@@ -199,14 +244,14 @@ void explorer::handle_read(std::size_t t) {
   const std::uint32_t here = ex_.g.next_stamp;
   const boost::container::small_vector<event_id, 8> m(ex_.g.mo[op.loc].begin(),
                                                       ex_.g.mo[op.loc].end());
-  const int floor = coherence_floor(ex_.g, t, op.loc);
+  const int floor = ex_.checker.coherence_floor(ex_.g, t, op.loc);
   const int sps = op.weak ? 2 : 1;
   const std::size_t alternatives =
       (m.size() - static_cast<std::size_t>(std::max(floor, 0))) * static_cast<std::size_t>(sps);
   bool live = true;
   for (std::size_t k = m.size(); k-- > 0 && static_cast<int>(k) >= floor && !stop_;) {
     for (int sp = 0; sp < sps && !stop_; ++sp) {
-      ex_.g.rewind(here);
+      rewind(here);
       event r = make_read(op);
       r.spurious = sp == 1;
       const event_id rid = ex_.g.append(t, r);
@@ -236,9 +281,11 @@ void explorer::handle_write(std::size_t t) {
   const std::uint32_t here = ex_.g.next_stamp;
   const std::size_t n = ex_.g.mo[op.loc].size();
   // coherent and atomic mo positions: after the floor, not between an RMW and its source
-  const auto lo = static_cast<std::size_t>(std::max(1, coherence_floor(ex_.g, t, op.loc) + 1));
+  const auto lo =
+      static_cast<std::size_t>(std::max(1, ex_.checker.coherence_floor(ex_.g, t, op.loc) + 1));
   auto atomic = [&](std::size_t p) { return mo_insert_keeps_atomicity(ex_.g, op.loc, p); };
-  if (!read_outside(ex_.g, op.loc, porf_before_next(ex_.g, t), /*revisitable_only=*/true)) {
+  if (!read_outside(ex_.g, op.loc, ex_.checker.porf_before_next(ex_.g, t),
+                    /*revisitable_only=*/true)) {
     // No backward revisit possible: as a load, the mo positions are checked in place.
     boost::container::small_vector<std::size_t, 8> ps;  // coherent, atomic mo positions
     for (std::size_t p = n; p >= lo; --p)
@@ -253,7 +300,7 @@ void explorer::handle_write(std::size_t t) {
         [&](std::size_t p) {
           auto& m = ex_.g.mo[op.loc];
           m.erase(m.begin() + static_cast<std::ptrdiff_t>(p));
-          ex_.g.pop_back(t);
+          pop_back(t);
         });
     return;
   }
@@ -261,7 +308,7 @@ void explorer::handle_write(std::size_t t) {
   // Splitting an RMW from its source is inconsistent, but the backward revisits of such a
   // placement are explored (one may make that RMW read this write instead).
   for (std::size_t p = n; p >= lo && !stop_; --p) {  // after the init write, mo-last first
-    ex_.g.rewind(here);
+    rewind(here);
     const bool ok = atomic(p);
     const event_id wid = ex_.g.append(t, make_store(op, p == n));
     ex_.g.mo_insert(wid, p);
@@ -276,7 +323,7 @@ void explorer::handle_rmw_write(std::size_t t) {
   const int p = ex_.g.mo_pos(r.rf);
   const event_id wid = ex_.g.append(t, make_write_part(ex_.g, r));
   ex_.g.mo_insert(wid, static_cast<std::size_t>(p + 1));
-  explore_write(wid, t, true, is_consistent_after(ex_.g, opt_.model, wid));
+  explore_write(wid, t, true, ex_.checker.consistent_after(ex_.g, wid));
 }
 
 // Visits ex_.g (if `consistent`; w is its last event), then every maximal backward revisit
@@ -287,7 +334,7 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
   const std::uint32_t after_w = g1.at(w).stamp + 1;
   // The maximal backward revisits (pure in g1), found before the forward visit changes ex_.g.
   std::vector<std::pair<event_id, view>> cands;
-  const view pre = porf_prefix(g1, w);
+  const view pre = ex_.checker.porf_prefix(g1, w);
   const int w_pos = g1.mo_pos(w);
   for (std::size_t u = 0; u < g1.threads.size(); ++u) {
     // reads in w's porf-prefix cannot read from w
@@ -296,7 +343,7 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
       if (!is_read(e) || e.loc != loc || !e.revisitable) continue;
       // the revisited read must be coherent reading w (a necessary condition of the full
       // check below, without building the revisited graph)
-      if (coherence_floor_at(g1, u, i, loc) > w_pos) continue;
+      if (ex_.checker.coherence_floor_at(g1, u, i, loc) > w_pos) continue;
       const event_id rid{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
       view keep(g1.threads.size(), 0);
       for (std::size_t v = 0; v < g1.threads.size(); ++v) {
@@ -319,14 +366,13 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
   for (const auto& [rid, keep] : cands) {
     if (stop_) break;
     child(alternatives, [&, &rid = rid, &keep = keep] {
-      ex_.g.rewind(after_w);  // back to g1
+      rewind(after_w);  // back to g1
       graph g2;
+      consistency_checker c2;
       std::vector<event_id> repaired;
-      if (!revisit(ex_.g, rid, w, keep, pre, g2, repaired)) return;
-      if (opt_.model == memory_model::rc11 ? !rc11_consistent_revisit(g2, rid, w, repaired)
-                                           : !sc_consistent(g2))
-        return;
-      visit_other(std::move(g2));
+      if (!revisit(rid, w, keep, pre, g2, c2, repaired)) return;
+      if (!c2.revisit_consistent(g2, rid, w, repaired)) return;
+      visit_other(std::move(g2), std::move(c2));
       used = true;
     });
   }
@@ -364,12 +410,13 @@ bool explorer::maximal(const graph& g, event_id r, event_id w, const view& keep)
   return true;
 }
 
-bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep, const view& pre,
-                       graph& out, std::vector<event_id>& repaired) const {
-  out = g.prefix(keep);
+bool explorer::revisit(event_id r, event_id w, const view& keep, const view& pre, graph& out,
+                       consistency_checker& out_checker, std::vector<event_id>& repaired) const {
+  out = ex_.g.prefix(keep);
+  out_checker = ex_.checker.restricted(out);
   // r and the reads repaired below change; every other kept event keeps its clocks (none
   // depends on them: r is the last kept event of its thread, and so is each repaired read)
-  out.hbc.clamp(static_cast<std::size_t>(r.thread), static_cast<std::size_t>(r.index));
+  out_checker.truncate(static_cast<std::size_t>(r.thread), static_cast<std::size_t>(r.index));
   set_reads_from(out, r, w);
   out.at(r).added_max = out.mo_max(out.at(r).loc) == w;
   for (std::size_t v = 0; v < out.threads.size() && v < pre.size(); ++v)
@@ -381,7 +428,7 @@ bool explorer::revisit(const graph& g, event_id r, event_id w, const view& keep,
       if (!is_read(e) || out.contains(e.rf)) continue;
       if (i + 1 != out.threads[v].size()) return false;  // cannot happen (porf-closed view)
       const event_id id{static_cast<std::int32_t>(v), static_cast<std::int32_t>(i)};
-      out.hbc.clamp(v, i);
+      out_checker.truncate(v, i);
       set_reads_from(out, id, out.mo_max(e.loc));
       out.at(id).added_max = true;
       repaired.push_back(id);
@@ -401,14 +448,14 @@ result explorer::run() {
       replay(*plan);
     }
   } else {
-    ex_.eager = true;  // loads without a choice are added by their fibers (eager_load)
-    if (ex_.restart(graph{}))
+    ex_.eager = this;  // operations without a choice are added as posted (add_choice_free)
+    if (ex_.restart(graph{}, consistency_checker(opt_.model)))
       visit();
     else
       report(ex_.error->kind, ex_.error->message);
   }
   ex_.teardown();
-  ex_.eager = false;
+  ex_.eager = nullptr;
   res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
     first_bound_->message = "no execution completed: " + first_bound_->message;

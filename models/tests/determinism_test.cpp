@@ -17,7 +17,9 @@ std::vector<std::string> tokens(void (*fn)(client&), memory_model m) {
   std::vector<std::string> out;
   options o;
   o.model = m;
-  o.on_complete = [&](const graph& g) { out.push_back(encode_token(g)); };
+  o.on_complete = [&](const graph& g, const consistency_checker&) {
+    out.push_back(encode_token(g));
+  };
   const result r = explore(o, fn);
   EXPECT_TRUE(r.ok()) << r.bug->message;
   EXPECT_EQ(r.complete, out.size());

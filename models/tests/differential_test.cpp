@@ -47,7 +47,7 @@ std::multiset<std::string> explored(const program& p, memory_model m, std::uint6
   std::multiset<std::string> out;
   options o;
   o.model = m;
-  o.on_complete = [&](const graph& g) { out.insert(signature(g)); };
+  o.on_complete = [&](const graph& g, const consistency_checker&) { out.insert(signature(g)); };
   const result r = explore(o, [&](client& c) { run_program(c, p, 2); });
   EXPECT_TRUE(r.ok()) << r.bug->message;
   count = r.complete;
@@ -207,7 +207,7 @@ void brute::build(const std::vector<std::pair<std::size_t, std::size_t>>& reads,
 
 void brute::permute_mo(graph& g, std::uint32_t loc) {
   if (loc == 2) {
-    if (is_consistent(g, m)) found.insert(signature(g));
+    if (consistency_checker(m).consistent(g)) found.insert(signature(g));
     return;
   }
   auto& v = g.mo[loc];

@@ -59,7 +59,7 @@ TEST(Errors, DataRaceOnNonatomic) {
 }
 
 // The exploration adds a store or fence without a choice in the fiber that makes it, as it
-// does a load (execution::eager_store, eager_fence), so a thread may run ahead of the
+// does a load (explorer::add_choice_free), so a thread may run ahead of the
 // others before the explorer picks the next thread. A bug found at once (here an assertion
 // in the last thread) then sees those events, and the token replay must add them the same
 // way to find the same execution: thread 1's writes are in both tokens.
@@ -296,7 +296,7 @@ TEST(Errors, CrashOfAModelThreadIsOneErrorLineAndExitCode2) {
     EXPECT_EQ(ok.complete, 2u);  // the load reads 0 or 1
   }
   options callback;  // runs on the explorer's own stack, not a model thread's
-  callback.on_complete = [](const graph&) { std::raise(SIGFPE); };
+  callback.on_complete = [](const graph&, const consistency_checker&) { std::raise(SIGFPE); };
   EXPECT_EXIT((void)explore(callback, body(none)), ::testing::ExitedWithCode(2),
               "stealcheck: error: SIGFPE \\(arithmetic error, such as a division by zero\\) "
               "outside every model thread, in the checker or in an options::on_complete callback");
@@ -339,7 +339,9 @@ TEST(Errors, EndlessLoopWithoutModelOperationsIsReportedByTheWatchdog) {
   // An exploration that ends by an exception stops being watched: the process lives on
   // (a slot left watched would be reported as a stall within a second or two).
   options throwing = o;
-  throwing.on_complete = [](const graph&) { throw std::runtime_error("from on_complete"); };
+  throwing.on_complete = [](const graph&, const consistency_checker&) {
+    throw std::runtime_error("from on_complete");
+  };
   EXPECT_EXIT(
       {
         try {

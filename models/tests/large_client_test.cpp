@@ -50,7 +50,7 @@ result explore_large_client_once_each(unsigned jobs) {
   std::uint64_t repeats = 0;
   options o;
   o.jobs = jobs;
-  o.on_complete = [&](const graph& g) {  // serialized when jobs > 1
+  o.on_complete = [&](const graph& g, const consistency_checker&) {  // serialized when jobs > 1
     if (!seen.insert(choice_hash(g)).second) ++repeats;
   };
   const result r = explore(o, clients::push4_pop4_2thieves_steal2<chase_lev_tag::deque>);

@@ -33,7 +33,9 @@ explored run(const std::function<void(client&)>& fn, memory_model m, unsigned jo
   options o;
   o.model = m;
   o.jobs = jobs;
-  o.on_complete = [&](const graph& g) { out.tokens.insert(encode_token(g)); };
+  o.on_complete = [&](const graph& g, const consistency_checker&) {
+    out.tokens.insert(encode_token(g));
+  };
   out.r = explore(o, fn);
   return out;
 }

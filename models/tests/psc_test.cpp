@@ -40,6 +40,7 @@
 #include "models/consistency.hpp"
 #include "models/explore.hpp"
 #include "models/hb.hpp"
+#include "models/rc11.hpp"
 #include "models/tests/litmus_shapes.hpp"
 #include "models/tests/random_programs.hpp"
 
@@ -71,12 +72,14 @@ std::string dump(const graph& g) {
   return s;
 }
 
-// The incremental SC check (rc11.cpp) keeps psc ranks with the graph (hb_cache, psc_certify)
-// and trusts them: while they are marked valid, every psc edge must go up in rank. Counts the
-// edges of g (psc_edges_reference) that do not, 0 if g's ranks are not marked valid.
-std::size_t rank_violations(const graph& g) {
-  if (!g.hbc.ranks_valid) return 0;
-  const hb_clocks* c = hb_of(g);
+// The incremental SC check (rc11.cpp) keeps psc ranks in the graph's checker (hb_cache,
+// psc_certify) and trusts them: while they are marked valid, every psc edge must go up in
+// rank. Counts the edges of g (psc_edges_reference) that do not, 0 if the ranks of g's
+// checker are not marked valid.
+std::size_t rank_violations(const graph& g, const consistency_checker& checked) {
+  if (!checked.cache().ranks_valid) return 0;
+  consistency_checker copy = checked;
+  const hb_clocks* c = copy.hb(g);
   if (c == nullptr) return 0;
   std::size_t bad = 0;
   for (const auto& [a, b] : psc_edges_reference(g, *c))
@@ -86,13 +89,14 @@ std::size_t rank_violations(const graph& g) {
 
 struct rank_audit {
   std::uint64_t graphs = 0, ranked = 0, edges = 0, violations = 0;
-  void check(const graph& g, const std::string& what) {
+  void check(const graph& g, const consistency_checker* checked, const std::string& what) {
     ++graphs;
-    if (!g.hbc.ranks_valid) return;  // (random candidate graphs never are)
+    if (checked == nullptr || !checked->cache().ranks_valid) return;  // (random graphs)
     ++ranked;
-    const hb_clocks* c = hb_of(g);
+    hb_cache fresh;
+    const hb_clocks* c = hb_of(g, fresh);
     if (c != nullptr) edges += psc_edges_reference(g, *c).size();
-    const std::size_t bad = rank_violations(g);
+    const std::size_t bad = rank_violations(g, *checked);
     if (bad != 0 && ++violations <= 3)
       ADD_FAILURE() << what << ": " << bad << " psc edges against the ranks\n" << dump(g);
   }
@@ -116,7 +120,8 @@ struct checker {
   explicit checker(std::uint64_t s) : seed(s), rng(s) {}
 
   void compare(const graph& g, const char* what) {
-    const hb_clocks* c = hb_of(g);
+    hb_cache fresh;  // (a mutation changes rf or orders: no clocks carry over)
+    const hb_clocks* c = hb_of(g, fresh);
     if (c == nullptr) {
       ++skipped;
       return;
@@ -169,12 +174,12 @@ struct checker {
         break;
       }
     }
-    g.hbc.drop();  // rf or orders changed
   }
 
   // The graph itself, then `variants` copies with 1-3 mutations each.
-  void check(const graph& g0, const char* what, int variants) {
-    ranks.check(g0, what);
+  // `checked`: g0's checker when g0 was explored (its ranks are audited), else nullptr.
+  void check(const graph& g0, const consistency_checker* checked, const char* what, int variants) {
+    ranks.check(g0, checked, what);
     graph g = g0;
     ++explored;
     compare(g, what);
@@ -214,7 +219,9 @@ TEST(Psc, FastMatchesReferenceOnClientGraphs) {
         if (cl.large) continue;
         const std::string what = std::string(info.name) + "/" + std::string(cl.name) +
                                  (all_sc ? " (all sites seq_cst)" : "");
-        o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 2); };
+        o.on_complete = [&](const graph& g, const consistency_checker& c) {
+          ck.check(g, &c, what.c_str(), 2);
+        };
         const result r = explore(o, cl.run);
         EXPECT_TRUE(r.complete > 0 || !r.ok()) << what;  // a known-bad one may stop at once
       }
@@ -229,7 +236,9 @@ TEST(Psc, FastMatchesReferenceOnLitmusGraphs) {
   for (const auto& sh : litmus::oracle_shapes()) {
     options o;
     const std::string what(sh.name);
-    o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 20); };
+    o.on_complete = [&](const graph& g, const consistency_checker& c) {
+      ck.check(g, &c, what.c_str(), 20);
+    };
     const result r = explore(o, [&](client& c) {
       bool weak = false;
       sh.run(c, weak);
@@ -259,18 +268,18 @@ TEST(Psc, RankAuditCatchesAnEdgeAgainstTheRanks) {
   std::size_t swapped = 0;
   for (const auto& sh : litmus::oracle_shapes()) {
     options o;
-    o.on_complete = [&](const graph& g0) {
+    o.on_complete = [&](const graph& g, const consistency_checker&) {
       if (swapped != 0) return;
-      graph g = g0;
-      if (!psc_certify(g)) return;
-      const auto edges = psc_edges_reference(g, *hb_of(g));
+      consistency_checker c;
+      if (!psc_certify(g, c.cache())) return;
+      const auto edges = psc_edges_reference(g, *c.hb(g));
       if (edges.empty()) return;
-      EXPECT_EQ(rank_violations(g), 0u) << sh.name;
+      EXPECT_EQ(rank_violations(g, c), 0u) << sh.name;
       const auto [a, b] = edges.front();
-      std::swap(
-          g.hbc.ev[static_cast<std::size_t>(a.thread)][static_cast<std::size_t>(a.index)].rank,
-          g.hbc.ev[static_cast<std::size_t>(b.thread)][static_cast<std::size_t>(b.index)].rank);
-      swapped = rank_violations(g);
+      auto& ev = c.cache().ev;
+      std::swap(ev[static_cast<std::size_t>(a.thread)][static_cast<std::size_t>(a.index)].rank,
+                ev[static_cast<std::size_t>(b.thread)][static_cast<std::size_t>(b.index)].rank);
+      swapped = rank_violations(g, c);
       EXPECT_GT(swapped, 0u) << sh.name;
     };
     explore(o, [&](client& c) {
@@ -289,7 +298,9 @@ TEST(Psc, FastMatchesReferenceOnRandomPrograms) {
     const std::string what = "random program " + std::to_string(k);
     options o;
     o.max_executions = 2000;
-    o.on_complete = [&](const graph& g) { ck.check(g, what.c_str(), 8); };
+    o.on_complete = [&](const graph& g, const consistency_checker& c) {
+      ck.check(g, &c, what.c_str(), 8);
+    };
     const result r = explore(o, [&](client& c) { run_program(c, p, 3); });
     EXPECT_TRUE(r.ok()) << what;
   }
@@ -394,10 +405,7 @@ void for_each_candidate(const program& p, F&& f, const std::vector<ins>& before 
     return a.thread != b.thread ? a.thread < b.thread : a.index < b.index;
   };
   std::function<void(std::size_t)> mo = [&](std::size_t l) {
-    if (l == g.mo.size()) {
-      g.hbc.drop();  // rf changed since the last call
-      return f(g);
-    }
+    if (l == g.mo.size()) return f(g);
     auto& m = g.mo[l];
     std::sort(m.begin() + 1, m.end(), id_less);
     do {
@@ -421,7 +429,7 @@ TEST(Psc, FastMatchesReferenceOnRandomGraphs) {
     const program p = random_program(gen, psc_shape(2 + static_cast<std::uint32_t>(k % 2)));
     const std::string what = "random graph of program " + std::to_string(k);
     for (int j = 0; j < 10; ++j)
-      ck.check(random_graph(p, gen), what.c_str(), 2);
+      ck.check(random_graph(p, gen), nullptr, what.c_str(), 2);
   }
   ck.expect_both_answers("random graphs");
 }
@@ -441,8 +449,8 @@ struct incremental_checker {
   std::uint64_t compared[3] = {}, inconsistent = 0, mismatches[3] = {};
 
   // Appends the removed events of thread t back into a copy of g0 and checks them in `mode`.
-  void check(const graph& g0, std::size_t t, const std::vector<event>& removed, int mo_at,
-             const char* what) {
+  void check(const graph& g0, const hb_cache& g0_cache, std::size_t t,
+             const std::vector<event>& removed, int mo_at, const char* what) {
     auto put_back = [&](graph& g) {
       event_id last{};
       for (const event& e : removed) {
@@ -453,20 +461,20 @@ struct incremental_checker {
     };
     graph whole = g0;
     put_back(whole);
-    whole.hbc.drop();
-    const bool expected = rc11_consistent(whole);
+    hb_cache fresh;
+    const bool expected = rc11_consistent(whole, fresh);
     if (!expected) ++inconsistent;
     for (int mode = 0; mode < 3; ++mode) {
-      graph g = g0;  // ranks certified by rc11_consistent(g0)
+      graph g = g0;
+      hb_cache c = g0_cache;  // ranks certified by rc11_consistent(g0)
       const event_id added = put_back(g);
-      if (mode > 0) g.hbc.drop();
-      const hb_clocks* c = hb_of(g);
-      if (c == nullptr) return;  // po ∪ rf cyclic: the explorer never builds it
+      if (mode > 0) c.drop();
+      if (hb_of(g, c) == nullptr) return;  // po ∪ rf cyclic: the explorer never builds it
       if (mode == 2)
-        for (auto& thread : g.hbc.ev)
+        for (auto& thread : c.ev)
           for (auto& entry : thread)
             entry.rank = static_cast<std::int32_t>(rng() % 64) - 32;
-      const bool fast = rc11_consistent_after(g, added);
+      const bool fast = rc11_consistent_after(g, c, added);
       ++compared[mode];
       if (fast == expected) continue;
       if (++mismatches[mode] <= 3)
@@ -509,9 +517,9 @@ struct incremental_checker {
         removed.insert(removed.begin(), g0.threads[t].back());
         g0.threads[t].pop_back();
       }
-      g0.hbc.drop();
-      if (!rc11_consistent(g0)) continue;  // the explorer only extends consistent graphs
-      check(g0, t, removed, mo_at, what);
+      hb_cache g0_cache;
+      if (!rc11_consistent(g0, g0_cache)) continue;  // the explorer only extends consistent graphs
+      check(g0, g0_cache, t, removed, mo_at, what);
     }
   }
 
