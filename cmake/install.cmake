@@ -3,6 +3,7 @@
 # namespaced targets a user links:
 #   stealcheck::deques    the deque contract, memory backends, built-in deques (header-only)
 #   stealcheck::harness   checker interface, open variant registry, CLI runner, replay commands
+#   stealcheck::oracle    the RC11/SC axioms as relation algebra and a brute-force enumerator
 #   stealcheck::model     the RC11/SC model checker with its checker and `model` subcommand
 #   stealcheck::stress    native stress and linearizability checking with their checkers
 #   stealcheck::testing   the GoogleTest conformance suite (stealcheck/testing.hpp)
@@ -15,13 +16,14 @@ set(STEALCHECK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/stealcheck)
 
 # Headers: the user-facing ones (include/stealcheck/*.hpp) and every header they include.
 install(DIRECTORY include/stealcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(dir deques harness models stress)
+foreach(dir deques harness oracle models stress)
   install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/stealcheck/${dir}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "tests" EXCLUDE PATTERN "bench" EXCLUDE)
 endforeach()
 
 set_target_properties(stealcheck_deques PROPERTIES EXPORT_NAME deques)
 set_target_properties(stealcheck_harness PROPERTIES EXPORT_NAME harness)
+set_target_properties(stealcheck_oracle PROPERTIES EXPORT_NAME oracle)
 set_target_properties(stealcheck_models PROPERTIES EXPORT_NAME model_engine)
 set_target_properties(stealcheck_models_cli PROPERTIES EXPORT_NAME model)
 set_target_properties(stealcheck_stress PROPERTIES EXPORT_NAME stress_engine)
@@ -30,7 +32,7 @@ set_target_properties(stealcheck_testing PROPERTIES EXPORT_NAME testing)
 set_target_properties(stealcheck_cli PROPERTIES EXPORT_NAME cli)
 set_target_properties(stealcheck_main PROPERTIES EXPORT_NAME main)
 
-install(TARGETS stealcheck_deques stealcheck_harness stealcheck_models stealcheck_models_cli
+install(TARGETS stealcheck_deques stealcheck_harness stealcheck_oracle stealcheck_models stealcheck_models_cli
                 stealcheck_stress stealcheck_stress_checker stealcheck_testing stealcheck_cli
                 stealcheck_main
         EXPORT stealcheckTargets
@@ -51,7 +53,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/stealcheckConfig.cmake
         DESTINATION ${STEALCHECK_CMAKE_DIR})
 
 # add_subdirectory(stealcheck) users get the same names and functions.
-foreach(t deques harness model stress testing cli main)
+foreach(t deques harness oracle model stress testing cli main)
   if(t STREQUAL "model")
     add_library(stealcheck::model ALIAS stealcheck_models_cli)
   elseif(t STREQUAL "stress")
