@@ -1,7 +1,8 @@
 // Differential test of RC11's SC axiom: psc_acyclic (models/psc.cpp) must give exactly the
-// answer of psc_acyclic_reference (models/psc_reference.cpp, the direct computation) on
+// answer of psc_acyclic_reference (models/psc_reference.cpp: the relational psc of
+// oracle/axioms.hpp) on
 //   (a) every complete execution graph of every deque client (default orders, and every site
-//       overridden to seq_cst so that most events are sc) and of the litmus shapes;
+//       overridden to seq_cst so that most events are sc) and of random all-sc programs;
 //   (b) inconsistent graphs: those graphs mutated (a read's rf moved to another write of its
 //       location, two mo-adjacent writes swapped, an event made sc or no longer sc), hb
 //       recomputed; graphs whose po ∪ rf ∪ tc is cyclic are skipped (hb_of is nullptr);
@@ -41,7 +42,6 @@
 #include "models/explore.hpp"
 #include "models/hb.hpp"
 #include "models/rc11.hpp"
-#include "models/tests/litmus_shapes.hpp"
 #include "models/tests/random_programs.hpp"
 
 namespace stealcheck::model {
@@ -231,23 +231,6 @@ TEST(Psc, FastMatchesReferenceOnClientGraphs) {
   ck.ranks.expect_checked("clients");
 }
 
-TEST(Psc, FastMatchesReferenceOnLitmusGraphs) {
-  checker ck(seed_from_env());
-  for (const auto& sh : litmus::oracle_shapes()) {
-    options o;
-    const std::string what(sh.name);
-    o.on_complete = [&](const graph& g, const consistency_checker& c) {
-      ck.check(g, &c, what.c_str(), 20);
-    };
-    const result r = explore(o, [&](client& c) {
-      bool weak = false;
-      sh.run(c, weak);
-    });
-    EXPECT_TRUE(r.ok()) << what;
-  }
-  ck.expect_both_answers("litmus");
-}
-
 // Random programs, as in differential_test.cpp but larger and with 3 locations.
 // More threads, instructions and locations than the differential test, and seq_cst favoured:
 // programs with several sc events are the interesting ones here.
@@ -263,10 +246,20 @@ program_shape psc_shape(std::uint32_t locations = 3) {
 
 constexpr int programs = 5 * STEALCHECK_TEST_SCALE;
 
+// Random programs whose every access and fence is seq_cst: psc relates most of their events.
+program all_sc(program p) {
+  for (auto& th : p)
+    for (ins& i : th)
+      i.order = i.fail = std::memory_order_seq_cst;
+  return p;
+}
+
 // The rank audit can fail: a consistent graph with a psc edge, its ranks swapped.
 TEST(Psc, RankAuditCatchesAnEdgeAgainstTheRanks) {
+  std::mt19937_64 gen(seed_from_env());
   std::size_t swapped = 0;
-  for (const auto& sh : litmus::oracle_shapes()) {
+  for (int k = 0; k < 100 && swapped == 0; ++k) {
+    const program p = all_sc(random_program(gen, psc_shape(2)));
     options o;
     o.on_complete = [&](const graph& g, const consistency_checker&) {
       if (swapped != 0) return;
@@ -274,36 +267,53 @@ TEST(Psc, RankAuditCatchesAnEdgeAgainstTheRanks) {
       if (!psc_certify(g, c.cache())) return;
       const auto edges = psc_edges_reference(g, *c.hb(g));
       if (edges.empty()) return;
-      EXPECT_EQ(rank_violations(g, c), 0u) << sh.name;
+      EXPECT_EQ(rank_violations(g, c), 0u) << describe(p);
       const auto [a, b] = edges.front();
       auto& ev = c.cache().ev;
       std::swap(ev[static_cast<std::size_t>(a.thread)][static_cast<std::size_t>(a.index)].rank,
                 ev[static_cast<std::size_t>(b.thread)][static_cast<std::size_t>(b.index)].rank);
       swapped = rank_violations(g, c);
-      EXPECT_GT(swapped, 0u) << sh.name;
+      EXPECT_GT(swapped, 0u) << describe(p);
     };
-    explore(o, [&](client& c) {
-      bool weak = false;
-      sh.run(c, weak);
-    });
+    explore(o, [&](client& c) { run_program(c, p, 2); });
   }
-  EXPECT_GT(swapped, 0u) << "no litmus graph with a psc edge";
+  EXPECT_GT(swapped, 0u) << "no explored graph with a psc edge";
+}
+
+// Explores `count` programs made by `make(k)` (at most `executions` graphs each) and checks
+// every graph with `variants` mutations.
+template <class Make>
+void check_programs(checker& ck, int count, const char* name, Make make, std::uint64_t executions,
+                    int variants) {
+  for (int k = 0; k < count; ++k) {
+    const program p = make(k);
+    const std::string what = std::string(name) + " " + std::to_string(k) + ": " + describe(p);
+    options o;
+    o.max_executions = executions;
+    o.on_complete = [&](const graph& g, const consistency_checker& c) {
+      ck.check(g, &c, what.c_str(), variants);
+    };
+    const result r = explore(o, [&](client& c) { run_program(c, p, 3); });
+    EXPECT_TRUE(r.ok()) << what;
+  }
+}
+
+// Explored graphs of all-sc programs, each with 20 mutations.
+TEST(Psc, FastMatchesReferenceOnScPrograms) {
+  checker ck(seed_from_env());
+  std::mt19937_64 gen(ck.seed);
+  const auto make = [&](int k) {
+    return all_sc(random_program(gen, psc_shape(2 + static_cast<std::uint32_t>(k % 2))));
+  };
+  check_programs(ck, programs / 10, "sc program", make, 200, 20);
+  ck.expect_both_answers("sc programs");
 }
 
 TEST(Psc, FastMatchesReferenceOnRandomPrograms) {
   checker ck(seed_from_env());
   std::mt19937_64 gen(ck.seed);
-  for (int k = 0; k < programs; ++k) {
-    const program p = random_program(gen, psc_shape());
-    const std::string what = "random program " + std::to_string(k);
-    options o;
-    o.max_executions = 2000;
-    o.on_complete = [&](const graph& g, const consistency_checker& c) {
-      ck.check(g, &c, what.c_str(), 8);
-    };
-    const result r = explore(o, [&](client& c) { run_program(c, p, 3); });
-    EXPECT_TRUE(r.ok()) << what;
-  }
+  const auto make = [&](int) { return random_program(gen, psc_shape()); };
+  check_programs(ck, programs, "random program", make, 2000, 8);
   ck.expect_both_answers("random programs");
   ck.ranks.expect_checked("random programs");
 }
