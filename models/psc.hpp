@@ -12,10 +12,10 @@
 // po-suffix per thread, from the first event at another location after its hb-successors.
 // An edge a -> b is then one bit test (b an access) or one intersection with hb?-before(b)
 // (b a fence); the cycle check is Kahn's algorithm on the S x S edges.
-// psc_acyclic_reference is the direct computation (bit sets of scb per event, unions over
-// hb-successors): kept as the oracle of models/tests/psc_test.cpp, and used by psc_acyclic
-// for graphs that break graph.hpp's invariants (a write missing from mo, an rf to another
-// location), so both agree on every graph.
+// psc_acyclic_reference is the relational psc of oracle/axioms.hpp on g taken as a candidate
+// execution (psc_reference.cpp), written independently of this file: the oracle of
+// models/tests/psc_test.cpp, and what psc_acyclic answers for graphs that break graph.hpp's
+// invariants (a write missing from mo, an rf to another location).
 //
 // Thread role: explorer thread only. Requires: hb computed for g (models/hb.hpp).
 // Returns: whether psc is acyclic; true without looking when g has fewer than two sc events
@@ -23,7 +23,7 @@
 // sc fence can have a psc self-loop).
 // Complexity: psc_acyclic O(E + L * W + S * T * (log E + W) + F * E + S^2 * W) for E events,
 // W = E / 64 words, L locations, T threads, S sc events of which F are fences; O(E) when S < 2.
-// psc_acyclic_reference O(S * E^2 / 64).
+// psc_acyclic_reference O(E^3 / 64).
 // Source: Lahav, Vafeiadis, Kang, Hur, Dreyer, Repairing Sequential Consistency in C/C++11,
 // PLDI 2017, section 3.2 (psc); the suffix and mo-minimum reductions are this file's.
 #pragma once
@@ -47,11 +47,11 @@ bool psc_acyclic(const graph& g, const hb_clocks& c);
 /// the oldest free event: O(S^2) for S sc events).
 bool psc_certify(const graph& g, hb_cache& c);
 
-/// The same answer computed the direct way (slow): the test oracle for psc_acyclic.
+/// The same answer from the relational oracle (slow): the test oracle for psc_acyclic.
 bool psc_acyclic_reference(const graph& g, const hb_clocks& c);
 
-/// Every psc edge (a, b) between sc events of g, self-loops included, computed the direct
-/// way: the test oracle for the ranks of psc_certify and the incremental check (rc11.cpp).
+/// Every psc edge (a, b) between sc events of g, self-loops included, from the relational
+/// oracle: the test oracle for the ranks of psc_certify and the incremental check (rc11.cpp).
 std::vector<std::pair<event_id, event_id>> psc_edges_reference(const graph& g, const hb_clocks& c);
 
 }  // namespace stealcheck::model
