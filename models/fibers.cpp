@@ -93,8 +93,6 @@ execution::~execution() {
   teardown();
   for (void* p : stack_pool_)
     ::munmap(static_cast<char*>(p) - stack_guard_bytes(), stack_guard_bytes() + stack_size_);
-  for (const auto& [bytes, p] : spare_storage_)
-    ::operator delete (p, std::align_val_t{alignof(std::max_align_t)});
 }
 
 // Every switch between the explorer (main) and a fiber goes through these two functions, so
@@ -196,14 +194,7 @@ void execution::teardown() {
     switch_to_fiber(t);  // throws unwind_request inside the fiber; it then finishes
   }
   current = 0;
-  constexpr std::size_t max_spare = 64;  // a client allocating more per run frees the rest
-  for (alloc_record& a : allocs) {
-    if (spare_storage_.size() < max_spare)
-      spare_storage_.emplace_back(a.bytes, a.storage);
-    else
-      ::operator delete (a.storage, std::align_val_t{alignof(std::max_align_t)});
-  }
-  allocs.clear();
+  mem.give_back();
   recycle_threads();
   tearing_down = false;
 }

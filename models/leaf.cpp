@@ -39,8 +39,8 @@ bool explorer::check_final(bool complete) {
   for (const auto& th : g.threads)
     for (const event& e : th)
       if (is_na(e)) wanted[e.loc] = 1;
-  for (std::size_t l = 0; l < g.locs.size() && l < ex_.loc_freed.size(); ++l)
-    if (ex_.loc_freed[l].valid()) wanted[l] = 1;
+  for (std::size_t l = 0; l < g.locs.size(); ++l)
+    if (ex_.mem.freed_by_any(l).valid()) wanted[l] = 1;
   auto& by_loc = final_scratch_.by_loc;
   if (by_loc.size() < g.locs.size()) by_loc.resize(g.locs.size());
   for (std::size_t l = 0; l < g.locs.size(); ++l)
@@ -67,12 +67,12 @@ bool explorer::check_final(bool complete) {
         return false;
       }
     }
-    if (l < ex_.loc_freed.size() && ex_.loc_freed[l].valid())
+    if (const event_id f = ex_.mem.freed_by_any(l); f.valid())
       for (const event_id a : v)
-        if (!c.hb_eq(a, ex_.loc_freed[l])) {
+        if (!c.hb_eq(a, f)) {
           report(error_kind::use_after_free, "access " + event_line(g, a) +
                                                  " is not ordered before the free at " +
-                                                 event_name(g, ex_.loc_freed[l]));
+                                                 event_name(g, f));
           return false;
         }
   }
@@ -82,7 +82,7 @@ bool explorer::check_final(bool complete) {
 // At the end of a complete execution, every model allocation must have been destroyed.
 bool explorer::check_leaks(bool complete) {
   if (complete)
-    for (const alloc_record& a : ex_.allocs)
+    for (const alloc_record& a : ex_.mem.allocations())
       if (a.live) {
         report(error_kind::leak, "leak: the allocation at " + event_name(ex_.g, a.alloc_event) +
                                      " (" + std::to_string(a.bytes) + " bytes) is never destroyed");

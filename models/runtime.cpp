@@ -18,16 +18,6 @@ namespace stealcheck::model::detail {
 
 constinit thread_local execution* tls_current_execution = nullptr;
 
-void* execution::take_storage(std::size_t bytes) {
-  for (std::size_t k = spare_storage_.size(); k-- > 0;)
-    if (spare_storage_[k].first == bytes) {
-      void* p = spare_storage_[k].second;
-      spare_storage_.erase(spare_storage_.begin() + static_cast<std::ptrdiff_t>(k));
-      return p;
-    }
-  return ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
-}
-
 void execution::reset_run() {
   recycle_threads();
   threads.push_back(fresh_thread());
@@ -36,12 +26,8 @@ void execution::reset_run() {
     g.threads.resize(1);
     g.info.resize(1);
   }
-  // sized for the recorded graph's locations at once (ensure_loc grows them for new ones)
-  loc_addr.assign(g.locs.size(), 0);
-  loc_freed.assign(g.locs.size(), event_id::none());
-  shadow.assign(g.locs.size(), 0);
-  allocs.clear();
-  next_element.reset();
+  // sized for the recorded graph's locations at once (grown for new ones)
+  mem.reset(g.locs.size());
   na_recorded = false;
   late_access = false;
 }
@@ -101,8 +87,7 @@ bool execution::commit(std::size_t t) {
     if (c == 0 || !(e.kind == event_kind::write && e.rmw)) return mismatch(t, c);
     const event& r = evs[c - 1];
     e.value = rmw_result(r, r.value, g.locs[r.loc].width);
-    ensure_loc(e.loc);
-    shadow[e.loc] = e.value;
+    mem.last_written(e.loc) = e.value;
     op.result = r.value;
     op.ok = true;
     th.cursor = c + 1;
@@ -130,16 +115,14 @@ bool execution::commit(std::size_t t) {
       event& w = evs[c];
       if (!(w.kind == event_kind::write && w.rmw)) return mismatch(t, c);
       w.value = rmw_result(e, e.value, g.locs[e.loc].width);
-      ensure_loc(e.loc);
-      shadow[e.loc] = w.value;
+      mem.last_written(e.loc) = w.value;
       ++c;
     } else if (c < evs.size() && evs[c].kind == event_kind::write && evs[c].rmw) {
       return mismatch(t, c);
     }
   } else if (e.kind == event_kind::write) {
     e.value = op.value;
-    ensure_loc(e.loc);
-    shadow[e.loc] = e.value;
+    mem.last_written(e.loc) = e.value;
     ++c;
   } else {
     ++c;
@@ -201,12 +184,6 @@ bool execution::replay_recorded() {
       return false;
     }
   }
-}
-
-void execution::grow_locs(std::uint32_t loc) {
-  loc_addr.resize(loc + 1, 0);
-  loc_freed.resize(loc + 1);
-  shadow.resize(loc + 1, 0);
 }
 
 event_id execution::free_event(event e) {

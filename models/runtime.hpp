@@ -1,5 +1,6 @@
-// models/runtime.hpp: one run of the client program: model threads as fibers, the replay
-// cursor that re-executes the recorded graph, bookkeeping events, allocation tracking.
+// models/runtime.hpp: one run of the client program: model threads as fibers (fibers.cpp),
+// the replay cursor that re-executes the recorded graph, bookkeeping events; the run's
+// locations and allocations are a run_memory (run_memory.hpp).
 //
 // Each run starts the real C++ client from the beginning (stateless model checking). Threads
 // are Boost.Context fibers on the explorer's OS thread. A model thread runs until its next
@@ -30,6 +31,7 @@
 
 #include "models/consistency.hpp"
 #include "models/graph.hpp"
+#include "models/run_memory.hpp"
 #include "models/runtime_api.hpp"
 #include "models/verdict.hpp"
 
@@ -80,16 +82,6 @@ struct unwind_request {};
 struct error_state {
   error_kind kind = error_kind::assertion;
   std::string message;
-};
-
-struct alloc_record {
-  void* storage = nullptr;
-  std::size_t bytes = 0;
-  std::size_t count = 0;
-  void (*destroy)(void*, std::size_t) = nullptr;
-  bool live = true;
-  event_id alloc_event;
-  event_id free_event;
 };
 
 struct progress_slot;  // models/watchdog.hpp
@@ -152,20 +144,13 @@ class execution {
   // ---- called from fibers (runtime_api.cpp) ----
   std::size_t current = 0;
   bool tearing_down = false;
-  std::optional<std::uint32_t> next_element;
-  std::vector<std::uintptr_t> loc_addr;
-  std::vector<event_id> loc_freed;
-  std::vector<std::uint64_t> shadow;  ///< value last written in this run (teardown reads it)
-  std::vector<alloc_record> allocs;
+  run_memory mem;  ///< locations' addresses, frees and last values; model allocations
   /// Whether this run recorded a non-atomic access (a data race is possible), and whether a
   /// free found an access to a location it freed that is not hb-before it (rt_free_end;
   /// accesses made after a free fail at once). The end-of-execution check searches for a bug
   /// only if one is set (explorer::check_final).
   bool na_recorded = false;
   bool late_access = false;
-  /// Storage for a model allocation of `bytes` bytes: one an earlier run's teardown gave back
-  /// (allocations repeat from run to run), else a new one. Contents indeterminate.
-  void* take_storage(std::size_t bytes);
 
   event_id free_event(event e);
   /// A bookkeeping event with no location or value (spawn, end, alloc, free) of the calling
@@ -228,14 +213,10 @@ class execution {
       throw unwind_request{};
     }
   }
-  void ensure_loc(std::uint32_t loc) {
-    if (loc >= loc_addr.size()) grow_locs(loc);
-  }
   model_thread& me() { return *threads[current]; }
   std::size_t spawn(std::function<void()> body);
 
  private:
-  void grow_locs(std::uint32_t loc);
   bool mismatch(std::size_t t, std::size_t c);  // records a nondeterminism error; true
   void reset_run();
   bool replay_recorded();  // rerun's loop
@@ -249,8 +230,6 @@ class execution {
   [[maybe_unused]] void* tsan_main_ = nullptr;
   void* last_stack_ = nullptr;
   std::vector<void*> stack_pool_;
-  // storage of the model allocations of torn-down runs, with its size, for take_storage
-  std::vector<std::pair<std::size_t, void*>> spare_storage_;
   // model_thread objects of finished runs, reused (one allocation per thread per exploration)
   std::vector<std::unique_ptr<model_thread>> spare_threads_;
   void recycle_threads();
@@ -280,7 +259,7 @@ inline bool execution::replay_free(event_kind k, std::uint32_t loc, std::uint64_
 inline bool execution::replay_load(std::uint32_t loc, std::uint64_t& value) {
   event* e = recorded_next();
   if (e == nullptr || e->kind != event_kind::read || e->loc != loc || e->op != rmw_op::none ||
-      loc_freed[loc].valid())
+      mem.freed_by(loc).valid())
     return false;
   model_thread& th = *threads[current];
   const auto u = static_cast<std::size_t>(e->rf.thread);  // none() wraps to a huge number
@@ -294,10 +273,10 @@ inline bool execution::replay_load(std::uint32_t loc, std::uint64_t& value) {
 inline bool execution::replay_store(std::uint32_t loc, std::uint64_t value) {
   event* e = recorded_next();
   if (e == nullptr || e->kind != event_kind::write || e->rmw || e->loc != loc ||
-      loc_freed[loc].valid())
+      mem.freed_by(loc).valid())
     return false;
   e->value = value;
-  shadow[loc] = value;
+  mem.written(loc, value);
   ++threads[current]->cursor;
   return true;
 }

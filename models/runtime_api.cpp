@@ -27,8 +27,7 @@ execution& ex() {
 }
 
 std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
-  x.ensure_loc(op.loc);
-  std::uint64_t& cell = x.shadow[op.loc];
+  std::uint64_t& cell = x.mem.last_written(op.loc);
   const std::uint64_t old = cell;
   ok = true;
   switch (op.kind) {
@@ -65,11 +64,11 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
     return v;
   }
   if (op.kind != op_kind::fence && op.kind != op_kind::join) {
-    x.ensure_loc(op.loc);
-    if (x.loc_freed[op.loc].valid())
+    x.mem.ensure(op.loc);
+    if (x.mem.freed_by(op.loc).valid())
       x.fail(error_kind::use_after_free, "access to " + location_name(x.g, op.loc) +
                                              " after it was freed at " +
-                                             event_name(x.g, x.loc_freed[op.loc]));
+                                             event_name(x.g, x.mem.freed_by(op.loc)));
   }
   const std::uint64_t v = x.post(op);
   if (x.me().unwind_due) {  // torn down while suspended in post(): answer as in teardown
@@ -82,10 +81,10 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   return v;
 }
 
-// Whether g has an access to a location freed by f (freed[loc] == f) that is not hb-before
+// Whether the graph has an access to a location freed by f that is not hb-before
 // f: a use-after-free race, which the end-of-execution check reports. Scans only the events
 // outside f's hb-prefix (after a join, usually none).
-bool unordered_access(execution& x, event_id f, const std::vector<event_id>& freed) {
+bool unordered_access(execution& x, event_id f) {
   const graph& g = x.g;
   const hb_clocks* h = x.checker.hb(g);
   if (h == nullptr) return true;  // (not for a consistent graph) the end check decides
@@ -94,7 +93,7 @@ bool unordered_access(execution& x, event_id f, const std::vector<event_id>& fre
     const auto& th = g.threads[u];
     for (auto i = static_cast<std::size_t>(clk[u]); i < th.size(); ++i) {
       const event& e = th[i];
-      if ((is_access(e) || is_na(e)) && e.loc < freed.size() && freed[e.loc] == f) return true;
+      if ((is_access(e) || is_na(e)) && x.mem.freed_by_any(e.loc) == f) return true;
     }
   }
   return false;
@@ -110,18 +109,14 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
   l.atomic = kind != loc_kind::nonatomic;
   l.width = width;
   l.src = src;
-  if (x.next_element) {
+  if (const auto element = x.mem.take_element()) {
     l.in_array = true;
-    l.element = *x.next_element;
-    x.next_element.reset();
+    l.element = *element;
   }
   const event_kind k = kind == loc_kind::nonatomic ? event_kind::na_write : event_kind::init;
   const event* recorded = x.recorded_next();  // a replay: try the recorded event's location
   const std::uint32_t loc = x.g.location_for(l, recorded ? recorded->loc : location_hint_none);
-  x.ensure_loc(loc);
-  x.loc_addr[loc] = addr;
-  x.loc_freed[loc] = event_id::none();
-  x.shadow[loc] = init;
+  x.mem.placed(loc, addr, init);
   if (x.tearing_down) return loc;
   if (x.replay_free(k, loc, init, 0)) return loc;  // free_event's replay, without an event copy
   event e;
@@ -218,11 +213,11 @@ void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
     x.teardown_op_made();
     return;
   }
-  x.ensure_loc(loc);
-  if (x.loc_freed[loc].valid())
+  x.mem.ensure(loc);
+  if (x.mem.freed_by(loc).valid())
     x.fail(error_kind::use_after_free, "access to " + location_name(x.g, loc) +
                                            " after it was freed at " +
-                                           event_name(x.g, x.loc_freed[loc]));
+                                           event_name(x.g, x.mem.freed_by(loc)));
   event e;
   e.kind = write ? event_kind::na_write : event_kind::na_read;
   e.loc = loc;
@@ -278,27 +273,19 @@ std::memory_order rt_site_order(const site& s) noexcept {
 void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
                void (*destroy)(void*, std::size_t)) {
   execution& x = ex();
-  const std::size_t bytes = size * (count == 0 ? 1 : count);
-  void* p = x.take_storage(bytes);
-  alloc_record r;
-  r.storage = p;
-  r.bytes = bytes;
-  r.count = count;
-  r.destroy = destroy;
-  x.allocs.push_back(r);
-  if (!x.tearing_down)
-    x.allocs.back().alloc_event =
-        x.record(event_kind::alloc, static_cast<std::uint32_t>(x.allocs.size() - 1));
-  return p;
+  const std::size_t k = x.mem.allocate(size * (count == 0 ? 1 : count), count, destroy);
+  alloc_record& a = x.mem.allocation(k);
+  if (!x.tearing_down) a.alloc_event = x.record(event_kind::alloc, static_cast<std::uint32_t>(k));
+  return a.storage;
 }
 
 void rt_array_element(std::uint32_t i) {
-  ex().next_element = i;
+  ex().mem.next_is_element(i);
 }
 
 bool rt_free_begin(const void* p, bool /*array*/) {
   execution& x = ex();
-  for (alloc_record& a : x.allocs) {
+  for (const alloc_record& a : x.mem.allocations()) {
     if (a.storage != p) continue;
     if (a.live) return true;
     if (x.tearing_down) return false;
@@ -312,22 +299,14 @@ bool rt_free_begin(const void* p, bool /*array*/) {
 
 void rt_free_end(const void* p) {
   execution& x = ex();
-  for (std::size_t k = 0; k < x.allocs.size(); ++k) {
-    alloc_record& a = x.allocs[k];
+  for (std::size_t k = 0; k < x.mem.allocations().size(); ++k) {
+    alloc_record& a = x.mem.allocation(k);
     if (a.storage != p || !a.live) continue;
     a.live = false;
     if (x.tearing_down) return;
     a.free_event = x.record(event_kind::free, static_cast<std::uint32_t>(k));
-    const auto lo = reinterpret_cast<std::uintptr_t>(a.storage);
-    bool any = false;
-    for (std::size_t l = 0; l < x.loc_addr.size(); ++l) {
-      const std::uintptr_t q = x.loc_addr[l];
-      if (q >= lo && q < lo + a.bytes) {
-        x.loc_freed[l] = a.free_event;
-        any = true;
-      }
-    }
-    if (any && !x.late_access) x.late_access = unordered_access(x, a.free_event, x.loc_freed);
+    if (x.mem.free_locations(k, a.free_event) && !x.late_access)
+      x.late_access = unordered_access(x, a.free_event);
     return;
   }
 }
