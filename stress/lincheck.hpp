@@ -7,19 +7,24 @@
 // values in order)? The owner's operations are totally ordered by (1), since one thread's
 // operations never overlap.
 //
-// Algorithm: Wing and Gong's search (J. Parallel Distrib. Comput. 1993) with Lowe's
-// memoization ("Testing for linearizability", CCPE 2017): depth-first over the operations
-// that may come next (those invoked before the earliest response among the remaining ones),
-// applying each to the spec with its observed result, backtracking with the spec's undo, and
-// never revisiting a set of linearized operations already seen. The set alone determines the
-// spec state here (values are unique, so the deque holds exactly the pushed-and-not-taken
-// values in push order), so the memo key is the set: a 128-bit Zobrist hash of it (two
-// independent 64-bit keys; a false "seen" needs a 128-bit collision).
+// Algorithm: the linearizability core (deques/linearize.hpp) under real_time_order: Wing and
+// Gong's search (J. Parallel Distrib. Comput. 1993) with Lowe's memoization ("Testing for
+// linearizability", CCPE 2017): depth-first over the operations that may come next (those
+// invoked before the earliest response among the remaining ones), applying each to the spec
+// with its observed result, backtracking with the spec's undo, and never revisiting a set of
+// linearized operations already seen. The set alone determines the spec state here (values
+// are unique, so the deque holds exactly the pushed-and-not-taken values in push order), so
+// the memo key is the set: a 128-bit Zobrist hash of it (two independent 64-bit keys; a false
+// "seen" needs a 128-bit collision). minimize() is the core's greedy minimizer; the timelines
+// are harness/timeline.hpp's, with the recorder's stamps as the clock.
 //
+// Thread role: any thread, on a history it owns.
 // Requires: values are unique (each pushed at most once); every operation completed.
 // Complexity: worst case exponential in the number of overlapping operations (inherent: the
 // problem is NP-complete); with k threads, O(n * 2^k)-ish in practice. Iterative: no
-// recursion depth limit.
+// recursion depth limit. minimize(): one check per unit, at most 5,000 operations (a longer
+// history is returned whole).
+// Source: linearizability, Herlihy & Wing, TOPLAS 1990.
 #pragma once
 
 #include <cstddef>
