@@ -65,9 +65,12 @@ void client::check(bool ok, std::string_view what, source_loc src) {
   detail::execution& x = ex();
   if (x.tearing_down) return;
   const char* f = src.file != nullptr ? std::strrchr(src.file, '/') : nullptr;
-  x.fail(error_kind::assertion, "check failed: " + std::string(what) + " (" +
+  // the location ends the first line: a multi-line `what` goes on below it
+  const std::size_t eol = std::min(what.find('\n'), what.size());
+  x.fail(error_kind::assertion, "check failed: " + std::string(what.substr(0, eol)) + " (" +
                                     (f != nullptr ? f + 1 : "?") + ":" + std::to_string(src.line) +
-                                    ", thread " + std::to_string(x.current) + ")");
+                                    ", thread " + std::to_string(x.current) + ")" +
+                                    std::string(what.substr(eol)));
 }
 
 event_id client::position() const {

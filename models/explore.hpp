@@ -94,7 +94,8 @@ class client {
   /// Joins every spawned thread not yet joined.
   void join_all();
   /// A client assertion: when false, the exploration stops with error_kind::assertion and
-  /// the message `what` plus this execution's trace.
+  /// the message `what` plus this execution's trace. The message's first line is `what`'s
+  /// first line and the source location; further lines of `what` follow it.
   void check(bool ok, std::string_view what, source_loc src = source_loc::current());
   /// The calling thread's number and the index its next event will get.
   event_id position() const;

@@ -1,91 +1,108 @@
-// models/history.cpp: conservation and hb-linearizability checks (see history.hpp).
+// models/history.cpp: conservation and hb-linearizability checks (see history.hpp); the
+// search is the core's (deques/linearize.hpp) under the hb order between operations.
 #include "models/history.hpp"
 
 #include <algorithm>
 #include <array>
+#include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
+#include "deques/linearize.hpp"
+#include "harness/timeline.hpp"
 #include "models/hb.hpp"
 
 namespace stealcheck::model {
 
-// Depth-first search over the linear extensions of hb between operations, applying each
-// operation to the spec and undoing it on backtrack; sets of operations are bitmasks.
-bool history::linearizable(const hb_clocks& hb) const {
-  const std::size_t n = ops_.size();
-  if (n > 64) return false;  // check_all reports this case by name
-  using mask = std::uint64_t;
-  // a before b: earlier in the same thread, or a's last event hb-before b's first. Per
-  // thread the operations are recorded in po order, and those of thread u hb-before b form a
-  // prefix of u's list that only grows along b's thread: one pointer per pair of threads.
+namespace {
+
+using order = linearize::precedence_order<hb_cache::width>;
+using mask = order::mask;
+
+// Adds hb to o (built on ops' threads): a before b when a's last event happens-before b's
+// first (po between a thread's operations is o's own). Per thread the operations are recorded
+// in po order, and those of thread u hb-before b form a prefix of u's list that only grows
+// along b's thread: one pointer per pair of lanes.
+void require_hb(order& o, std::span<const deque_op> ops, const hb_clocks& hb) {
   constexpr std::size_t W = hb_cache::width;
-  std::array<std::array<std::uint8_t, 64>, W> of_thread;  // per thread: its operations
-  std::array<std::size_t, W> count{};
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto t = static_cast<std::size_t>(ops_[i].first.thread);
-    of_thread[t][count[t]++] = static_cast<std::uint8_t>(i);
-  }
-  std::array<std::size_t, W> active;  // the threads with operations
-  std::size_t na = 0;
-  for (std::size_t t = 0; t < W; ++t)
-    if (count[t] > 0) active[na++] = t;
-  std::array<mask, 64> preds{};
-  for (std::size_t ta = 0; ta < na; ++ta) {
-    const std::size_t t = active[ta];
-    std::array<std::size_t, W> seen{};  // per thread u: its operations hb-before so far
+  const std::size_t lanes = o.lanes();
+  for (std::size_t a = 0; a < lanes; ++a) {
+    std::array<std::size_t, W> seen{};  // per lane: its operations hb-before so far
     std::array<mask, W> before{};       // and their set
-    mask earlier = 0;                   // t's operations po-before
-    for (std::size_t k = 0; k < count[t]; ++k) {
-      const std::size_t b = of_thread[t][k];
-      const hb_cache::clock* clk = hb.of(ops_[b].first);
-      mask m = earlier;
-      for (std::size_t ua = 0; ua < na; ++ua) {
-        const std::size_t u = active[ua];
-        if (u == t) continue;
-        while (seen[ua] < count[u] && ops_[of_thread[u][seen[ua]]].last.index < clk[u])
-          before[ua] |= mask{1} << of_thread[u][seen[ua]++];
-        m |= before[ua];
+    const std::size_t size = o.lane_size(a);
+    for (std::size_t k = 0; k < size; ++k) {
+      const std::size_t b = o.lane_op(a, k);
+      const hb_cache::clock* clk = hb.of(ops[b].first);
+      mask m = 0;
+      for (std::size_t u = 0; u < lanes; ++u) {
+        if (u == a) continue;
+        const hb_cache::clock seen_of_u = clk[o.lane_thread(u)];
+        const std::size_t size_u = o.lane_size(u);
+        std::size_t j = seen[u];
+        for (; j < size_u && ops[o.lane_op(u, j)].last.index < seen_of_u; ++j)
+          before[u] |= mask{1} << o.lane_op(u, j);
+        seen[u] = j;
+        m |= before[u];
       }
-      preds[b] = m;
-      earlier |= mask{1} << b;
+      o.require(b, m);
     }
   }
-  const mask all = n == 64 ? ~mask{0} : (mask{1} << n) - 1;
-  // one spec per OS thread, emptied per call: no allocation per execution once warm
+}
+
+// Whether ops have a linearization respecting hb. One search and one spec per OS thread,
+// emptied per call: no allocation per execution once warm.
+bool linearizable(std::span<const deque_op> ops, const hb_clocks& hb) {
+  if (ops.size() > order::max_ops) return false;  // check_all reports this case by name
+  order o(ops.size(), [&](std::size_t i) { return ops[i].first.thread; });
+  require_hb(o, ops, hb);
+  static thread_local linearize::search<order> search;
   static thread_local spec::sequential_deque<std::int64_t> s;
   s.clear();
-  // Only the next operation of each thread can come next (a thread's operations are ordered
-  // by po, which preds contains): at each depth, at most one candidate per thread.
-  struct frame {
-    mask done;
-    std::size_t next;  // the next thread (index into active) to try at this depth
-  };
-  std::array<frame, 65> stack;       // one frame per depth: at most n + 1
-  std::array<std::size_t, W> pos{};  // per active thread: its operations done
-  std::size_t depth = 1;
-  stack[0] = {0, 0};
-  while (depth > 0) {
-    frame& f = stack[depth - 1];
-    if (f.done == all) return true;
-    bool descended = false;
-    while (f.next < na) {
-      const std::size_t ta = f.next++;
-      if (pos[ta] == count[active[ta]]) continue;  // the thread's operations are all done
-      const std::size_t i = of_thread[active[ta]][pos[ta]];
-      if ((preds[i] & ~f.done) != 0 || !spec::apply(s, ops_[i])) continue;
-      ++pos[ta];
-      stack[depth++] = {f.done | mask{1} << i, 0};
-      descended = true;
-      break;
-    }
-    if (descended) continue;
-    if (--depth == 0) break;
-    const std::size_t ta = stack[depth - 1].next - 1;  // the thread applied at that depth
-    spec::undo(s, ops_[of_thread[active[ta]][--pos[ta]]]);
-  }
-  return false;
+  return search.run(s, ops, o);
 }
+
+// The position of event e in a linear extension of hb: the size of its hb-prefix (strictly
+// growing along hb), events outside the clocks last.
+std::int64_t hb_rank(const hb_clocks& hb, event_id e) {
+  const auto t = static_cast<std::size_t>(e.thread);
+  if (t >= hb.ev.size() || static_cast<std::size_t>(e.index) >= hb.valid[t])
+    return std::numeric_limits<std::int64_t>::max();
+  std::int64_t sum = 0;
+  const hb_cache::clock* clk = hb.of(e);
+  for (std::size_t u = 0; u < hb_cache::width; ++u)
+    sum += clk[u];
+  return sum;
+}
+
+// ops as timeline items, each from its first to its last event, positions numbered along one
+// linear extension of hb.
+std::string hb_timeline(std::span<const deque_op> ops, const hb_clocks& hb) {
+  struct point {
+    std::int64_t rank;
+    std::int32_t thread, index;
+    auto operator<=>(const point&) const = default;
+  };
+  const auto at = [&](event_id e) { return point{hb_rank(hb, e), e.thread, e.index}; };
+  std::vector<point> points;
+  for (const deque_op& op : ops) {
+    points.push_back(at(op.first));
+    points.push_back(at(op.last));
+  }
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  const auto position = [&](event_id e) {
+    return static_cast<std::uint64_t>(std::lower_bound(points.begin(), points.end(), at(e)) -
+                                      points.begin());
+  };
+  std::vector<timeline::item> items;
+  for (const deque_op& op : ops)
+    items.push_back({static_cast<std::uint32_t>(op.first.thread), position(op.first),
+                     position(op.last), timeline::label(op)});
+  return timeline::text(items, timeline::thread_number);
+}
+
+}  // namespace
 
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
                         const std::vector<std::int64_t>& drained) const {
@@ -120,7 +137,8 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     c.check(false,
             "more than 64 deque operations in one client (the hb-linearizability check "
             "takes at most 64)");
-  if (!linearizable(c.happens_before_relation())) {
+  const hb_clocks& hb = c.happens_before_relation();
+  if (!linearizable(ops_, hb)) {
     std::string what = "no linearization respecting happens-before explains the results:";
     for (const deque_op& op : ops_) {
       static constexpr const char* names[] = {"push", "pop", "steal", "steal_batch"};
@@ -129,6 +147,17 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
       if (const auto v = op.taken()) what += "->" + std::to_string(*v);
       if (!op.taken() && op.kind != spec::op_kind::push)
         what += "->" + std::string(status_name(op.status));
+    }
+    if (ops_.size() <= order::max_ops) {
+      const std::span<const deque_op> all(ops_);
+      const auto kept = linearize::minimize(all, [&](std::span<const std::size_t> k) {
+        return !linearizable(linearize::subset(all, k), hb);
+      });
+      what += "\n  minimal non-linearizable history (" + std::to_string(kept.size()) + " of " +
+              std::to_string(ops_.size()) +
+              " operations; each from its first to its last event, numbered along "
+              "happens-before):\n" +
+              hb_timeline(linearize::subset(all, kept), hb);
     }
     c.check(false, what);
   }

@@ -3,13 +3,22 @@
 // results explained by the sequential deque (deques/spec.hpp) in an order that respects
 // happens-before between operations (docs/design.md, "The deque contract").
 //
+// The hb-linearizability check is the linearizability core (deques/linearize.hpp) under its
+// precedence_order: a before b when a is earlier in the same thread or a's last event
+// happens-before b's first. When no such linearization exists, the operations are minimized
+// with the core's minimizer (re-checked with hb restricted to the operations kept) and the
+// message adds their timeline (harness/timeline.hpp): each operation from the position of its
+// first event to that of its last, in one linear extension of hb.
+//
 // Thread role: `record` from the model thread that ran the operation; `check_all` from the
 // client's main thread after joining every thread.
 // Complexity: check_all is a backtracking search over linearizations: O(n!) worst case for n
 // operations (clients here have at most a dozen, and hb prunes hard); at most 64 operations
-// (sets are bitmasks; more is reported as a client error). No spec copies: apply and undo.
+// (sets are bitmasks; more is reported as a client error). No spec copies: apply and undo; no
+// allocation per execution once warm. Minimizing (failures only): one search per unit.
 // Source: linearizability (Herlihy, Wing, TOPLAS 1990) with happens-before in place of real
-// time, as in CDSChecker's specification checks (Norris, Demsky, OOPSLA 2013).
+// time, as in CDSChecker's specification checks (Norris, Demsky, OOPSLA 2013); the search is
+// Wing and Gong's (1993).
 #pragma once
 
 #include <cstddef>
@@ -60,7 +69,6 @@ class history {
   const std::vector<deque_op>& ops() const noexcept { return ops_; }
 
  private:
-  bool linearizable(const hb_clocks& hb) const;
   std::vector<deque_op> ops_;
 };
 
