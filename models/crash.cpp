@@ -129,7 +129,7 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     }
     if (sp != 0 && within(sp, th.stack_base, th.stack_size)) t = k;
   }
-  if (sp == 0 && t == x->threads.size() && x->current < x->threads.size()) t = x->current;
+  if (sp == 0 && t == x->threads.size() && x->current() < x->threads.size()) t = x->current();
   if (t == x->threads.size()) {
     l << describe(sig) << ") outside every model thread, in the checker or in an "
       << "options::on_complete callback; if not in yours, a stealcheck bug: please report it "

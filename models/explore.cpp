@@ -29,7 +29,7 @@ detail::execution& ex() {
 
 std::size_t client::spawn(std::function<void()> f) {
   detail::execution& x = ex();
-  if (x.current != 0 && !x.tearing_down)
+  if (x.current() != 0 && !x.tearing_down())
     x.fail(error_kind::assertion,
            "only the client's main thread may spawn (thread numbers must be deterministic)");
   const std::size_t t = x.spawn(std::move(f));
@@ -44,7 +44,7 @@ void client::join(std::size_t t) {
   detail::execution& x = ex();
   for (std::size_t k = 0; k < spawned_.size(); ++k)
     if (spawned_[k] == t) joined_[k] = true;
-  if (x.tearing_down) return;
+  if (x.tearing_down()) return;
   detail::pending_op op;
   op.kind = detail::op_kind::join;
   op.aux = static_cast<std::uint32_t>(t);
@@ -63,19 +63,19 @@ void client::join_all() {
 void client::check(bool ok, std::string_view what, source_loc src) {
   if (ok) return;
   detail::execution& x = ex();
-  if (x.tearing_down) return;
+  if (x.tearing_down()) return;
   const char* f = src.file != nullptr ? std::strrchr(src.file, '/') : nullptr;
   // the location ends the first line: a multi-line `what` goes on below it
   const std::size_t eol = std::min(what.find('\n'), what.size());
   x.fail(error_kind::assertion, "check failed: " + std::string(what.substr(0, eol)) + " (" +
                                     (f != nullptr ? f + 1 : "?") + ":" + std::to_string(src.line) +
-                                    ", thread " + std::to_string(x.current) + ")" +
+                                    ", thread " + std::to_string(x.current()) + ")" +
                                     std::string(what.substr(eol)));
 }
 
 event_id client::position() const {
   detail::execution& x = ex();
-  return {static_cast<std::int32_t>(x.current), static_cast<std::int32_t>(x.me().cursor)};
+  return {static_cast<std::int32_t>(x.current()), static_cast<std::int32_t>(x.me().cursor)};
 }
 
 bool client::happens_before(event_id a, event_id b) const {
@@ -108,12 +108,12 @@ class exploring {
   exploring(detail::execution& x, const options& opt) : x_(x), outer_(detail::current_execution()) {
     detail::install_crash_report();
     if (opt.replay.empty() && opt.stall_seconds != 0)
-      x.watched = detail::acquire_progress_slot(opt.stall_seconds);
+      x.watch(detail::acquire_progress_slot(opt.stall_seconds));
     detail::set_current_execution(&x);
   }
   ~exploring() {
-    detail::release_progress_slot(x_.watched);
-    x_.watched = nullptr;  // ~execution's teardown runs after the exploration
+    detail::release_progress_slot(x_.watched());
+    x_.watch(nullptr);  // ~execution's teardown runs after the exploration
     detail::set_current_execution(outer_);
   }
   exploring(const exploring&) = delete;

@@ -85,7 +85,7 @@ std::size_t stack_guard_bytes() noexcept {
 
 execution::execution(run_config c, std::function<void()> main_body)
     : checker(c.model),
-      cfg(std::move(c)),
+      cfg_(std::move(c)),
       stack_size_(default_stack),
       main_body_(std::move(main_body)) {}
 
@@ -108,15 +108,15 @@ void execution::switch_to_fiber(std::size_t t) {
   if (tsan_main_ == nullptr) tsan_main_ = __tsan_get_current_fiber();
   __tsan_switch_to_fiber(th.tsan_fiber, 0);
 #endif
-  const std::size_t prev = current;
-  current = t;
-  if (watched != nullptr) {
+  const std::size_t prev = current_;
+  current_ = t;
+  if (watched_ != nullptr) {
     const event* last = last_event(t);
-    watched->resumed(t, last != nullptr ? static_cast<std::int32_t>(th.cursor) - 1 : -1, last);
+    watched_->resumed(t, last != nullptr ? static_cast<std::int32_t>(th.cursor) - 1 : -1, last);
   }
   th.fib = std::move(th.fib).resume();
-  if (watched != nullptr) watched->returned();
-  current = prev;
+  if (watched_ != nullptr) watched_->returned();
+  current_ = prev;
 #if defined(STEALCHECK_ASAN)
   __sanitizer_finish_switch_fiber(main_fake_, nullptr, nullptr);
 #endif
@@ -165,15 +165,15 @@ void execution::start_fiber(std::size_t t) {
         } catch (const unwind_request&) {
           // abandoned run: the stack is unwound, nothing to record
         } catch (const std::exception& ex) {
-          if (!tearing_down && !error)
-            error = error_state{error_kind::exception,
-                                "thread " + std::to_string(t) + " threw: " + ex.what()};
+          if (!tearing_down_ && !error_)
+            error_ = error_state{error_kind::exception,
+                                 "thread " + std::to_string(t) + " threw: " + ex.what()};
         } catch (...) {
-          if (!tearing_down && !error)
-            error = error_state{error_kind::exception,
-                                "thread " + std::to_string(t) + " threw a non-std exception"};
+          if (!tearing_down_ && !error_)
+            error_ = error_state{error_kind::exception,
+                                 "thread " + std::to_string(t) + " threw a non-std exception"};
         }
-        if (!tearing_down && !error) record(event_kind::end, 0);
+        if (!tearing_down_ && !error_) record(event_kind::end, 0);
         self.finished = true;
         switch_to_main(true);
         return std::move(self.sink);
@@ -186,17 +186,17 @@ void execution::start_fiber(std::size_t t) {
 }
 
 void execution::teardown() {
-  tearing_down = true;
+  tearing_down_ = true;
   for (std::size_t t = threads.size(); t-- > 0;) {
     model_thread& th = *threads[t];
     if (!th.started || th.finished) continue;
     th.unwinding = true;
     switch_to_fiber(t);  // throws unwind_request inside the fiber; it then finishes
   }
-  current = 0;
+  current_ = 0;
   mem.give_back();
   recycle_threads();
-  tearing_down = false;
+  tearing_down_ = false;
 }
 
 // Called by teardown while `tearing_down` is set: a body's captured state is destroyed here,
@@ -224,12 +224,12 @@ void execution::park() {
 
 std::size_t execution::spawn(std::function<void()> body) {
   const std::size_t child = threads.size();
-  if (child >= hb_cache::width && !tearing_down)
+  if (child >= hb_cache::width && !tearing_down_)
     fail(error_kind::assertion,
          "too many model threads (at most " + std::to_string(hb_cache::width) + ")");
   threads.push_back(fresh_thread());
   threads[child]->body = std::move(body);
-  if (tearing_down) return child;
+  if (tearing_down_) return child;
   const event_id id = record(event_kind::spawn, static_cast<std::uint32_t>(child));
   if (g.threads.size() <= child) {
     g.threads.resize(child + 1);

@@ -28,7 +28,7 @@ bool explorer::check_final(bool complete) {
   // location hb-before its free (the run tracks both as it records events and frees);
   // otherwise the ordered search below finds the bug to report (the same one as always: by
   // location, races first).
-  if (!ex_.na_recorded && !ex_.late_access) return check_leaks(complete);
+  if (!ex_.memory_bug_possible()) return check_leaks(complete);
   const hb_clocks* h = ex_.checker.hb(ex_.g);
   if (h == nullptr) return true;  // unreachable for consistent graphs
   const hb_clocks& c = *h;
@@ -129,7 +129,7 @@ void explorer::leaf() {
       ++res_.bound_hits;
       if (!first_bound_) {
         res_.blocked_note = "thread " + std::to_string(bound_thread) + " reached the bound of " +
-                            std::to_string(ex_.cfg.max_events_per_thread) +
+                            std::to_string(ex_.config().max_events_per_thread) +
                             " events (options::max_events_per_thread)";
         bug_report b;
         b.kind = error_kind::bound_exceeded;

@@ -28,13 +28,13 @@ void execution::reset_run() {
   }
   // sized for the recorded graph's locations at once (grown for new ones)
   mem.reset(g.locs.size());
-  na_recorded = false;
-  late_access = false;
+  na_recorded_ = false;
+  late_access_ = false;
 }
 
 void execution::advance(std::size_t t) {
   model_thread& th = *threads[t];
-  if (th.finished || th.blocked || th.has_op || error) return;
+  if (th.finished || th.blocked || th.has_op || error_) return;
   if (!th.started) start_fiber(t);
   switch_to_fiber(t);
 }
@@ -56,12 +56,12 @@ bool execution::replay_ready(std::size_t t) const {
 bool execution::mismatch(std::size_t t, std::size_t c) {
   const pending_op& op = threads[t]->op;
   const event& e = g.threads[t][c];
-  error = error_state{error_kind::nondeterminism,
-                      "re-execution of thread " + std::to_string(t) + " diverged at event " +
-                          std::to_string(c) + " (" + std::string(kind_name(e.kind)) + " vs op " +
-                          std::to_string(static_cast<int>(op.kind)) + " loc " +
-                          std::to_string(e.loc) + "/" + std::to_string(op.loc) + ")" +
-                          "): the client must be deterministic given the values it reads"};
+  error_ = error_state{error_kind::nondeterminism,
+                       "re-execution of thread " + std::to_string(t) + " diverged at event " +
+                           std::to_string(c) + " (" + std::string(kind_name(e.kind)) + " vs op " +
+                           std::to_string(static_cast<int>(op.kind)) + " loc " +
+                           std::to_string(e.loc) + "/" + std::to_string(op.loc) + ")" +
+                           "): the client must be deterministic given the values it reads"};
   return true;
 }
 
@@ -146,10 +146,10 @@ bool execution::rerun() {
   reset_run();
   // Replayed threads post their first new operation and stop there, eager or not: the
   // explorer adds it (a load without a choice the way add_choice_free would).
-  choice_free_adder* const was_eager = eager;
-  eager = nullptr;
+  choice_free_adder* const was_eager = eager_;
+  eager_ = nullptr;
   const bool ok = replay_recorded();
-  eager = was_eager;
+  eager_ = was_eager;
   return ok;
 }
 
@@ -157,10 +157,10 @@ bool execution::replay_recorded() {
   for (;;) {
     bool pending = false;
     bool progress = false;
-    for (std::size_t t = 0; t < threads.size() && !error; ++t) {
+    for (std::size_t t = 0; t < threads.size() && !error_; ++t) {
       model_thread& th = *threads[t];
       const std::size_t len = t < g.threads.size() ? g.threads[t].size() : 0;
-      while (th.cursor < len && !error) {
+      while (th.cursor < len && !error_) {
         if (!th.has_op) {
           const std::size_t before = th.cursor;
           advance(t);
@@ -175,12 +175,12 @@ bool execution::replay_recorded() {
       }
       if (th.cursor < len) pending = true;
     }
-    if (error) return false;
+    if (error_) return false;
     if (!pending) return true;
     if (!progress) {
-      error = error_state{error_kind::nondeterminism,
-                          "re-execution could not replay the recorded graph (a thread finished "
-                          "or blocked early): the client must be deterministic"};
+      error_ = error_state{error_kind::nondeterminism,
+                           "re-execution could not replay the recorded graph (a thread finished "
+                           "or blocked early): the client must be deterministic"};
       return false;
     }
   }
@@ -188,7 +188,7 @@ bool execution::replay_recorded() {
 
 event_id execution::free_event(event e) {
   model_thread& th = me();
-  const std::size_t t = current;
+  const std::size_t t = current_;
   const std::size_t len = t < g.threads.size() ? g.threads[t].size() : 0;
   if (th.cursor < len) {
     if (!replay_free(e.kind, e.loc, e.value, e.aux))
@@ -197,50 +197,51 @@ event_id execution::free_event(event e) {
                                            ": the client must be deterministic");
     return {static_cast<std::int32_t>(t), static_cast<std::int32_t>(th.cursor - 1)};
   }
-  if (len >= cfg.max_events_per_thread && e.kind != event_kind::block && e.kind != event_kind::end)
+  if (len >= cfg_.max_events_per_thread && e.kind != event_kind::block && e.kind != event_kind::end)
     block(block_reason::bound);
   const event_id id = g.append(t, e);
   ++th.cursor;
   if (e.kind == event_kind::init) g.mo[e.loc].push_back(id);
-  na_recorded = na_recorded || is_na(e);
+  na_recorded_ = na_recorded_ || is_na(e);
   return id;
 }
 
 std::uint64_t execution::post(const pending_op& op) {
   model_thread& th = me();
-  const std::size_t len = g.threads[current].size();
-  if (th.cursor >= len && len >= cfg.max_events_per_thread) block(block_reason::bound);
+  const std::size_t len = g.threads[current_].size();
+  if (th.cursor >= len && len >= cfg_.max_events_per_thread) block(block_reason::bound);
   th.op = op;
   th.has_op = true;
   // Replaying a recorded event whose reads-from is replayed already: commit it right here,
   // without the two fiber switches through the explorer (most of a re-execution's cost).
   // An RMW whose write part is not recorded yet (commit returns false) goes to the explorer.
-  if (th.cursor < len && !th.half_rmw && replay_ready(current) && commit(current)) {
-    if (error) park();  // a mismatch: the re-execution stops (rerun reports it)
+  if (th.cursor < len && !th.half_rmw && replay_ready(current_) && commit(current_)) {
+    if (error_) park();  // a mismatch: the re-execution stops (rerun reports it)
     return th.op.result;
   }
   // A new load, store or fence without a choice: recorded right here by the explorer
   // (add_choice_free), without the switch.
-  if (eager != nullptr && th.cursor == len && eager->add_choice_free(current)) return th.op.result;
+  if (eager_ != nullptr && th.cursor == len && eager_->add_choice_free(current_))
+    return th.op.result;
   switch_to_main(false, /*in_post=*/true);
   return th.op.result;  // the caller replaces it when th.unwind_due (a teardown)
 }
 
 void execution::teardown_op_made() {
-  const std::uint64_t budget = std::uint64_t{64} * cfg.max_events_per_thread;
+  const std::uint64_t budget = std::uint64_t{64} * cfg_.max_events_per_thread;
   if (++me().teardown_ops <= budget) return;
   std::fprintf(stderr,
                "stealcheck: error: thread %zu did not finish unwinding within %llu operations: a "
                "destructor run while the checker abandons an unfinished execution loops over "
                "its state (destructors must tolerate a torn state, e.g. walk top..bottom by "
                "distance, not by i != bottom)\n",
-               current, static_cast<unsigned long long>(budget));
+               current_, static_cast<unsigned long long>(budget));
   std::fflush(stderr);
   std::_Exit(2);
 }
 
 void execution::fail(error_kind k, std::string message) {
-  if (!error && !tearing_down) error = error_state{k, std::move(message)};
+  if (!error_ && !tearing_down_) error_ = error_state{k, std::move(message)};
   park();
 }
 
@@ -249,7 +250,7 @@ void execution::block(block_reason why) {
   event e;
   e.kind = event_kind::block;
   e.aux = static_cast<std::uint32_t>(why);
-  if (!tearing_down) free_event(e);
+  if (!tearing_down_) free_event(e);
   th.blocked = true;
   th.why = why;
   park();

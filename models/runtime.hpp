@@ -116,8 +116,9 @@ class execution {
   /// told of every edit of g that is not an append.
   consistency_checker checker;
   std::vector<std::unique_ptr<model_thread>> threads;
-  std::optional<error_state> error;
-  run_config cfg;
+  /// The error that ended the current run (a model thread's bug, a nondeterministic replay).
+  const std::optional<error_state>& error() const noexcept { return error_; }
+  const run_config& config() const noexcept { return cfg_; }
 
   /// Abandons the current run and starts a new one that re-executes `target` completely;
   /// `target_checker` is target's checker. Returns false on nondeterminism or an error during
@@ -125,10 +126,10 @@ class execution {
   bool restart(graph target, consistency_checker target_checker);
   /// As restart, re-executing the current graph `g`.
   bool rerun();
-  /// Set while the explorer explores (not while it follows a replay token): post() then
-  /// offers a new operation to it first, which may record it without a switch to the explorer
-  /// (explorer::add_choice_free).
-  choice_free_adder* eager = nullptr;
+  /// Set while the explorer explores (not while it follows a replay token; nullptr then):
+  /// post() offers each new operation to `a` first, which may record it without a switch to
+  /// the explorer (explorer::add_choice_free).
+  void add_choice_free_with(choice_free_adder* a) noexcept { eager_ = a; }
   /// Runs thread t until it posts an operation, finishes, blocks, or fails.
   void advance(std::size_t t);
   /// Delivers t's pending operation from the graph events at its cursor. Returns false if
@@ -139,26 +140,30 @@ class execution {
   /// Unwinds every fiber and frees this run's storage.
   void teardown();
   /// The stall watchdog's view of this exploration (nullptr: not watched, as in a replay).
-  progress_slot* watched = nullptr;
+  progress_slot* watched() const noexcept { return watched_; }
+  void watch(progress_slot* s) noexcept { watched_ = s; }
+  /// Whether this run recorded a non-atomic access (a data race is possible), or a free found
+  /// an access to a location it freed that is not hb-before it (note_late_access, from
+  /// rt_free_end; accesses made after a free fail at once). The end-of-execution check
+  /// searches for a bug only then (explorer::check_final).
+  bool memory_bug_possible() const noexcept { return na_recorded_ || late_access_; }
+  bool late_access() const noexcept { return late_access_; }
+  void note_late_access() noexcept { late_access_ = true; }
 
   // ---- called from fibers (runtime_api.cpp) ----
-  std::size_t current = 0;
-  bool tearing_down = false;
+  /// The model thread running now (0 between runs and in the explorer).
+  std::size_t current() const noexcept { return current_; }
+  /// Whether the run is being torn down: operations then get answers without events.
+  bool tearing_down() const noexcept { return tearing_down_; }
   run_memory mem;  ///< locations' addresses, frees and last values; model allocations
-  /// Whether this run recorded a non-atomic access (a data race is possible), and whether a
-  /// free found an access to a location it freed that is not hb-before it (rt_free_end;
-  /// accesses made after a free fail at once). The end-of-execution check searches for a bug
-  /// only if one is set (explorer::check_final).
-  bool na_recorded = false;
-  bool late_access = false;
 
   event_id free_event(event e);
   /// A bookkeeping event with no location or value (spawn, end, alloc, free) of the calling
   /// fiber: in a replay matched in place (no event built or copied), else free_event.
   event_id record(event_kind k, std::uint32_t aux) {
     if (replay_free(k, 0, 0, aux))
-      return {static_cast<std::int32_t>(current),
-              static_cast<std::int32_t>(threads[current]->cursor - 1)};
+      return {static_cast<std::int32_t>(current_),
+              static_cast<std::int32_t>(threads[current_]->cursor - 1)};
     event e;
     e.kind = k;
     e.aux = aux;
@@ -208,15 +213,24 @@ class execution {
   /// shared deque after joining every thread do not meet it: the destructor's plain loads
   /// then have one coherent write each and are added without suspending (add_choice_free).
   void unwind_if_due() {
-    if (tearing_down && me().unwind_due && std::uncaught_exceptions() == 0) {
+    if (tearing_down_ && me().unwind_due && std::uncaught_exceptions() == 0) {
       me().unwind_due = false;
       throw unwind_request{};
     }
   }
-  model_thread& me() { return *threads[current]; }
+  model_thread& me() { return *threads[current_]; }
   std::size_t spawn(std::function<void()> body);
 
  private:
+  std::optional<error_state> error_;
+  run_config cfg_;
+  choice_free_adder* eager_ = nullptr;
+  progress_slot* watched_ = nullptr;
+  std::size_t current_ = 0;
+  bool tearing_down_ = false;
+  bool na_recorded_ = false;
+  bool late_access_ = false;
+
   bool mismatch(std::size_t t, std::size_t c);  // records a nondeterminism error; true
   void reset_run();
   bool replay_recorded();  // rerun's loop
@@ -239,9 +253,9 @@ class execution {
 };
 
 inline event* execution::recorded_next() {
-  if (tearing_down) return nullptr;
-  auto& evs = g.threads[current];
-  const std::size_t c = threads[current]->cursor;
+  if (tearing_down_) return nullptr;
+  auto& evs = g.threads[current_];
+  const std::size_t c = threads[current_]->cursor;
   return c < evs.size() ? &evs[c] : nullptr;
 }
 
@@ -251,8 +265,8 @@ inline bool execution::replay_free(event_kind k, std::uint32_t loc, std::uint64_
   if (e == nullptr || e->kind != k || (is_access(*e) && e->loc != loc)) return false;
   e->value = value;
   e->aux = aux;
-  ++threads[current]->cursor;
-  na_recorded = na_recorded || is_na(*e);
+  ++threads[current_]->cursor;
+  na_recorded_ = na_recorded_ || is_na(*e);
   return true;
 }
 
@@ -261,10 +275,10 @@ inline bool execution::replay_load(std::uint32_t loc, std::uint64_t& value) {
   if (e == nullptr || e->kind != event_kind::read || e->loc != loc || e->op != rmw_op::none ||
       mem.freed_by(loc).valid())
     return false;
-  model_thread& th = *threads[current];
+  model_thread& th = *threads[current_];
   const auto u = static_cast<std::size_t>(e->rf.thread);  // none() wraps to a huge number
   const auto i = static_cast<std::size_t>(e->rf.index);
-  if (u >= threads.size() || i >= (u == current ? th.cursor : threads[u]->cursor)) return false;
+  if (u >= threads.size() || i >= (u == current_ ? th.cursor : threads[u]->cursor)) return false;
   value = e->value = g.threads[u][i].value;
   ++th.cursor;
   return true;
@@ -277,14 +291,14 @@ inline bool execution::replay_store(std::uint32_t loc, std::uint64_t value) {
     return false;
   e->value = value;
   mem.written(loc, value);
-  ++threads[current]->cursor;
+  ++threads[current_]->cursor;
   return true;
 }
 
 inline bool execution::replay_fence() {
   const event* e = recorded_next();
   if (e == nullptr || e->kind != event_kind::fence) return false;
-  ++threads[current]->cursor;
+  ++threads[current_]->cursor;
   return true;
 }
 
@@ -295,7 +309,7 @@ inline execution* current_execution() noexcept {
 }
 inline void set_current_execution(execution* e) noexcept {
   tls_current_execution = e;
-  tls_sites_overridden = e != nullptr && !e->cfg.sites.empty();
+  tls_sites_overridden = e != nullptr && !e->config().sites.empty();
 }
 
 /// The size of the inaccessible guard below each fiber stack (64 KiB, at least a page): a

@@ -55,7 +55,7 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
 // Posts an operation on an atomic location (after the use-after-free check).
 std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   execution& x = ex();
-  if (x.tearing_down) {
+  if (x.tearing_down()) {
     x.unwind_if_due();
     x.teardown_op_made();
     bool k = false;
@@ -105,7 +105,7 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
                           std::uintptr_t addr, source_loc src) {
   execution& x = ex();
   location l;
-  l.key = (static_cast<std::uint64_t>(x.current) << 32) | x.me().loc_counter++;
+  l.key = (static_cast<std::uint64_t>(x.current()) << 32) | x.me().loc_counter++;
   l.atomic = kind != loc_kind::nonatomic;
   l.width = width;
   l.src = src;
@@ -117,7 +117,7 @@ std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
   const event* recorded = x.recorded_next();  // a replay: try the recorded event's location
   const std::uint32_t loc = x.g.location_for(l, recorded ? recorded->loc : location_hint_none);
   x.mem.placed(loc, addr, init);
-  if (x.tearing_down) return loc;
+  if (x.tearing_down()) return loc;
   if (x.replay_free(k, loc, init, 0)) return loc;  // free_event's replay, without an event copy
   event e;
   e.kind = k;
@@ -208,7 +208,7 @@ void rt_fence(std::memory_order o, source_loc src) {
 
 void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
   execution& x = ex();
-  if (x.tearing_down) {
+  if (x.tearing_down()) {
     x.unwind_if_due();
     x.teardown_op_made();
     return;
@@ -238,7 +238,7 @@ void rt_lock(std::uint32_t loc, source_loc src) {
   bool ok = false;
   post(op, &ok);
   execution& x = ex();
-  if (!ok && !x.tearing_down) x.block(block_reason::mutex);
+  if (!ok && !x.tearing_down()) x.block(block_reason::mutex);
 }
 
 bool rt_try_lock(std::uint32_t loc, source_loc src) {
@@ -252,7 +252,7 @@ void rt_unlock(std::uint32_t loc, source_loc src) {
 
 void rt_assume(bool cond, source_loc /*src*/) {
   execution& x = ex();
-  if (x.tearing_down) {
+  if (x.tearing_down()) {
     x.unwind_if_due();  // a spin loop torn down mid-run leaves here
     x.teardown_op_made();
     return;
@@ -264,8 +264,8 @@ constinit thread_local bool tls_sites_overridden = false;
 
 std::memory_order rt_site_order(const site& s) noexcept {
   const execution* x = current_execution();
-  if (x != nullptr && !x->cfg.sites.empty())
-    for (const auto& [name, o] : x->cfg.sites)
+  if (x != nullptr && !x->config().sites.empty())
+    for (const auto& [name, o] : x->config().sites)
       if (name == s.name) return o;
   return s.order;
 }
@@ -275,7 +275,7 @@ void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
   execution& x = ex();
   const std::size_t k = x.mem.allocate(size * (count == 0 ? 1 : count), count, destroy);
   alloc_record& a = x.mem.allocation(k);
-  if (!x.tearing_down) a.alloc_event = x.record(event_kind::alloc, static_cast<std::uint32_t>(k));
+  if (!x.tearing_down()) a.alloc_event = x.record(event_kind::alloc, static_cast<std::uint32_t>(k));
   return a.storage;
 }
 
@@ -288,12 +288,12 @@ bool rt_free_begin(const void* p, bool /*array*/) {
   for (const alloc_record& a : x.mem.allocations()) {
     if (a.storage != p) continue;
     if (a.live) return true;
-    if (x.tearing_down) return false;
+    if (x.tearing_down()) return false;
     x.fail(error_kind::double_free, "double free of the allocation made at " +
                                         event_name(x.g, a.alloc_event) + ", first freed at " +
                                         event_name(x.g, a.free_event));
   }
-  if (x.tearing_down) return false;
+  if (x.tearing_down()) return false;
   x.fail(error_kind::double_free, "destroy of a pointer that create() did not return");
 }
 
@@ -303,10 +303,11 @@ void rt_free_end(const void* p) {
     alloc_record& a = x.mem.allocation(k);
     if (a.storage != p || !a.live) continue;
     a.live = false;
-    if (x.tearing_down) return;
+    if (x.tearing_down()) return;
     a.free_event = x.record(event_kind::free, static_cast<std::uint32_t>(k));
-    if (x.mem.free_locations(k, a.free_event) && !x.late_access)
-      x.late_access = unordered_access(x, a.free_event);
+    if (x.mem.free_locations(k, a.free_event) && !x.late_access() &&
+        unordered_access(x, a.free_event))
+      x.note_late_access();
     return;
   }
 }

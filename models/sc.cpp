@@ -1,9 +1,9 @@
 // models/sc.cpp: sequential consistency: acyclic(po ∪ rf ∪ mo ∪ rb ∪ tc) and atomicity
 // (Lamport 1979; the axiomatic form as in Alglave et al., TOPLAS 2014, section 4).
+#include "models/sc.hpp"
+
 #include <cstddef>
 #include <vector>
-
-#include "models/sc.hpp"
 
 namespace stealcheck::model {
 

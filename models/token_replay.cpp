@@ -23,7 +23,7 @@ std::size_t choices_so_far(const graph& g, std::size_t t) {
 
 void explorer::replay(const replay_plan& plan) {
   if (!ex_.restart(graph{}, consistency_checker(opt_.model))) {
-    report(ex_.error->kind, ex_.error->message);
+    report(ex_.error()->kind, ex_.error()->message);
     return;
   }
   while (!stop_ && replay_step(plan)) {
@@ -60,8 +60,8 @@ bool explorer::replay_step(const replay_plan& plan) {
   for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
     for (;;) {
       ex_.advance(t);  // every thread to its next operation (or its end)
-      if (ex_.error) {
-        report(ex_.error->kind, ex_.error->message);
+      if (ex_.error()) {
+        report(ex_.error()->kind, ex_.error()->message);
         return false;
       }
       // As the exploration does (add_choice_free: eager_load, eager_store, eager_fence): a fence,

@@ -77,8 +77,8 @@ bool explorer::child(std::size_t alternatives, F&& explore_it) {
 }
 
 void explorer::replay_failed() {
-  report(ex_.error ? ex_.error->kind : error_kind::nondeterminism,
-         ex_.error ? ex_.error->message : "replay failed");
+  report(ex_.error() ? ex_.error()->kind : error_kind::nondeterminism,
+         ex_.error() ? ex_.error()->message : "replay failed");
 }
 
 // Explores another graph (a backward revisit) and then puts the current one back. The fibers
@@ -108,8 +108,8 @@ void explorer::visit() {
       // every thread to its next operation (or its end), adding its loads that have no
       // choice on the way (add_choice_free)
       ex_.advance(t);
-      if (ex_.error) {
-        report(ex_.error->kind, ex_.error->message);
+      if (ex_.error()) {
+        report(ex_.error()->kind, ex_.error()->message);
         return;
       }
     }
@@ -448,14 +448,15 @@ result explorer::run() {
       replay(*plan);
     }
   } else {
-    ex_.eager = this;  // operations without a choice are added as posted (add_choice_free)
+    ex_.add_choice_free_with(
+        this);  // operations without a choice are added as posted (add_choice_free)
     if (ex_.restart(graph{}, consistency_checker(opt_.model)))
       visit();
     else
-      report(ex_.error->kind, ex_.error->message);
+      report(ex_.error()->kind, ex_.error()->message);
   }
   ex_.teardown();
-  ex_.eager = nullptr;
+  ex_.add_choice_free_with(nullptr);
   res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
     first_bound_->message = "no execution completed: " + first_bound_->message;
