@@ -21,6 +21,16 @@
 //                             Under the model checker these are tracked (use-after-free,
 //                             double free and leaks are bug reports).
 //   Mem::order(site)          the memory order of a named site (below).
+//   Mem::spin_while_equal(a, old, order)
+//                             waits until a load of `a` reads a value other than `old`:
+//                             natively a spin (for waits whose end is near, a join); under
+//                             the model checker a blocking wait (a value that never changes
+//                             is a deadlock), so a spin loop is one event, not a bound hit.
+//   Mem::caught_exception()   std::current_exception() inside a catch (...); under the model
+//                             checker it rethrows the exception that abandons an execution.
+//   a.wait(old, order), a.notify_one(), a.notify_all()
+//                             C++20 atomic wait/notify (a futex natively; under the model
+//                             checker a wait blocks until the value differs from `old`).
 //
 // Memory-order sites (docs/design.md, "Memory backends and memory-order sites"). Every
 // memory-order argument in a deque names a `site`, declared once per variant in a `*_sites`
@@ -52,6 +62,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -71,6 +82,13 @@ inline constexpr bool under_tsan = false;
 #else
 inline constexpr bool under_tsan = false;
 #endif
+
+/// A spin-wait hint to the processor (x86 PAUSE; nothing elsewhere).
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 /// Where in the source an access is. Like std::source_location, but built on the
 /// __builtin_FILE/__builtin_LINE intrinsics, which clang 14 with libstdc++ 12 also accepts
@@ -167,6 +185,16 @@ struct native_memory {
     a.store(v,
             under_tsan && order == std::memory_order_relaxed ? std::memory_order_release : order);
   }
+
+  /// Spins until a.load(order) != old. Thread role: any. Complexity: until the change.
+  template <class A, class V>
+  static void spin_while_equal(const A& a, V old, std::memory_order order) noexcept {
+    while (a.load(order) == old)
+      cpu_relax();
+  }
+
+  /// The exception being handled (call inside a catch handler).
+  static std::exception_ptr caught_exception() noexcept { return std::current_exception(); }
 
   template <class U, class... A>
   static U* create(A&&... args) {

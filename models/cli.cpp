@@ -137,10 +137,19 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
 
 }  // namespace
 
-int run_model_command(const model_request& req) {
+int run_model_command(const model_request& request) {
+  // "VARIANT/CLIENT" names one client (`stealcheck model sched/fork2_join.chase_lev`).
+  model_request req = request;
+  const auto slash = req.variant.find('/');
+  if (slash != std::string::npos && req.client.empty()) {
+    req.client = req.variant.substr(slash + 1);
+    req.variant.resize(slash);
+  }
   int code = 0;
   std::vector<one_run> runs;
   const std::string error = [&]() -> std::string {
+    if (slash != std::string::npos && req.variant.size() != slash)
+      return "give the client either as " + request.variant + " or with --client, not both";
     const harness::variant* v = harness::find_variant(req.variant);
     if (v == nullptr)
       return "unknown variant '" + req.variant + "' (" + harness::program_name() +
@@ -184,7 +193,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
   auto req = std::make_shared<model_request>();
   auto model = std::make_shared<std::string>("rc11");
   CLI::App* cmd = app.add_subcommand("model", "exhaustive RC11 model checking of a deque variant");
-  cmd->add_option("variant", req->variant, "deque variant (stealcheck list)")->required();
+  cmd->add_option("variant", req->variant, "variant (stealcheck list), or VARIANT/CLIENT")
+      ->required();
   auto* one = cmd->add_option("--client", req->client, "one client (default: all)");
   auto all = std::make_shared<bool>(false);
   cmd->add_flag("--all-clients", *all,

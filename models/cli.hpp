@@ -1,6 +1,6 @@
 // models/cli.hpp: the model checker's command line and its `stealcheck verify` column.
 //
-//   stealcheck model <variant> [--client NAME | --all-clients] [--model rc11|sc]
+//   stealcheck model <variant>[/CLIENT] [--client NAME | --all-clients] [--model rc11|sc]
 //                    [--site NAME=ORDER ...] [--replay TOKEN] [--dot FILE] [--json FILE]
 //                    [--max-events N] [--max-executions N] [--jobs N]
 // Prints one summary line per client (client, variant, model, overridden sites, complete and

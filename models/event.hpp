@@ -45,7 +45,9 @@ enum class event_kind : std::uint8_t {
   block,     ///< the thread blocked; `aux` is a block_reason
 };
 
-enum class block_reason : std::uint8_t { assume, mutex, bound };
+/// Why a thread blocked: a false spin_assume, a lock that read the mutex held, the event bound,
+/// or an atomic wait that read the value it waits to change (memory::atomic::wait).
+enum class block_reason : std::uint8_t { assume, mutex, bound, wait };
 
 /// RMW operation carried by the read part of an RMW so that the write part can be
 /// recomputed from any reads-from choice.

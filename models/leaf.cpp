@@ -97,25 +97,49 @@ void explorer::leaf() {
   bool bound = false;
   bool mutex = false;
   std::size_t bound_thread = 0;
+  // A wait that read the value it waits on is stuck for good when the location's last write
+  // still holds that value; it is a deadlock only if no other thread is blocked where a later
+  // write could let it go on (a stale read, a false spin_assume, the bound): that thread might
+  // still make the change, and the execution where it does is explored on its own.
+  bool any_stale = false;
+  std::size_t stuck_thread = 0;
+  const event* stuck = nullptr;
   for (std::size_t t = 0; t < ex_.threads.size(); ++t) {
     const model_thread& th = *ex_.threads[t];
     if (th.finished) continue;
     complete = false;
-    if (th.blocked && th.why == block_reason::bound && !bound) {
+    if (!th.blocked) continue;  // waits in a join
+    if (th.why == block_reason::bound && !bound) {
       bound = true;
       bound_thread = t;
     }
-    if (th.blocked && th.why == block_reason::mutex) {
-      mutex = true;
+    if (th.why == block_reason::assume || th.why == block_reason::bound) any_stale = true;
+    if (th.why == block_reason::mutex || th.why == block_reason::wait) {
+      mutex = mutex || th.why == block_reason::mutex;
       const auto& evs = ex_.g.threads[t];
-      const event& lock_read = evs[evs.size() - 2];
-      if (ex_.g.at(ex_.g.mo_max(lock_read.loc)).value != 0) {
+      const event& read = evs[evs.size() - 2];
+      const std::uint64_t last = ex_.g.at(ex_.g.mo_max(read.loc)).value;
+      if (th.why == block_reason::mutex && last != 0) {
         report(error_kind::deadlock, "deadlock: thread " + std::to_string(t) +
                                          " waits forever for the mutex " +
-                                         location_name(ex_.g, lock_read.loc));
+                                         location_name(ex_.g, read.loc));
         return;
       }
+      const bool for_good = th.why == block_reason::wait && last == read.value;
+      any_stale = any_stale || !for_good;
+      if (for_good && stuck == nullptr) {
+        stuck = &read;
+        stuck_thread = t;
+      }
     }
+  }
+  if (stuck != nullptr && !any_stale) {
+    report(error_kind::deadlock, "deadlock: thread " + std::to_string(stuck_thread) +
+                                     " waits forever on " + location_name(ex_.g, stuck->loc) +
+                                     ", whose last value " +
+                                     std::to_string(static_cast<std::int64_t>(stuck->value)) +
+                                     " is the one it waits to change (a lost wake-up)");
+    return;
   }
   if (!check_final(complete)) return;
   if (complete) {

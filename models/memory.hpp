@@ -9,9 +9,10 @@
 // Thread role: model threads of a running model::explore only (the explorer's fibers).
 // Requires: U trivially copyable, at most 8 bytes, for atomic<U>.
 // Memory ordering: exactly RC11 (or SC when the exploration chooses it): the explorer
-// enumerates every consistent reads-from / modification order. A failed compare-exchange is
-// a read with the *failure* order; a weak compare-exchange may also fail spuriously (an
-// explored choice); consume is acquire; a relaxed fence is no fence.
+// enumerates every consistent reads-from / modification order. atomic::wait blocks until it
+// reads a value other than the one it waits on (a lost wake-up is a deadlock: see wait()).
+// A failed compare-exchange is a read with the *failure* order; a weak compare-exchange may
+// also fail spuriously (an explored choice); consume is acquire; a relaxed fence is no fence.
 // Errors: see models/runtime_api.hpp. Complexity: one fiber switch per atomic access.
 // Source: C++20 [atomics]; RC11 (Lahav et al., PLDI 2017).
 #pragma once
@@ -20,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <string_view>
 #include <type_traits>
@@ -121,6 +123,19 @@ struct memory {
       return rmw(rmw_op::bxor, v, o, s);
     }
 
+    /// C++20 atomic wait, by value: a load with order o that blocks the model thread when it
+    /// reads `old`. Where a later write changes the value, another execution reads that write
+    /// and returns; if no thread can run and the location's last value is still `old`, nothing
+    /// can ever wake the thread: error_kind::deadlock (a lost wake-up). No spurious returns.
+    void wait(U old, mo o = sc, source_loc s = source_loc::current()) const {
+      detail::rt_wait(loc_, detail::to_bits(old), o, s);
+    }
+    /// No events: a wait returns on a change of value, which every wake-up of the protocols
+    /// checked here makes before it notifies (a notify without a change wakes nobody for good:
+    /// std::atomic::wait re-checks the value and sleeps again).
+    void notify_one() const noexcept {}
+    void notify_all() const noexcept {}
+
    private:
     static constexpr mo default_failure(mo o) noexcept {
       if (o == std::memory_order_acq_rel) return std::memory_order_acquire;
@@ -203,6 +218,22 @@ struct memory {
   static void fence_covered_store(A& a, V v, std::memory_order order,
                                   source_loc s = source_loc::current()) {
     a.store(v, order, s);
+  }
+
+  /// A blocking wait until a.load(order) != old (atomic::wait): a spin loop of the native
+  /// backend is one wait here, and a value that never changes is a deadlock.
+  template <class A, class V>
+  static void spin_while_equal(const A& a, V old, std::memory_order order,
+                               source_loc s = source_loc::current()) {
+    a.wait(old, order, s);
+  }
+
+  /// The exception being handled (call inside a catch handler), as std::current_exception();
+  /// the exception that unwinds an abandoned execution is rethrown instead, so that a
+  /// catch (...) in the code under test does not keep the thread running.
+  static std::exception_ptr caught_exception() {
+    if (detail::rt_unwinding()) throw;
+    return std::current_exception();
   }
 
   template <class U, class... A>

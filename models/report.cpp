@@ -70,8 +70,8 @@ std::string event_line(const graph& g, event_id id) {
   if (e.kind == event_kind::join) s += fmt::format(" thread {}", e.aux);
   if (e.kind == event_kind::block) {
     static constexpr std::string_view why[] = {"spin_assume false", "mutex held",
-                                               "event bound reached"};
-    s += fmt::format(" ({})", why[e.aux < 3 ? e.aux : 0]);
+                                               "event bound reached", "wait read its old value"};
+    s += fmt::format(" ({})", why[e.aux < 4 ? e.aux : 0]);
   }
   if (e.src.file != nullptr && e.src.line != 0)
     s += fmt::format(" {}:{}", basename(e.src.file), e.src.line);

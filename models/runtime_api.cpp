@@ -260,6 +260,22 @@ void rt_assume(bool cond, source_loc /*src*/) {
   if (!cond) x.block(block_reason::assume);
 }
 
+void rt_wait(std::uint32_t loc, std::uint64_t old, std::memory_order o, source_loc src) {
+  const std::uint64_t v = rt_load(loc, o, src);
+  execution& x = ex();
+  if (x.tearing_down) {
+    x.unwind_if_due();  // a wait loop torn down mid-run leaves here
+    x.teardown_op_made();
+    return;
+  }
+  if (v == old) x.block(block_reason::wait);
+}
+
+bool rt_unwinding() noexcept {
+  const execution* x = current_execution();
+  return x != nullptr && x->tearing_down;
+}
+
 constinit thread_local bool tls_sites_overridden = false;
 
 std::memory_order rt_site_order(const site& s) noexcept {

@@ -35,7 +35,12 @@ void rt_lock(std::uint32_t loc, source_loc src);
 bool rt_try_lock(std::uint32_t loc, source_loc src);
 void rt_unlock(std::uint32_t loc, source_loc src);
 void rt_assume(bool cond, source_loc src);
+/// An atomic wait: a load of loc with order o; blocks the thread (block_reason::wait) when it
+/// reads `old`.
+void rt_wait(std::uint32_t loc, std::uint64_t old, std::memory_order o, source_loc src);
 std::memory_order rt_site_order(const site& s) noexcept;
+/// Whether the calling fiber's execution is being abandoned (its stack unwound).
+bool rt_unwinding() noexcept;
 /// Whether the exploration running on this OS thread overrides site orders (set with the
 /// current execution): without overrides, memory::order is the site's own, inline.
 extern constinit thread_local bool tls_sites_overridden;

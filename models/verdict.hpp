@@ -17,7 +17,7 @@ enum class error_kind : std::uint8_t {
   use_after_free,  ///< an access to freed model memory (or one racing with the free)
   double_free,     ///< destroy of memory already destroyed, or never allocated
   leak,            ///< model-allocated memory still live when the execution completed
-  deadlock,        ///< no thread can run and a mutex stays held
+  deadlock,        ///< no thread can run and a mutex stays held or a wait's value never changes
   exception,       ///< an exception escaped a model thread
   bound_exceeded,  ///< no execution completed: every one hit the per-thread event bound
   nondeterminism,  ///< re-execution diverged from the recorded graph (client not deterministic)
@@ -67,8 +67,8 @@ struct result {
   /// of the blocked: no thread at the bound, one whose lock read the mutex held (where the
   /// lock reads the unlock is another execution; a mutex still held at the end is a deadlock)
   std::uint64_t blocked_mutex = 0;
-  /// of the blocked: the rest, cut only by a false spin_assume (blocked == bound_hits +
-  /// blocked_mutex + blocked_assume)
+  /// of the blocked: the rest, cut only by a false spin_assume or by an atomic wait that read
+  /// the value it waits to change (blocked == bound_hits + blocked_mutex + blocked_assume)
   std::uint64_t blocked_assume = 0;
   std::string blocked_note;    ///< names the first bound hit: thread and bound
   bool limit_reached = false;  ///< stopped at options::max_executions

@@ -370,6 +370,34 @@ TEST(Errors, SpinAssumeBlocksInsteadOfSpinning) {
   EXPECT_EQ(r.blocked_mutex, 0u);
 }
 
+// atomic::wait blocks where it reads the value it waits on. With the change made, that is a
+// blocked execution (the other one reads the change and completes); with no write that
+// changes the value, it is a deadlock, named as a lost wake-up.
+TEST(Errors, AtomicWaitBlocksAndALostWakeUpIsADeadlock) {
+  const result r = explore(options{}, [](client& c) {
+    mem::atomic<int> word{0};
+    c.spawn([&] { word.wait(0, acq); });
+    word.store(1, rel);
+    word.notify_one();
+    c.join_all();
+  });
+  EXPECT_TRUE(r.ok()) << r.bug->message;
+  EXPECT_EQ(r.complete, 1u);
+  EXPECT_EQ(r.blocked, 1u);
+  EXPECT_EQ(r.blocked_assume, 1u);
+  EXPECT_EQ(r.blocked_mutex, 0u);
+  const result lost = explore(options{}, [](client& c) {
+    mem::atomic<int> word{0};
+    c.spawn([&] { word.wait(0, acq); });
+    word.store(0, rel);  // no change of value: nothing wakes the waiter
+    word.notify_all();
+    c.join_all();
+  });
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.bug->kind, error_kind::deadlock) << lost.bug->message;
+  EXPECT_NE(lost.bug->message.find("lost wake-up"), std::string::npos) << lost.bug->message;
+}
+
 TEST(Errors, DeadlockAndMutexExclusion) {
   const result dl = explore(options{}, [](client& c) {
     mem::mutex a, b;
