@@ -12,6 +12,10 @@
 // Joins help: a worker waiting for a stolen b or for a group's tasks pops its own deque, then
 // steals (pool::help_until), as in Blumofe-Leiserson's (JACM 1999) work-stealing scheduler.
 //
+// The join protocol itself (done flag, pending counter, exception propagation) is
+// scheduler/join.hpp, written against a memory backend: fork_join_on below is the same code the
+// model checker runs in scheduler/mini_pool.hpp (`stealcheck model sched`).
+//
 // Exceptions: fork_join always runs both a and b; if either throws it rethrows the exception of
 // a, else of b, after both finished. task_group::wait() runs or waits for every spawned task and
 // rethrows the first exception recorded (the others are dropped, as in oneTBB).
@@ -31,53 +35,44 @@
 #include <utility>
 
 #include "scheduler/group_arena.hpp"
+#include "scheduler/join.hpp"
 #include "scheduler/pool.hpp"
 
 namespace stealcheck::scheduler {
 
 namespace detail {
 
-// fork_join's second branch, in the forking frame.
-template <class F>
+// fork_join's second branch, in the forking frame. Mem/Sites: the join protocol's backend and
+// orders (scheduler/join.hpp); the pool uses the defaults, the model clients model::memory.
+template <class F, class Mem = native_memory, class Sites = join_sites>
 struct fork_task final : task {
   explicit fork_task(F& fn) : task{&run_stolen}, f(fn) {}
   F& f;
-  std::exception_ptr error;
-  std::atomic<bool> done{false};
+  join_flag<Mem, Sites> join;
 
   // Runs only when stolen (the fast path calls f directly).
-  static void run_stolen(task* t) noexcept {
+  static void run_stolen(task* t) {
     auto* self = static_cast<fork_task*>(t);
+    std::exception_ptr error;
     try {
       self->f();
     } catch (...) {
-      self->error = std::current_exception();
+      error = Mem::caught_exception();
     }
-    // release: pairs with the acquire load in fork_join's join; publishes b's effects and
-    // error. Relaxed would let the forking frame return before b's writes are visible. The frame
-    // may be gone right after this store, so it is the last access to *self.
-    self->done.store(true, std::memory_order_release);
+    // The frame may be gone right after finish() (its release store publishes b's effects and
+    // error), so it is the last access to *self.
+    self->join.finish(std::move(error));
   }
 };
 
-}  // namespace detail
-
-/// Runs a() and b(), b possibly on another worker; returns when both have finished.
-/// Thread role: any (a non-worker thread blocks in pool::run). Requires: a and b callable with
-/// no arguments; they outlive the call (they are used by reference).
-/// Ensures: a's and b's effects happen-before the return; exceptions as in the file comment.
-/// Memory ordering: a stolen b's completion is published by the release store of its done flag,
-///   read by the acquire load in the join; an unstolen b runs on the calling thread.
-/// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps.
-template <class D, class A, class B>
-void fork_join(pool<D>& p, A&& a, B&& b) {
-  worker<D>* w = current_worker<D>;
-  if (w == nullptr || w->owner != &p) {
-    p.run([&] { fork_join(p, a, b); });
-    return;
-  }
-  detail::fork_task<std::remove_reference_t<B>> tb(b);
-  if (!w->push(&tb)) {  // a bounded deque is full: run both inline
+/// The fork-join protocol on worker `w` of a pool `p`: pool<D> (below) and the model-checked
+/// mini_pool (scheduler/mini_pool.hpp) both run exactly this. P offers push(w, task*) -> bool
+/// (false: a bounded deque is full), pop(w) -> std::optional<task*>, and wait_for(w, join),
+/// which runs other tasks until join.done().
+template <class Mem, class Sites, class P, class W, class A, class B>
+void fork_join_on(P& p, W& w, A& a, B& b) {
+  fork_task<std::remove_reference_t<B>, Mem, Sites> tb(b);
+  if (!p.push(w, &tb)) {  // a bounded deque is full: run both inline
     a();
     b();
     return;
@@ -86,9 +81,9 @@ void fork_join(pool<D>& p, A&& a, B&& b) {
   try {
     a();
   } catch (...) {
-    ea = std::current_exception();
+    ea = Mem::caught_exception();
   }
-  std::optional<task*> back = w->deque.pop();
+  std::optional<task*> back = p.pop(w);
   if (back && *back == &tb) {  // not stolen: b runs here
     if (!ea) {
       b();
@@ -97,6 +92,7 @@ void fork_join(pool<D>& p, A&& a, B&& b) {
     try {
       b();
     } catch (...) {  // a's exception wins (file comment)
+      static_cast<void>(Mem::caught_exception());
     }
     std::rethrow_exception(ea);
   }
@@ -105,10 +101,29 @@ void fork_join(pool<D>& p, A&& a, B&& b) {
   // left), but a batch steal (steal_into) may have left a victim's older tasks in this deque.
   // Running it here is helping: it does not depend on b.
   if (back) (*back)->execute(*back);
-  // acquire: pairs with the release store in fork_task::run_stolen.
-  p.help_until(*w, [&] { return tb.done.load(std::memory_order_acquire); });
+  p.wait_for(w, tb.join);  // acquire (join::flag.load_done): pairs with run_stolen's finish()
   if (ea) std::rethrow_exception(ea);
-  if (tb.error) std::rethrow_exception(tb.error);
+  tb.join.rethrow_if_failed();
+}
+
+}  // namespace detail
+
+/// Runs a() and b(), b possibly on another worker; returns when both have finished.
+/// Thread role: any (a non-worker thread blocks in pool::run). Requires: a and b callable with
+/// no arguments; they outlive the call (they are used by reference).
+/// Ensures: a's and b's effects happen-before the return; exceptions as in the file comment.
+/// Memory ordering: a stolen b's completion is published by the release store of its done flag,
+///   read by the acquire load in the join (join_flag, scheduler/join.hpp); an unstolen b runs
+///   on the calling thread.
+/// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps.
+template <class D, class A, class B>
+void fork_join(pool<D>& p, A&& a, B&& b) {
+  worker<D>* w = current_worker<D>;
+  if (w == nullptr || w->owner != &p) {
+    p.run([&] { fork_join(p, a, b); });
+    return;
+  }
+  detail::fork_join_on<native_memory, join_sites>(p, *w, a, b);
 }
 
 /// A set of tasks spawned by one thread and waited for together.
@@ -116,9 +131,9 @@ void fork_join(pool<D>& p, A&& a, B&& b) {
 /// pool, or any other thread); the tasks run on workers.
 /// Requires: the pool outlives the group; spawned callables are move-constructible.
 /// Ensures: after wait() returns, every spawned task has finished and its effects are visible.
-/// Memory ordering: each task decrements `pending_` with a release RMW after its effects; wait()
-///   returns after an acquire load reads 0, which synchronizes with every decrement (they form
-///   one release sequence of RMWs).
+/// Memory ordering: join_counter (scheduler/join.hpp): each task decrements the count with a
+///   release RMW after its effects; wait() returns after an acquire load reads 0, which
+///   synchronizes with every decrement (they form one release sequence of RMWs).
 /// Complexity: spawn O(1) (amortised arena growth), wait O(tasks) plus helping.
 template <class D>
 class task_group {
@@ -128,7 +143,7 @@ class task_group {
   task_group& operator=(const task_group&) = delete;
   /// Waits for unfinished tasks (dropping their exceptions; call wait() to see them).
   ~task_group() {
-    if (pending_.load(std::memory_order_acquire) != 0) {  // acquire: as in wait()
+    if (!join_.done()) {
       try {
         wait();
       } catch (...) {  // NOLINT(bugprone-empty-catch): documented drop
@@ -140,9 +155,7 @@ class task_group {
   void spawn(F&& f) {
     using T = group_task<std::decay_t<F>>;
     T* t = new (arena_.allocate(sizeof(T), alignof(T))) T(this, std::forward<F>(f));
-    // relaxed: the count is read with acquire only after the decrements; the increment happens
-    // before the push that makes the task reachable, in this thread.
-    pending_.fetch_add(1, std::memory_order_relaxed);
+    join_.add();  // before the push that makes the task reachable (join::counter.add)
     worker<D>* w = current_worker<D>;
     if (w != nullptr && w->owner == &pool_) {
       if (!w->push(t)) t->execute(t);  // bounded deque full: run inline
@@ -155,28 +168,16 @@ class task_group {
   void wait() {
     worker<D>* w = current_worker<D>;
     if (w != nullptr && w->owner == &pool_) {
-      // acquire: pairs with the release decrement of each task (see the class comment).
-      pool_.help_until(*w, [&] { return pending_.load(std::memory_order_acquire) == 0; });
+      pool_.wait_for(*w, join_);  // acquire (join::counter.load): pairs with each arrive()
     } else {
       // Blocks here, never on a worker (pool::block_until says why). The mark tells the task
       // that brings the count to 0 to call notify_external(); groups waited for on workers
-      // never pay for that. acq_rel: an RMW, so it lies in the decrements' release sequence,
-      // and the one decrement it precedes in mo sees the mark (or it reads 0 and never waits).
-      if (pending_.fetch_add(external_waiter, std::memory_order_acq_rel) != 0) {
-        // acquire: pairs with the release decrement of each task (see the class comment).
-        pool_.block_until(
-            [&] { return pending_.load(std::memory_order_acquire) == external_waiter; });
-      }
-      // relaxed: only this thread reads the count again before the next spawn's increment.
-      pending_.fetch_sub(external_waiter, std::memory_order_relaxed);
+      // never pay for that (join_counter::mark_external).
+      if (join_.mark_external()) pool_.block_until([&] { return join_.done(/*external=*/true); });
+      join_.unmark_external();
     }
     arena_.reset();
-    if (error_) {
-      std::exception_ptr e = std::exchange(error_, nullptr);
-      // relaxed: only this thread reads the flag again, after the next tasks' decrements.
-      failed_.store(false, std::memory_order_relaxed);
-      std::rethrow_exception(e);
-    }
+    if (std::exception_ptr e = join_.take_error()) std::rethrow_exception(e);
   }
 
  private:
@@ -186,35 +187,25 @@ class task_group {
     group_task(task_group* g, const F& fn) : task{&run_it}, group(g), f(fn) {}
     task_group* group;
     F f;
-    static void run_it(task* t) noexcept {
+    static void run_it(task* t) {
       auto* self = static_cast<group_task*>(t);
       task_group* g = self->group;
+      std::exception_ptr error;
       try {
         self->f();
       } catch (...) {
-        g->record(std::current_exception());
+        error = std::current_exception();
       }
       pool<D>& p = g->pool_;  // read before the decrement: g may be gone after it
       self->~group_task();    // the arena memory is recycled by wait()
-      // release: pairs with wait()'s acquire load; publishes the task's effects and error.
-      if (g->pending_.fetch_sub(1, std::memory_order_release) == external_waiter + 1)
-        p.notify_external();  // the last task, and a thread blocks in wait()
+      // release (join::counter.arrive): pairs with wait()'s acquire load; publishes the task's
+      // effects and error.
+      if (g->join_.arrive(std::move(error))) p.notify_external();  // the last, and one blocks
     }
   };
 
-  void record(std::exception_ptr e) noexcept {
-    // relaxed: only picks the one writer of error_; error_ is published by that task's release
-    // decrement of pending_.
-    if (!failed_.exchange(true, std::memory_order_relaxed)) error_ = std::move(e);
-  }
-
-  // Added to pending_ while a non-worker thread blocks in wait(); far above any task count.
-  static constexpr std::int64_t external_waiter = std::int64_t{1} << 40;
-
   pool<D>& pool_;
-  std::atomic<std::int64_t> pending_{0};  // unfinished tasks (+ external_waiter, see wait())
-  std::atomic<bool> failed_{false};
-  std::exception_ptr error_;
+  join_counter<> join_;  // unfinished tasks (+ external_waiter, see wait()), first exception
   group_arena arena_;
 };
 

@@ -45,11 +45,8 @@
 
 #include "deques/deque.hpp"
 #include "scheduler/event_count.hpp"
+#include "scheduler/join.hpp"
 #include "scheduler/task.hpp"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 namespace stealcheck::scheduler {
 
@@ -60,15 +57,32 @@ struct pool_options {
   std::uint64_t seed = 0x5eed;
 };
 
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
-
 template <class D>
 requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
 class pool;
+
+/// Thread role: d's owner. Pushes t; false if a bounded deque is full.
+template <class D>
+bool push_task(D& d, task* t) {
+  if constexpr (std::is_same_v<decltype(d.push(t)), bool>) {
+    return d.push(t);
+  } else {
+    d.push(t);
+    return true;
+  }
+}
+
+/// Thread role: the owner of `mine`. One steal from `victim`: a batch-stealing deque steals
+/// half (the rest lands in `mine`), any other one item.
+template <class D>
+steal_result<task*> steal_task(D& victim, D& mine) {
+  if constexpr (batch_stealing_deque<D>) {
+    return victim.steal_into(mine);
+  } else {
+    static_cast<void>(mine);
+    return victim.steal();
+  }
+}
 
 /// One worker: its deque, generator and counters. Thread role: everything here is used by the
 /// worker's own thread, except `deque.steal*` (thieves) and the counters' reads (stats()).
@@ -86,12 +100,7 @@ struct alignas(64) worker {
   /// Thread role: owner. Pushes t; false if a bounded deque is full (the caller runs t inline).
   bool push(task* t) {
     worker_counters::bump(counters.tasks);
-    bool pushed = true;
-    if constexpr (std::is_same_v<decltype(deque.push(t)), bool>) {
-      pushed = deque.push(t);
-    } else {
-      deque.push(t);
-    }
+    const bool pushed = push_task(deque, t);
     if (pushed) owner->wake_hint();
     return pushed;
   }
@@ -210,6 +219,17 @@ class pool {
 
   void wake_hint() noexcept { sleep_.hint_one(); }
 
+  /// The hooks of the fork-join protocol (detail::fork_join_on, scheduler/fork_join.hpp).
+  /// Thread role: w's own thread. push: false if a bounded deque is full; pop: w's newest task;
+  /// wait_for: helps (help_until) until join.done() (an acquire load: join.done() publishes
+  /// the joined tasks' effects).
+  bool push(worker_type& w, task* t) { return w.push(t); }
+  std::optional<task*> pop(worker_type& w) { return w.deque.pop(); }
+  template <class Join>
+  void wait_for(worker_type& w, const Join& join) {
+    help_until(w, [&] { return join.done(); });
+  }
+
   /// Thread role: any thread that is not a worker of this pool (a worker must help instead:
   /// help_until). Blocks in an atomic wait, without spinning, until done() holds; done() is
   /// re-evaluated after every notify_external(). Never hands a blocking task to a worker: a
@@ -272,13 +292,8 @@ class pool {
   }
 
   void park(worker_type& w) {
-    const std::uint32_t key = sleep_.prepare_wait();
-    if (work_visible() || stopping()) {
-      sleep_.cancel_wait();
-      return;
-    }
-    worker_counters::bump(w.counters.parks);
-    sleep_.wait(key);
+    sleep_.sleep_unless([&] { return work_visible() || stopping(); },
+                        [&] { worker_counters::bump(w.counters.parks); });
   }
 
   bool stopping() const noexcept {
@@ -314,13 +329,7 @@ class pool {
 
   task* steal_from(worker_type& thief, worker_type& victim) {
     worker_counters::bump(thief.counters.steal_attempts);
-    steal_result<task*> r = [&] {
-      if constexpr (batch_stealing_deque<D>) {
-        return victim.deque.steal_into(thief.deque);  // steal half: the rest lands in ours
-      } else {
-        return victim.deque.steal();
-      }
-    }();
+    steal_result<task*> r = steal_task(victim.deque, thief.deque);  // half: the rest in ours
     switch (r.status()) {
       case steal_status::item:
         worker_counters::bump(thief.counters.steals);
@@ -377,12 +386,12 @@ struct root_task final : task {
   P& pool;  // outlives the frame
   F& f;
   std::optional<std::conditional_t<std::is_void_v<R>, char, R>> result;
-  std::exception_ptr error;
-  std::atomic<bool> done{false};
+  join_flag<> join;
 
-  static void run_it(task* t) noexcept {
+  static void run_it(task* t) {
     auto* self = static_cast<root_task*>(t);
     P& p = self->pool;
+    std::exception_ptr error;
     try {
       if constexpr (std::is_void_v<R>) {
         self->f();
@@ -390,10 +399,11 @@ struct root_task final : task {
         self->result.emplace(self->f());
       }
     } catch (...) {
-      self->error = std::current_exception();
+      error = std::current_exception();
     }
-    // release: pairs with the caller's acquire load of done; publishes result and error.
-    self->done.store(true, std::memory_order_release);
+    // release (join::flag.store_done): pairs with the caller's acquire load; publishes result
+    // and error.
+    self->join.finish(std::move(error));
     p.notify_external();  // the frame may be gone from here on: only the pool is touched
   }
 };
@@ -410,9 +420,9 @@ std::invoke_result_t<F&> pool<D>::run(F&& f) {
   if (worker_type* w = current_worker<D>; w != nullptr && w->owner == this) return f();
   detail::root_task<pool, std::remove_reference_t<F>, R> root(*this, f);
   inject(&root);
-  // acquire: pairs with the release store of done; result and error are then visible.
-  block_until([&] { return root.done.load(std::memory_order_acquire); });
-  if (root.error) std::rethrow_exception(root.error);
+  // acquire (join::flag.load_done): pairs with finish(); result and error are then visible.
+  block_until([&] { return root.join.done(); });
+  root.join.rethrow_if_failed();
   if constexpr (!std::is_void_v<R>) return std::move(*root.result);
 }
 

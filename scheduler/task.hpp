@@ -20,9 +20,12 @@ namespace stealcheck::scheduler {
 
 /// The type-erased header every scheduled object starts with.
 struct task {
-  /// Runs the task. Ensures: the object is not touched by the scheduler afterwards (its owner may
-  /// free it as soon as its completion signal, written inside `execute`, is observed).
-  void (*execute)(task* self) noexcept;
+  /// Runs the task. Requires: it does not throw (each task catches what its callable throws and
+  /// hands it to its joiner). Not noexcept: under the model checker an abandoned execution
+  /// unwinds the model threads' stacks through it. Ensures: the object is not touched by the
+  /// scheduler afterwards (its owner may free it as soon as its completion signal, written
+  /// inside `execute`, is observed).
+  void (*execute)(task* self);
 };
 
 /// Counters of one run, summed over workers (see pool::stats()).
