@@ -10,10 +10,12 @@ extern const bool chase_lev_registered;
 extern const bool locked_registered;
 extern const bool steal_half_registered;
 extern const bool known_bad_registered;
+extern const bool sched_registered;
 
 /// Returns true; keeps every built-in registration in the program.
 inline bool link_builtin_variants() {
-  return chase_lev_registered && locked_registered && steal_half_registered && known_bad_registered;
+  return chase_lev_registered && locked_registered && steal_half_registered &&
+         known_bad_registered && sched_registered;
 }
 
 }  // namespace stealcheck::tools

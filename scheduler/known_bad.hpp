@@ -1,0 +1,38 @@
+// scheduler/known_bad.hpp: KNOWN-BAD orders of the scheduler's synchronization. Deliberately
+// broken; never use them for work. Each is the unmodified source (scheduler/event_count.hpp,
+// scheduler/join.hpp) with sites weakened, run by the model clients of
+// scheduler/model_clients.hpp, which must catch it (`stealcheck verify --include-known-bad`).
+//
+// Thread role: types only. Complexity: none.
+#pragma once
+
+#include <atomic>
+#include <string_view>
+
+#include "deques/memory.hpp"
+#include "scheduler/event_count.hpp"
+#include "scheduler/join.hpp"
+
+namespace stealcheck::scheduler {
+
+/// KNOWN-BAD: the event count's two RMWs relaxed (no acq_rel). A sleeper whose prepare_wait()
+/// comes after a waker's notify in the word's modification order no longer synchronizes with
+/// it: it can miss the condition the waker set (shutdown's `stopping`) and wait on a word that
+/// never changes again. The model checker reports a deadlock (a lost wake-up) in
+/// shutdown_parking.
+struct event_count_sites_relaxed : event_count_sites {
+  static constexpr site prepare_rmw{"event_count::prepare_wait.rmw", std::memory_order_relaxed,
+                                    site_kind::rmw, "KNOWN-BAD: relaxed (no acq_rel)"};
+  static constexpr site notify_rmw{"event_count::notify.rmw", std::memory_order_relaxed,
+                                   site_kind::rmw, "KNOWN-BAD: relaxed (no acq_rel)"};
+};
+
+/// KNOWN-BAD: a stolen task's done flag stored relaxed. The joiner's acquire load can read it
+/// without synchronizing with the thief: it reads the task's results while they are written,
+/// a data race (fork2_join).
+struct join_sites_relaxed_done : join_sites {
+  static constexpr site flag_store{"join::flag.store_done", std::memory_order_relaxed,
+                                   site_kind::store, "KNOWN-BAD: relaxed (no release)"};
+};
+
+}  // namespace stealcheck::scheduler

@@ -1,0 +1,163 @@
+// scheduler/mini_pool.hpp: a two-worker pool built from the scheduler's own synchronization
+// components, on any memory backend: the event count (scheduler/event_count.hpp), the join
+// protocol (scheduler/join.hpp, detail::fork_join_on of scheduler/fork_join.hpp) and a deque
+// variant D<task*, Mem>. With Mem = model::memory it is what the model checker runs
+// (scheduler/model_clients.hpp, `stealcheck model sched`); with native_memory the same source
+// runs on real threads (scheduler/tests).
+//
+// What it keeps of pool<D> (scheduler/pool.hpp): a worker pops its own deque, then steals from
+// the other one (steal half for a batch-stealing deque), and then parks in the event count,
+// looking for work and for shutdown after registering (event_count::sleep_unless); a push
+// wakes a sleeper with hint_one(), a steal cascades with hint_one(), shutdown is a release
+// store of `stopping` and a strict notify_all(); a join pops, then helps, exactly as fork_join.
+// What it leaves out: threads (the caller runs worker_loop on its own threads, or the model
+// checker's), the injection queue, statistics, random victims (there is one other worker), and
+// the idle spin before parking. A join that finds nothing to run waits for its flag or counter
+// to change (join_flag::await: a spin natively, a blocking read under the model checker)
+// instead of trying again: that explores every execution of clients whose stolen tasks fork
+// nothing more, as the model clients' tasks do; deeper helping is not explored.
+//
+// Thread role: worker_loop(i), push(i, ...), pop(i), wait_for(i, ...), fork_join(i, ...) and
+// spawn_and_wait(i, ...) on worker i's thread; shutdown() on any thread, once.
+// Memory ordering: the components' sites (EcSites, JoinSites); stopping: release store /
+// acquire load (as pool<D>). Complexity: O(1) deque operations per task; a park is O(1).
+// Source: Blumofe, Leiserson, JACM 1999 (work stealing with helping joins); D. Vyukov 2008
+// (eventcount).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "deques/deque.hpp"
+#include "deques/memory.hpp"
+#include "scheduler/event_count.hpp"
+#include "scheduler/fork_join.hpp"
+#include "scheduler/join.hpp"
+#include "scheduler/pool.hpp"
+#include "scheduler/task.hpp"
+
+namespace stealcheck::scheduler {
+
+template <template <class, class> class D, class Mem = native_memory,
+          class EcSites = event_count_sites, class JoinSites = join_sites>
+class mini_pool {
+ public:
+  using deque_type = D<task*, Mem>;
+  using join_type = join_flag<Mem, JoinSites>;
+  using counter_type = join_counter<Mem, JoinSites>;
+  static constexpr unsigned workers = 2;
+
+  /// Ensures: two empty deques of the given initial capacity; nobody parked; not stopping.
+  explicit mini_pool(std::int64_t capacity) : deques_{deque_type(capacity), deque_type(capacity)} {}
+
+  /// Thread role: worker i. Runs tasks until shutdown() (see the file comment).
+  void worker_loop(unsigned i) {
+    for (;;) {
+      if (task* t = find_work(i)) {
+        t->execute(t);
+        continue;
+      }
+      if (stopping()) return;
+      sleep_.sleep_unless([&] { return work_visible() || stopping(); }, [] {});
+    }
+  }
+
+  /// Thread role: any, once, after the work it waits for is done. Wakes every parked worker;
+  /// worker_loop returns on each.
+  void shutdown() {
+    // release: pairs with the acquire load in stopping(); publishes nothing else (as ~pool).
+    stopping_.store(true, std::memory_order_release);
+    sleep_.notify_all();  // strict: the store above precedes it (event_count protocol)
+  }
+
+  /// The hooks of detail::fork_join_on (scheduler/fork_join.hpp). Thread role: worker i.
+  bool push(unsigned i, task* t) {
+    const bool pushed = push_task(deques_[i], t);
+    if (pushed) sleep_.hint_one();
+    return pushed;
+  }
+  std::optional<task*> pop(unsigned i) { return deques_[i].pop(); }
+  /// Runs tasks until join.done(); waits for join to change when there is none.
+  template <class Join>
+  void wait_for(unsigned i, const Join& join) {
+    while (!join.done()) {
+      if (task* t = find_work(i)) {
+        t->execute(t);
+        continue;
+      }
+      join.await();
+    }
+  }
+
+  /// Thread role: worker i. fork_join(a, b) as scheduler::fork_join runs it on a pool worker.
+  template <class A, class B>
+  void fork_join(unsigned i, A&& a, B&& b) {
+    detail::fork_join_on<Mem, JoinSites>(*this, i, a, b);
+  }
+
+  /// Thread role: worker i. Spawns every f as a task counted by one join_counter (task_group's
+  /// protocol), waits for all, and rethrows the first exception recorded.
+  template <class... F>
+  void spawn_and_wait(unsigned i, F&... fs) {
+    counter_type join;
+    std::array<counted_task, sizeof...(F)> tasks{counted_task(join, fs)...};
+    for (counted_task& t : tasks) {
+      join.add();  // before the push that makes the task reachable (join::counter.add)
+      if (!push(i, &t)) t.execute(&t);
+    }
+    wait_for(i, join);
+    if (std::exception_ptr e = join.take_error()) std::rethrow_exception(e);
+  }
+
+ private:
+  // A task of spawn_and_wait: type-erased callable plus its counter (task_group's group_task).
+  struct counted_task final : task {
+    template <class F>
+    counted_task(counter_type& j, F& fn) : task{&run_it}, join(&j), f(&fn), call(&call_as<F>) {}
+    counter_type* join;
+    void* f;
+    void (*call)(void*);
+    template <class F>
+    static void call_as(void* fn) {
+      (*static_cast<F*>(fn))();
+    }
+    static void run_it(task* t) {
+      auto* self = static_cast<counted_task*>(t);
+      std::exception_ptr error;
+      try {
+        self->call(self->f);
+      } catch (...) {
+        error = Mem::caught_exception();
+      }
+      // release (join::counter.arrive): publishes the task's effects and error.
+      static_cast<void>(self->join->arrive(std::move(error)));
+    }
+  };
+
+  // Own deque first, then one steal from the other worker (hint_one on success: the cascade).
+  task* find_work(unsigned i) {
+    if (std::optional<task*> t = deques_[i].pop()) return *t;
+    steal_result<task*> r = steal_task(deques_[1 - i], deques_[i]);
+    if (r.status() != steal_status::item) return nullptr;
+    sleep_.hint_one();
+    return *r;
+  }
+
+  // After prepare_wait(): anything to take? (pool::work_visible without the injection queue)
+  bool work_visible() const { return deques_[0].size_hint() > 0 || deques_[1].size_hint() > 0; }
+
+  bool stopping() const {
+    return stopping_.load(std::memory_order_acquire);  // acquire: pairs with shutdown()
+  }
+
+  deque_type deques_[workers];
+  basic_event_count<Mem, EcSites> sleep_;
+  typename Mem::template atomic<bool> stopping_{false};
+};
+
+}  // namespace stealcheck::scheduler

@@ -1,0 +1,151 @@
+// scheduler/model_clients.hpp: bounded model-checker clients of the scheduler's own
+// synchronization: the event count and the join protocol, run in mini_pool
+// (scheduler/mini_pool.hpp) on model::memory with a deque variant, by `stealcheck model sched`
+// (and its known-bad variants, scheduler/known_bad.hpp) and by `stealcheck verify`.
+//
+// Each client is worker 0 (the client's main thread) running a job while worker 1 runs
+// worker_loop; worker 0 then shuts the pool down and joins worker 1. Results are plain data
+// (model::memory::nonatomic), so a join that does not order a stolen task's writes before the
+// joiner's reads is a data race; a lost wake-up leaves worker 1 waiting on an event-count word
+// that never changes again, a deadlock; a task run twice or never fails a check.
+//   fork2_join          fork_join(a, b): a and b write one result each; the joiner reads both.
+//   steal_while_join    fork_join with an empty a: the parent is in its join (pop, then wait
+//                       for the flag) while b may be stolen; b writes two results.
+//   park_while_push     worker 0 spawns two counted tasks (task_group's join_counter) while
+//                       worker 1 parks or steals; every task runs once, none is lost.
+//   stolen_exception    fork_join where b throws: the exception reaches the joiner, after a.
+//   shutdown_parking    no work: worker 1 parks while worker 0 shuts the pool down; worker 1
+//                       must see `stopping` or be woken (the strict notify_all).
+//
+// Thread role: run inside model::explore. Complexity: a few dozen events per thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/clients.hpp"
+#include "models/explore.hpp"
+#include "models/memory.hpp"
+#include "scheduler/event_count.hpp"
+#include "scheduler/join.hpp"
+#include "scheduler/mini_pool.hpp"
+
+namespace stealcheck::scheduler::model_clients {
+
+using model::client;
+using mem = model::memory;
+
+/// The sites of the scheduler's synchronization, event count then join protocol (for
+/// `stealcheck list --sites sched` and --site overrides).
+template <class Ec, class Js>
+struct sched_sites {
+  template <class S>
+  static constexpr std::array<const site*, 20> list() {
+    std::array<const site*, 20> out{};
+    const auto ec = Ec::template list<Ec>();
+    const auto js = Js::template list<Js>();
+    static_assert(ec.size() + js.size() == out.size());
+    for (std::size_t i = 0; i < ec.size(); ++i)
+      out[i] = ec[i];
+    for (std::size_t i = 0; i < js.size(); ++i)
+      out[ec.size() + i] = js[i];
+    return out;
+  }
+};
+
+/// Runs job(p) on worker 0 of a mini_pool P while worker 1 runs its loop; then shuts down.
+template <class P, class Job>
+void with_pool(client& c, Job&& job) {
+  P p(4);
+  const std::size_t w1 = c.spawn([&] { p.worker_loop(1); });
+  job(p);
+  p.shutdown();
+  c.join(w1);
+}
+
+template <class P>
+void fork2_join(client& c) {
+  mem::nonatomic<int> ra(0), rb(0);
+  with_pool<P>(c, [&](P& p) {
+    p.fork_join(
+        0, [&] { ra.write() = 1; }, [&] { rb.write() = 2; });
+    const int a = ra.read(), b = rb.read();
+    c.check(a == 1 && b == 2, "after the join a's result is " + std::to_string(a) + " and b's is " +
+                                  std::to_string(b) + " (1 and 2 expected)");
+  });
+}
+
+template <class P>
+void steal_while_join(client& c) {
+  mem::nonatomic<int> r1(0), r2(0);
+  with_pool<P>(c, [&](P& p) {
+    p.fork_join(
+        0, [] {},
+        [&] {
+          r1.write() = 1;
+          r2.write() = 2;
+        });
+    const int x = r1.read(), y = r2.read();
+    c.check(x == 1 && y == 2, "after the join b's results are " + std::to_string(x) + ", " +
+                                  std::to_string(y) + " (1, 2 expected)");
+  });
+}
+
+template <class P>
+void park_while_push(client& c) {
+  mem::nonatomic<int> r1(0), r2(0);
+  with_pool<P>(c, [&](P& p) {
+    auto t1 = [&] { r1.write() += 1; };
+    auto t2 = [&] { r2.write() += 1; };
+    p.spawn_and_wait(0, t1, t2);
+    const int x = r1.read(), y = r2.read();
+    c.check(x == 1 && y == 1, "after the wait the tasks ran " + std::to_string(x) + " and " +
+                                  std::to_string(y) + " times (once each expected)");
+  });
+}
+
+template <class P>
+void stolen_exception(client& c) {
+  mem::nonatomic<int> ra(0);
+  with_pool<P>(c, [&](P& p) {
+    std::string caught = "nothing";
+    try {
+      p.fork_join(
+          0, [&] { ra.write() = 1; }, [] { throw std::runtime_error("from b"); });
+    } catch (const std::runtime_error& e) {
+      caught = e.what();
+    }
+    const int a = ra.read();
+    c.check(caught == "from b" && a == 1, "the joiner caught '" + caught + "' with a's result " +
+                                              std::to_string(a) + " ('from b' and 1 expected)");
+  });
+}
+
+template <class P>
+void shutdown_parking(client& c) {
+  with_pool<P>(c, [](P&) {});
+}
+
+/// The five clients on mini_pool<D, model::memory, Ec, Js>, named "<client>.<deque>".
+template <template <class, class> class D, class Ec = event_count_sites, class Js = join_sites>
+void add_clients(std::vector<model::clients::client_entry>& out, std::string_view deque) {
+  using P = mini_pool<D, mem, Ec, Js>;
+  const std::array<std::pair<std::string_view, void (*)(client&)>, 5> all{{
+      {"fork2_join", &fork2_join<P>},
+      {"steal_while_join", &steal_while_join<P>},
+      {"park_while_push", &park_while_push<P>},
+      {"stolen_exception", &stolen_exception<P>},
+      {"shutdown_parking", &shutdown_parking<P>},
+  }};
+  static std::set<std::string, std::less<>> names;  // client_entry names are views: kept here
+  for (const auto& [name, run] : all)
+    out.push_back({*names.insert(std::string(name) + "." + std::string(deque)).first, run});
+}
+
+}  // namespace stealcheck::scheduler::model_clients

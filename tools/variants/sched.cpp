@@ -1,0 +1,61 @@
+// The scheduler's own synchronization registers itself as model-only variants (see
+// builtin.hpp): `sched` (the event count and the join protocol as the pool runs them, in a
+// two-worker mini pool on each correct built-in deque) and its known-bad orders
+// (scheduler/known_bad.hpp), which the model checker must catch.
+#include <string_view>
+#include <vector>
+
+#include "deques/registry.hpp"
+#include "harness/registry.hpp"
+#include "models/bind.hpp"
+#include "scheduler/known_bad.hpp"
+#include "scheduler/model_clients.hpp"
+#include "tools/variants/builtin.hpp"
+
+namespace stealcheck::tools {
+
+namespace {
+
+using scheduler::model_clients::add_clients;
+
+// A model-only variant whose clients run the mini pool with orders Ec, Js; on every correct
+// built-in deque when all_deques, else on chase_lev.
+template <class Ec, class Js>
+harness::variant sched_variant(std::string_view name, std::string_view summary,
+                               std::string_view bad_reason, bool all_deques) {
+  variant_info info;
+  info.name = name;
+  info.summary = summary;
+  info.known_bad = !bad_reason.empty();
+  info.known_bad_reason = bad_reason;
+  info.values = value_support::scalar;
+  info.backends = backend_support::model_only;
+  info.sites = sites_of<scheduler::model_clients::sched_sites<Ec, Js>>();
+  harness::variant v(info);
+  v.bind(model::binding{[all_deques] {
+    std::vector<model::clients::client_entry> out;
+    add_clients<detail::chase_lev_default, Ec, Js>(out, "chase_lev");
+    if (all_deques) {
+      add_clients<detail::steal_half_default, Ec, Js>(out, "steal_half");
+      add_clients<detail::locked_default, Ec, Js>(out, "locked");
+    }
+    return out;
+  }});
+  return v;
+}
+
+}  // namespace
+
+const bool sched_registered =
+    harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites>(
+        "sched", "the scheduler's event count and join protocol (model clients, mini pool)", "",
+        true)) &&
+    harness::add_variant(sched_variant<scheduler::event_count_sites_relaxed, scheduler::join_sites>(
+        "sched_ec_relaxed", "KNOWN-BAD sched",
+        "event count RMWs relaxed: a sleeper misses shutdown (lost wake-up)", false)) &&
+    harness::add_variant(
+        sched_variant<scheduler::event_count_sites, scheduler::join_sites_relaxed_done>(
+            "sched_done_relaxed", "KNOWN-BAD sched",
+            "stolen task's done flag stored relaxed: the joiner reads results unordered", false));
+
+}  // namespace stealcheck::tools
