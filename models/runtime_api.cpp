@@ -263,7 +263,7 @@ void rt_assume(bool cond, source_loc /*src*/) {
 void rt_wait(std::uint32_t loc, std::uint64_t old, std::memory_order o, source_loc src) {
   const std::uint64_t v = rt_load(loc, o, src);
   execution& x = ex();
-  if (x.tearing_down) {
+  if (x.tearing_down()) {
     x.unwind_if_due();  // a wait loop torn down mid-run leaves here
     x.teardown_op_made();
     return;
@@ -273,7 +273,7 @@ void rt_wait(std::uint32_t loc, std::uint64_t old, std::memory_order o, source_l
 
 bool rt_unwinding() noexcept {
   const execution* x = current_execution();
-  return x != nullptr && x->tearing_down;
+  return x != nullptr && x->tearing_down();
 }
 
 constinit thread_local bool tls_sites_overridden = false;
