@@ -3,7 +3,7 @@
 # (idempotent: a second run installs nothing and does not touch the network).
 set -euo pipefail
 packages=(
-  g++ cmake ninja-build pkg-config git python3
+  g++ cmake ninja-build pkg-config git python3 gdb
   libgtest-dev librapidcheck-dev libbenchmark-dev libtbb-dev libcli11-dev libfmt-dev
   nlohmann-json3-dev libboost-context-dev graphviz gnuplot-nox clang-format clang-tidy
   clang-16 libclang-rt-16-dev

@@ -176,6 +176,9 @@ int run_model_command(const model_request& request) {
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
       runs.push_back({std::string(cl.name), explore(o, cl.run)});
+      // a token that does not describe an execution of this client is bad input
+      if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
+        return runs.back().r.bug->message;
       print_run(req, runs.back());
       if (runs.back().r.bug) code = 1;
     }

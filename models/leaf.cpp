@@ -12,6 +12,7 @@ namespace stealcheck::model::detail {
 void explorer::report(error_kind k, const std::string& message) {
   if (stop_) return;
   stop_ = true;
+  if (!ex_.error()) stealcheck_bug_hit(std::string(error_name(k)).c_str(), message.c_str());
   bug_report b;
   b.kind = k;
   b.message = message;

@@ -14,6 +14,13 @@
 #include "models/hb.hpp"
 #include "models/report.hpp"
 
+// verdict.hpp: the debugger's breakpoint. noinline and an empty asm: the call is never
+// optimized away, so `break stealcheck_bug_hit` always stops.
+extern "C" [[gnu::noinline]] void stealcheck_bug_hit(const char* kind,
+                                                     const char* message) noexcept {
+  asm volatile("" : : "r"(kind), "r"(message) : "memory");
+}
+
 namespace stealcheck::model::detail {
 
 constinit thread_local execution* tls_current_execution = nullptr;
@@ -241,7 +248,10 @@ void execution::teardown_op_made() {
 }
 
 void execution::fail(error_kind k, std::string message) {
-  if (!error_ && !tearing_down_) error_ = error_state{k, std::move(message)};
+  if (!error_ && !tearing_down_) {
+    error_ = error_state{k, std::move(message)};
+    stealcheck_bug_hit(std::string(error_name(k)).c_str(), error_->message.c_str());
+  }
   park();
 }
 

@@ -2,12 +2,18 @@
 //
 // The client runs with the token's choices: a read takes the write the token names (once
 // that write exists), a write is placed by its final mo rank. Threads run in the usual
-// deterministic order, skipping a read whose write is not there yet. The resulting graph is
-// checked for consistency and then judged like any explored execution.
+// deterministic order, skipping a read whose write is not there yet. Every forced choice is
+// checked for consistency (RC11 or SC, as explored) before its value reaches the client:
+// the events added so far form a porf-closed prefix of the token's execution, and RC11 and
+// SC are closed under such prefixes, so an inconsistent prefix means the token does not
+// describe an execution of this program (a stale token after a fix, another client's token).
+// The first such choice is reported as bad_replay, naming the read or write. The resulting
+// graph is judged like any explored execution.
 #include <string>
 
 #include "models/consistency.hpp"
 #include "models/events.hpp"
+#include "models/report.hpp"
 #include "models/trust.hpp"
 
 namespace stealcheck::model::detail {
@@ -34,6 +40,12 @@ bool explorer::replay_step(const replay_plan& plan) {
   auto bad = [&](const std::string& why) {
     report(error_kind::bad_replay, "replay token does not fit this client: " + why);
     return false;
+  };
+  // A forced choice the memory model does not allow: the event and the choice, named.
+  auto forbidden = [&](event_id id, const std::string& choice_made) {
+    return bad(event_line(ex_.g, id) + ": " + choice_made + " is not allowed by " +
+               std::string(model_name(opt_.model)) +
+               " (the token is of another program, or of this one before a change)");
   };
   // The mo position of a write ranked `rank` among the writes to loc so far (unranked ones,
   // the init writes, rank 0).
@@ -91,6 +103,7 @@ bool explorer::replay_step(const replay_plan& plan) {
       const event part = make_write_part(ex_.g, evs[evs.size() - 1]);
       const event_id wid = ex_.g.append(t, part);
       place(ex_.g, wid, c->rank);
+      if (!ex_.checker.consistent(ex_.g)) return forbidden(wid, "its recorded place in mo");
       ex_.commit(t);
       return true;
     }
@@ -120,7 +133,9 @@ bool explorer::replay_step(const replay_plan& plan) {
   } else if (op.kind == op_kind::store) {
     const auto c = choice(t, k);
     if (!c || c->read) return bad("thread " + std::to_string(t) + " has more writes");
-    place(ex_.g, ex_.g.append(t, make_store(op, /*last=*/true)), c->rank);
+    const event_id wid = ex_.g.append(t, make_store(op, /*last=*/true));
+    place(ex_.g, wid, c->rank);
+    if (!ex_.checker.consistent(ex_.g)) return forbidden(wid, "its recorded place in mo");
   } else {
     const auto c = choice(t, k);
     const event& src = ex_.g.at(c->rf);
@@ -129,12 +144,15 @@ bool explorer::replay_step(const replay_plan& plan) {
     r.spurious = c->spurious;
     const event_id rid = ex_.g.append(t, r);
     set_reads_from(ex_.g, rid, c->rf);
+    if (!ex_.checker.consistent(ex_.g))
+      return forbidden(rid, "reading from " + event_name(ex_.g, c->rf) + " there");
     const event& re = ex_.g.at(rid);
     if (re.rmw || (re.op == rmw_op::cas && re.cas_ok)) {
       const auto cw = choice(t, k + 1);
       if (!cw || cw->read) return bad("missing RMW write part");
       const event_id wid = ex_.g.append(t, make_write_part(ex_.g, ex_.g.at(rid)));
       place(ex_.g, wid, cw->rank);
+      if (!ex_.checker.consistent(ex_.g)) return forbidden(wid, "its recorded place in mo");
     }
   }
   ex_.commit(t);

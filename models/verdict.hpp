@@ -84,3 +84,14 @@ struct result {
 };
 
 }  // namespace stealcheck::model
+
+/// Called once when the model checker finds a bug, before it reports it: a debugger
+/// breakpoint. When the bug is found inside a model thread (a failed client check, an access
+/// after a free, a double free, an exception), the call is made on that thread's stack, so
+/// the backtrace shows the client's and the deque's frames at the failing operation; for a
+/// bug found once the execution has ended (data race, leak, deadlock, event bound) it is made
+/// from the explorer and the report names the events. With a replay token, the call is at
+/// the same point of the same execution:
+///   gdb -ex 'break stealcheck_bug_hit' -ex run --args stealcheck model V --client C --replay T
+/// `kind` is error_name of the bug, `message` its one-line message. Does nothing itself.
+extern "C" void stealcheck_bug_hit(const char* kind, const char* message) noexcept;

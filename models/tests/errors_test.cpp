@@ -10,6 +10,9 @@
 #include <string>
 #include <thread>
 
+#include "deques/known_bad.hpp"
+#include "deques/registry.hpp"
+#include "models/clients.hpp"
 #include "models/explore.hpp"
 
 namespace stealcheck::model {
@@ -471,6 +474,24 @@ TEST(Errors, OnlyTheMainThreadSpawns) {
   });
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.bug->message.find("main thread may spawn"), std::string::npos);
+}
+
+// A replay checks every forced choice against the memory model: the token of a bug that the
+// correct deque does not have (its fence forbids the read the token forces) is bad_replay,
+// never that bug; on the broken deque the same token still reproduces it.
+TEST(Errors, StaleReplayTokenIsRejectedNotReplayedAsABug) {
+  options o;
+  const result broken = explore(o, clients::push2_pop_steal2<chase_lev_no_pop_fence>);
+  ASSERT_FALSE(broken.ok());
+  o.replay = broken.bug->replay_token;
+  const result again = explore(o, clients::push2_pop_steal2<chase_lev_no_pop_fence>);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.bug->message, broken.bug->message);
+  const result fixed = explore(o, clients::push2_pop_steal2<stealcheck::detail::chase_lev_default>);
+  ASSERT_FALSE(fixed.ok());
+  EXPECT_EQ(fixed.bug->kind, error_kind::bad_replay) << fixed.bug->message;
+  EXPECT_NE(fixed.bug->message.find("is not allowed by rc11"), std::string::npos)
+      << fixed.bug->message;
 }
 
 TEST(Errors, MalformedReplayToken) {
