@@ -173,6 +173,7 @@ int run_model_command(const model_request& request) {
     if (!req.replay.empty() && !decode_token(req.replay))
       return "malformed replay token '" + req.replay + "'";
     o.replay = req.replay;
+    o.full_trace = req.full;
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
       runs.push_back({std::string(cl.name), explore(o, cl.run)});
@@ -207,6 +208,9 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--site", req->sites, "override a memory-order site: NAME=ORDER");
   cmd->add_option("--replay", req->replay, "re-run exactly the execution of this token");
   cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
+  cmd->add_flag("--full", req->full,
+                "list every event of a failing execution (default: the events of the "
+                "operations the failed check is about, and the writes they read)");
   cmd->add_option("--json", req->json_file, "write the results as JSON");
   cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut")
       ->check(CLI::Range(1u, hb_cache::max_events));

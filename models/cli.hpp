@@ -30,6 +30,7 @@ struct model_request {
   std::vector<std::string> sites;  ///< "NAME=ORDER"
   std::string replay;
   std::string dot_file;
+  bool full = false;  ///< --full: every event of a failing execution, not only its slice
   std::string json_file;
   unsigned max_events = 1000;
   std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)

@@ -60,6 +60,11 @@ void client::join_all() {
     if (!joined_[k]) join(spawned_[k]);
 }
 
+void client::describe_operations(std::vector<operation_span> ops) {
+  detail::execution& x = ex();
+  if (!x.tearing_down()) x.operations = std::move(ops);
+}
+
 void client::check(bool ok, std::string_view what, source_loc src) {
   if (ok) return;
   detail::execution& x = ex();

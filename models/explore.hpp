@@ -63,6 +63,9 @@ struct options {
   /// Replay exactly the execution of this token (from bug_report::replay_token) instead of
   /// exploring.
   std::string replay;
+  /// Bug reports list every event of the failing execution, not only those of the
+  /// operations the failed check is about (and the writes they read).
+  bool full_trace = false;
   /// Called with the graph of every complete execution and its consistency checker (which
   /// holds the graph's hb clocks and psc ranks) (testing, statistics). Optional.
   /// With jobs > 1: called from the worker threads, one call at a time, in no fixed order;
@@ -97,6 +100,11 @@ class client {
   /// the message `what` plus this execution's trace. The message's first line is `what`'s
   /// first line and the source location; further lines of `what` follow it.
   void check(bool ok, std::string_view what, source_loc src = source_loc::current());
+  /// Hands the bug report this execution's operations, before a failing check (a deque
+  /// client's history does, with the operations the check is about marked implicated). The
+  /// report then lists the operations per thread before the events, and the events of the
+  /// implicated operations with the writes they read. Costs nothing unless called.
+  void describe_operations(std::vector<operation_span> ops);
   /// The calling thread's number and the index its next event will get.
   event_id position() const;
   /// Whether event a happens-before event b in the execution so far (both must exist; call

@@ -104,6 +104,25 @@ std::string hb_timeline(std::span<const deque_op> ops, const hb_clocks& hb) {
 
 }  // namespace
 
+namespace {
+// Whether op pushed or took value v.
+bool touches(const deque_op& op, std::int64_t v) {
+  if (op.kind == spec::op_kind::push) return op.value == v;
+  if (op.taken() == v) return true;
+  return std::find(op.batch.begin(), op.batch.end(), v) != op.batch.end();
+}
+}  // namespace
+
+// Hands the bug report every operation, marking those `about` selects.
+template <class About>
+void history::describe(client& c, About&& about) const {
+  std::vector<operation_span> spans;
+  spans.reserve(ops_.size());
+  for (const deque_op& op : ops_)
+    spans.push_back({op.first, op.last, timeline::label(op), about(op)});
+  c.describe_operations(std::move(spans));
+}
+
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
                         const std::vector<std::int64_t>& drained) const {
   // per pushed value (sorted, distinct) how often it was taken; one buffer per OS thread,
@@ -114,14 +133,16 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     count.emplace_back(v, 0);
   std::sort(count.begin(), count.end());
   count.erase(std::unique(count.begin(), count.end()), count.end());
+  // a failed check about value v: the report marks the operations that pushed or took it
+  auto fail_about = [&](std::int64_t v, const std::string& what) {
+    describe(c, [v](const deque_op& op) { return touches(op, v); });
+    c.check(false, "value " + std::to_string(v) + " " + what);
+  };
   auto take = [&](std::int64_t v) {
     const auto it =
         std::lower_bound(count.begin(), count.end(), std::pair<std::int64_t, int>{v, 0});
-    if (it == count.end() || it->first != v) {
-      c.check(false, "value " + std::to_string(v) + " was never pushed (invented)");
-      return;
-    }
-    if (++it->second > 1) c.check(false, "value " + std::to_string(v) + " was taken twice");
+    if (it == count.end() || it->first != v) return fail_about(v, "was never pushed (invented)");
+    if (++it->second > 1) fail_about(v, "was taken twice");
   };
   for (const deque_op& op : ops_) {
     if (const auto v = op.taken()) take(*v);
@@ -132,7 +153,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
   for (const std::int64_t v : drained)
     take(v);
   for (const auto& [v, k] : count)
-    if (k == 0) c.check(false, "value " + std::to_string(v) + " was lost");
+    if (k == 0) fail_about(v, "was lost");
   if (ops_.size() > 64)
     c.check(false,
             "more than 64 deque operations in one client (the hb-linearizability check "
@@ -148,9 +169,10 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
       if (!op.taken() && op.kind != spec::op_kind::push)
         what += "->" + std::string(status_name(op.status));
     }
+    std::vector<std::size_t> kept;
     if (ops_.size() <= order::max_ops) {
       const std::span<const deque_op> all(ops_);
-      const auto kept = linearize::minimize(all, [&](std::span<const std::size_t> k) {
+      kept = linearize::minimize(all, [&](std::span<const std::size_t> k) {
         return !linearizable(linearize::subset(all, k), hb);
       });
       what += "\n  minimal non-linearizable history (" + std::to_string(kept.size()) + " of " +
@@ -159,6 +181,13 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
               "happens-before):\n" +
               hb_timeline(linearize::subset(all, kept), hb);
     }
+    // the report marks the minimal history's operations (all of them if none was found)
+    describe(c, [&](const deque_op& op) {
+      if (kept.empty()) return true;
+      for (const std::size_t k : kept)
+        if (&ops_[k] == &op) return true;
+      return false;
+    });
     c.check(false, what);
   }
 }

@@ -69,6 +69,9 @@ class history {
   const std::vector<deque_op>& ops() const noexcept { return ops_; }
 
  private:
+  // Hands c's bug report every operation, marking those `about(op)` selects.
+  template <class About>
+  void describe(client& c, About&& about) const;
   std::vector<deque_op> ops_;
 };
 

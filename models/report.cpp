@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -87,6 +88,77 @@ std::string trace(const graph& g) {
           "  " + event_line(g, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)}) + "\n";
   }
   return out;
+}
+
+std::vector<std::vector<char>> slice(const graph& g, const std::vector<operation_span>& ops) {
+  std::vector<std::vector<char>> keep(g.threads.size());
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    keep[t].assign(g.threads[t].size(), 0);
+  for (const operation_span& op : ops) {
+    if (!op.implicated) continue;
+    for (std::int32_t i = op.first.index; i <= op.last.index; ++i) {
+      const event_id e{op.first.thread, i};
+      if (!g.contains(e)) continue;
+      keep[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(i)] = 1;
+      const event& ev = g.at(e);
+      if (is_read(ev) && g.contains(ev.rf))
+        keep[static_cast<std::size_t>(ev.rf.thread)][static_cast<std::size_t>(ev.rf.index)] = 1;
+    }
+  }
+  return keep;
+}
+
+std::string trace(const graph& g, const std::vector<operation_span>& ops, bool full) {
+  if (ops.empty()) return trace(g);
+  full = full || std::none_of(ops.begin(), ops.end(),
+                              [](const operation_span& op) { return op.implicated; });
+  const auto in = [](const operation_span& op, event_id e) {
+    return e.thread == op.first.thread && e.index >= op.first.index && e.index <= op.last.index;
+  };
+  const auto op_of = [&](event_id e) -> const operation_span* {
+    for (const operation_span& op : ops)
+      if (in(op, e)) return &op;
+    return nullptr;
+  };
+  std::vector<std::vector<char>> keep = slice(g, ops);
+  if (full)
+    for (auto& row : keep)
+      std::fill(row.begin(), row.end(), 1);
+  std::size_t kept = 0, total = 0;
+  std::string out = "operations (* = the failed check is about it):\n";
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    std::string line;
+    for (const operation_span& op : ops)
+      if (static_cast<std::size_t>(op.first.thread) == t)
+        line += std::string(line.empty() ? "" : ", ") + (op.implicated ? "*" : "") + op.label;
+    if (!line.empty()) out += fmt::format("  thread {}: {}\n", t, line);
+  }
+  std::string events;
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    std::string lines;
+    const operation_span* open = nullptr;
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      ++total;
+      if (keep[t][i] == 0) continue;
+      ++kept;
+      const event_id id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+      const operation_span* op = op_of(id);
+      if (op != nullptr && op != open) lines += "  " + op->label + ":\n";
+      open = op;
+      lines += std::string(op != nullptr ? "    " : "  ") + event_line(g, id);
+      if (const event& e = g.at(id); is_read(e) && g.contains(e.rf))
+        if (const operation_span* w = op_of(e.rf); w != nullptr && w != op)
+          lines += " (written by " + w->label + ")";
+      lines += "\n";
+    }
+    if (!lines.empty()) events += fmt::format("thread {}:\n", t) + lines;
+  }
+  if (!full)
+    out += fmt::format(
+        "events of the marked operations and the writes they read ({} of {}; --full shows "
+        "all):\n",
+        kept, total);
+  return out + events;
 }
 
 std::string dot(const graph& g) {

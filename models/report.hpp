@@ -2,6 +2,10 @@
 //
 //   trace(g)  per-thread listing, one event per line:
 //             (thread, index) kind location value order [reads-from (t,i) | init] file:line
+//   trace(g, ops, full)  the same led by the client's operations per thread (* marks those
+//             the failed check is about), each event under its operation's label; unless
+//             `full`, only the slice: the implicated operations' events and the writes they
+//             read, with a line saying how many events were left out
 //   dot(g)    Graphviz DOT with po (black), rf (green), mo (orange, dashed) edges.
 // Thread role: any (pure functions of the graph). Complexity: O(E + mo).
 // Source: the trace format follows GenMC's error traces (MPI-SWS/genmc tests/wrong/*/*.trace).
@@ -9,8 +13,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/graph.hpp"
+#include "models/verdict.hpp"
 
 namespace stealcheck::model {
 
@@ -21,6 +27,10 @@ std::string event_name(const graph& g, event_id id);
 /// One line for event id (without a newline).
 std::string event_line(const graph& g, event_id id);
 std::string trace(const graph& g);
+std::string trace(const graph& g, const std::vector<operation_span>& ops, bool full);
+/// The slice trace(g, ops, false) lists: per thread, per event, whether it is kept (the
+/// events of the implicated operations, and every write one of their reads reads from).
+std::vector<std::vector<char>> slice(const graph& g, const std::vector<operation_span>& ops);
 std::string dot(const graph& g);
 
 }  // namespace stealcheck::model

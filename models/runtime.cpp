@@ -35,6 +35,7 @@ void execution::reset_run() {
   }
   // sized for the recorded graph's locations at once (grown for new ones)
   mem.reset(g.locs.size());
+  operations.clear();
   na_recorded_ = false;
   late_access_ = false;
 }

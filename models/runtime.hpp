@@ -156,6 +156,8 @@ class execution {
   /// Whether the run is being torn down: operations then get answers without events.
   bool tearing_down() const noexcept { return tearing_down_; }
   run_memory mem;  ///< locations' addresses, frees and last values; model allocations
+  /// The client's operations of this run, if it described them (client::describe_operations).
+  std::vector<operation_span> operations;
 
   event_id free_event(event e);
   /// A bookkeeping event with no location or value (spawn, end, alloc, free) of the calling

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "models/event.hpp"
+
 namespace stealcheck::model {
 
 enum class error_kind : std::uint8_t {
@@ -50,8 +52,20 @@ constexpr std::string_view error_name(error_kind k) noexcept {
   return "?";
 }
 
+/// One operation of a failing execution as its client names it (a deque client: "push(1)",
+/// "pop -> 2"): the events first..last of one thread, and whether the failed check is about
+/// it (client::describe_operations).
+struct operation_span {
+  event_id first;
+  event_id last;
+  std::string label;
+  bool implicated = false;
+};
+
 /// A bug: its kind, a one-line message naming the offending value, and the failing
-/// execution (per-thread listing, Graphviz DOT, replay token).
+/// execution (per-thread listing, Graphviz DOT, replay token). When the client described its
+/// operations, `trace` opens with them per thread and lists by default only the implicated
+/// operations' events and the writes those read (options::full_trace: every event).
 struct bug_report {
   error_kind kind = error_kind::assertion;
   std::string message;

@@ -1,0 +1,120 @@
+// Bug reports: they open with the operations and the failed check, and by default list the
+// slice (the implicated operations' events and the writes they read), which must be closed
+// under reads-from. A slicer that drops the writes read from is caught by the same property.
+#include "models/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "deques/known_bad.hpp"
+#include "models/clients.hpp"
+#include "models/explore.hpp"
+#include "models/graph.hpp"
+
+namespace stealcheck::model {
+namespace {
+
+// Whether every kept read's write is kept too.
+bool closed_under_rf(const graph& g, const std::vector<std::vector<char>>& keep) {
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      if (keep[t][i] == 0 || !is_read(e) || !g.contains(e.rf)) continue;
+      if (keep[static_cast<std::size_t>(e.rf.thread)][static_cast<std::size_t>(e.rf.index)] == 0)
+        return false;
+    }
+  return true;
+}
+
+// A message-passing execution in which the reader reads the writer's 1, with one operation
+// per thread: the writer's store, the reader's load (implicated).
+struct mp_execution {
+  graph g;
+  std::vector<operation_span> ops;
+};
+
+mp_execution message_passing() {
+  mp_execution out;
+  options o;
+  o.on_complete = [&](const graph& g, const consistency_checker&) {
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
+      for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+        const event& e = g.threads[t][i];
+        if (is_read(e) && e.value == 1 && out.ops.empty()) {
+          out.g = g;
+          const event_id r{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+          out.ops = {{e.rf, e.rf, "store(1)", false}, {r, r, "load -> 1", true}};
+        }
+      }
+  };
+  explore(o, [](client& c) {
+    memory::atomic<int> x{0};
+    c.spawn([&] { x.store(1, std::memory_order_release); });
+    c.spawn([&] { static_cast<void>(x.load(std::memory_order_acquire)); });
+    c.join_all();
+  });
+  return out;
+}
+
+TEST(Report, SliceKeepsTheWritesItsReadsReadFrom) {
+  const mp_execution x = message_passing();
+  ASSERT_EQ(x.ops.size(), 2u) << "no execution read 1";
+  const auto keep = slice(x.g, x.ops);
+  EXPECT_TRUE(closed_under_rf(x.g, keep));
+  const event_id w = x.ops[0].first;
+  EXPECT_EQ(keep[static_cast<std::size_t>(w.thread)][static_cast<std::size_t>(w.index)], 1);
+  // a wrong slicer: the implicated operations' events only, without the writes they read
+  std::vector<std::vector<char>> wrong(x.g.threads.size());
+  for (std::size_t t = 0; t < x.g.threads.size(); ++t)
+    wrong[t].assign(x.g.threads[t].size(), 0);
+  const event_id r = x.ops[1].first;
+  wrong[static_cast<std::size_t>(r.thread)][static_cast<std::size_t>(r.index)] = 1;
+  EXPECT_FALSE(closed_under_rf(x.g, wrong)) << "the closure check cannot fail";
+  // the listing: the operations first, the write under its operation, named by the read
+  const std::string t = trace(x.g, x.ops, false);
+  EXPECT_EQ(t.rfind("operations (* = the failed check is about it):", 0), 0u) << t;
+  EXPECT_NE(t.find("*load -> 1"), std::string::npos) << t;
+  EXPECT_NE(t.find("(written by store(1))"), std::string::npos) << t;
+  EXPECT_NE(t.find("--full shows all"), std::string::npos) << t;
+  EXPECT_EQ(trace(x.g, x.ops, true).find("--full shows all"), std::string::npos);
+}
+
+// The report of a known-bad deque as a user sees it: its operations first with the ones the
+// check is about marked, each event a read of the slice refers to listed, on one screen.
+void expect_readable(const result& r, const std::string& value_phrase) {
+  ASSERT_FALSE(r.ok());
+  const std::string& t = r.bug->trace;
+  EXPECT_NE(r.bug->message.find(value_phrase), std::string::npos) << r.bug->message;
+  EXPECT_EQ(t.rfind("operations (* = the failed check is about it):", 0), 0u) << t;
+  // an operation is marked (a thread's first, or a later one)
+  EXPECT_TRUE(t.find(", *") != std::string::npos || t.find(": *") != std::string::npos) << t;
+  std::set<std::string> listed, referenced;
+  std::istringstream in(t);
+  const std::regex event_line(R"(^\s+(\(\d+, \d+\)) )"), rf(R"(\[rf (\(\d+, \d+\))\])");
+  std::size_t lines = 1;  // the message
+  for (std::string line; std::getline(in, line); ++lines) {
+    std::smatch m;
+    if (std::regex_search(line, m, event_line)) listed.insert(m[1]);
+    if (std::regex_search(line, m, rf)) referenced.insert(m[1]);
+  }
+  for (const std::string& e : referenced)
+    EXPECT_TRUE(listed.count(e)) << e << " missing:\n" << t;
+  EXPECT_LT(lines, 40u) << t;
+}
+
+TEST(Report, KnownBadReportsLeadWithTheOperationsAndFitOnAScreen) {
+  expect_readable(explore({}, clients::push2_pop_steal2<chase_lev_no_pop_fence>),
+                  "value 2 was taken twice");
+  expect_readable(explore({}, clients::push2_pop_steal2<chase_lev_no_push_fence>),
+                  "was never pushed");
+  expect_readable(explore({}, clients::push2_pop_steal2<locked_steal_bottom>),
+                  "no linearization respecting happens-before");
+}
+
+}  // namespace
+}  // namespace stealcheck::model
