@@ -102,6 +102,22 @@ void print_run(const model_request& req, const one_run& x) {
   }
 }
 
+// Draws the first failing run's DOT as SVG with Graphviz's dot. "" or why it failed.
+std::string write_svg(const std::string& file, const std::vector<one_run>& runs) {
+  const auto bug =
+      std::find_if(runs.begin(), runs.end(), [](const one_run& x) { return x.r.bug.has_value(); });
+  if (bug == runs.end()) return "";
+  if (file.find('\'') != std::string::npos) return "--svg: a file name with ' is not supported";
+  FILE* p = ::popen(("dot -Tsvg -o '" + file + "' 2>/dev/null").c_str(), "w");
+  if (p == nullptr) return "--svg: cannot run Graphviz's dot";
+  std::fputs(bug->r.bug->dot.c_str(), p);
+  const int status = ::pclose(p);
+  if (status != 0)
+    return "--svg: Graphviz's dot failed (exit status " + std::to_string(status) +
+           "; is the graphviz package installed?)";
+  return "";
+}
+
 void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
   if (!req.dot_file.empty()) {
     std::ofstream f(req.dot_file);
@@ -190,6 +206,11 @@ int run_model_command(const model_request& request) {
     return 2;
   }
   write_outputs(req, runs);
+  if (!req.svg_file.empty())
+    if (const std::string e = write_svg(req.svg_file, runs); !e.empty()) {
+      std::fprintf(stderr, "%s: error: %s\n", harness::program_name().c_str(), e.c_str());
+      return 2;
+    }
   return code;
 }
 
@@ -208,6 +229,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--site", req->sites, "override a memory-order site: NAME=ORDER");
   cmd->add_option("--replay", req->replay, "re-run exactly the execution of this token");
   cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
+  cmd->add_option("--svg", req->svg_file,
+                  "draw the failing execution (its slice, unless --full) as SVG with Graphviz");
   cmd->add_flag("--full", req->full,
                 "list every event of a failing execution (default: the events of the "
                 "operations the failed check is about, and the writes they read)");

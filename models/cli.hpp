@@ -30,6 +30,7 @@ struct model_request {
   std::vector<std::string> sites;  ///< "NAME=ORDER"
   std::string replay;
   std::string dot_file;
+  std::string svg_file;  ///< --svg: the failing execution drawn by Graphviz
   bool full = false;  ///< --full: every event of a failing execution, not only its slice
   std::string json_file;
   unsigned max_events = 1000;

@@ -17,7 +17,7 @@ void explorer::report(error_kind k, const std::string& message) {
   b.kind = k;
   b.message = message;
   b.trace = trace(ex_.g, ex_.operations, opt_.full_trace);
-  b.dot = dot(ex_.g);
+  b.dot = dot(ex_.g, ex_.operations, opt_.full_trace);
   b.replay_token = encode_token(ex_.g);
   res_.bug = std::move(b);
 }

@@ -161,6 +161,73 @@ std::string trace(const graph& g, const std::vector<operation_span>& ops, bool f
   return out + events;
 }
 
+std::string dot(const graph& g, const std::vector<operation_span>& ops, bool full) {
+  if (ops.empty()) return dot(g);
+  std::vector<std::vector<char>> keep = slice(g, ops);
+  if (full ||
+      std::none_of(ops.begin(), ops.end(), [](const operation_span& op) { return op.implicated; }))
+    for (auto& row : keep)
+      std::fill(row.begin(), row.end(), 1);
+  const auto kept = [&](event_id e) {
+    return g.contains(e) &&
+           keep[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)] != 0;
+  };
+  auto node = [](event_id id) { return fmt::format("e{}_{}", id.thread, id.index); };
+  auto quoted = [](std::string s) {
+    for (char& c : s)
+      if (c == '"') c = '\'';
+    return s;
+  };
+  std::string out = "digraph execution {\n  node [shape=box, fontname=monospace];\n";
+  std::string edges;
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    out += fmt::format("  subgraph cluster_{} {{\n    label=\"thread {}\";\n", t, t);
+    const operation_span* open = nullptr;
+    event_id previous = event_id::none();
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event_id id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+      if (!kept(id)) continue;
+      const operation_span* op = nullptr;
+      for (const operation_span& o : ops)
+        if (o.first.thread == id.thread && o.first.index <= id.index && id.index <= o.last.index)
+          op = &o;
+      if (op != open) {
+        if (open != nullptr) out += "    }\n";
+        if (op != nullptr)
+          out += fmt::format("    subgraph cluster_{}_{} {{\n      label=\"{}\";{}\n", t, i,
+                             quoted(op->label), op->implicated ? " color=red;" : "");
+        open = op;
+      }
+      out += fmt::format("      {} [label=\"{}\"];\n", node(id), quoted(event_line(g, id)));
+      if (previous.valid())  // (outside the clusters: an edge in one would pull its ends in)
+        edges += fmt::format("  {} -> {} [label=po{}];\n", node(previous), node(id),
+                             previous.index + 1 == id.index ? "" : ", style=dashed");
+      previous = id;
+    }
+    if (open != nullptr) out += "    }\n";
+    out += "  }\n";
+  }
+  out += edges;
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+      const event& e = g.threads[t][i];
+      const event_id id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+      if (is_read(e) && kept(id) && kept(e.rf))
+        out += fmt::format("  {} -> {} [label=rf, color=green];\n", node(e.rf), node(id));
+    }
+  for (const auto& m : g.mo) {
+    event_id last = event_id::none();
+    for (const event_id w : m) {
+      if (!kept(w)) continue;
+      if (last.valid())
+        out += fmt::format("  {} -> {} [label=mo, color=orange, style=dashed];\n", node(last),
+                           node(w));
+      last = w;
+    }
+  }
+  return out + "}\n";
+}
+
 std::string dot(const graph& g) {
   std::string out = "digraph execution {\n  node [shape=box, fontname=monospace];\n";
   auto node = [](event_id id) { return fmt::format("e{}_{}", id.thread, id.index); };

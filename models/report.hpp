@@ -6,7 +6,8 @@
 //             the failed check is about), each event under its operation's label; unless
 //             `full`, only the slice: the implicated operations' events and the writes they
 //             read, with a line saying how many events were left out
-//   dot(g)    Graphviz DOT with po (black), rf (green), mo (orange, dashed) edges.
+//   dot(g)    Graphviz DOT with po (black), rf (green), mo (orange, dashed) edges;
+//   dot(g, ops, full)  the same for the slice, events grouped by operation.
 // Thread role: any (pure functions of the graph). Complexity: O(E + mo).
 // Source: the trace format follows GenMC's error traces (MPI-SWS/genmc tests/wrong/*/*.trace).
 #pragma once
@@ -32,5 +33,9 @@ std::string trace(const graph& g, const std::vector<operation_span>& ops, bool f
 /// events of the implicated operations, and every write one of their reads reads from).
 std::vector<std::vector<char>> slice(const graph& g, const std::vector<operation_span>& ops);
 std::string dot(const graph& g);
+/// The slice as DOT: a cluster per thread, inside it one per operation (red when the check
+/// is about it), the slice's events, po between them (dashed where events were left out),
+/// and the rf and mo edges among them; `full` or no implicated operation: every event.
+std::string dot(const graph& g, const std::vector<operation_span>& ops, bool full);
 
 }  // namespace stealcheck::model
