@@ -64,6 +64,11 @@ struct variant_info {
   std::string_view known_bad_reason{};  ///< what is broken (known-bad variants)
   bool bounded = false;                 ///< push can report "full" (returns false)
   bool batch_steal = false;             ///< offers steal_into (steal-half)
+  /// Its operations may wait in a loop for another thread (a spin lock, a retry until a
+  /// racing thread is done). Under the model checker such a loop is cut at the per-thread
+  /// event bound; a variant that does not declare it fails `verify` when any execution is cut
+  /// (a loop that may never end is then a bug, reported with its source lines).
+  bool spins = false;
   value_support values = value_support::any;
   spec_kind spec = spec_kind::lifo_owner_fifo_thief;
   std::int64_t capacity = 0;  ///< initial capacity for the model clients (0: their own, 1-4)

@@ -95,6 +95,10 @@ void print_run(const model_request& req, const one_run& x) {
         static_cast<unsigned long long>(x.r.blocked_mutex),
         static_cast<unsigned long long>(x.r.bound_hits), req.max_events);
   if (!x.r.blocked_note.empty()) std::printf("  blocked: %s\n", x.r.blocked_note.c_str());
+  if (x.r.first_bound && !x.r.bug)
+    std::printf("  the first execution cut by the bound:\n%s  replay: %s\n",
+                x.r.first_bound->trace.c_str(),
+                replay_of(req, x.client, x.r.first_bound->replay_token).c_str());
   if (x.r.bug) {
     std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
                 x.r.bug->message.c_str(), x.r.bug->trace.c_str(),

@@ -31,7 +31,7 @@ struct model_request {
   std::string replay;
   std::string dot_file;
   std::string svg_file;  ///< --svg: the failing execution drawn by Graphviz
-  bool full = false;  ///< --full: every event of a failing execution, not only its slice
+  bool full = false;     ///< --full: every event of a failing execution, not only its slice
   std::string json_file;
   unsigned max_events = 1000;
   std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)

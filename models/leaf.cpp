@@ -159,7 +159,7 @@ void explorer::leaf() {
         bug_report b;
         b.kind = error_kind::bound_exceeded;
         b.message = res_.blocked_note;
-        b.trace = trace(ex_.g);
+        b.trace = loop_trace(ex_.g, bound_thread);
         b.dot = dot(ex_.g);
         b.replay_token = encode_token(ex_.g);
         first_bound_ = std::move(b);

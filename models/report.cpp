@@ -228,6 +228,34 @@ std::string dot(const graph& g, const std::vector<operation_span>& ops, bool ful
   return out + "}\n";
 }
 
+std::string loop_trace(const graph& g, std::size_t t) {
+  const auto& th = g.threads[t];
+  std::vector<std::pair<std::string, std::size_t>> lines;  // source line, count
+  for (std::size_t i = th.size() / 2; i < th.size(); ++i) {
+    const source_loc& s = th[i].src;
+    if (s.file == nullptr || s.line == 0) continue;
+    const char* f = std::strrchr(s.file, '/');
+    const std::string where = fmt::format("{}:{}", f != nullptr ? f + 1 : s.file, s.line);
+    const auto it =
+        std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == where; });
+    if (it == lines.end())
+      lines.emplace_back(where, 1);
+    else
+      ++it->second;
+  }
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out =
+      fmt::format("thread {} repeats, in its last {} events:", t, th.size() - th.size() / 2);
+  for (const auto& [where, n] : lines)
+    out += fmt::format(" {} x{}", where, n);
+  out += fmt::format("\nits last events:\n");
+  for (std::size_t i = th.size() > 12 ? th.size() - 12 : 0; i < th.size(); ++i)
+    out +=
+        "  " + event_line(g, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)}) + "\n";
+  return out;
+}
+
 std::string dot(const graph& g) {
   std::string out = "digraph execution {\n  node [shape=box, fontname=monospace];\n";
   auto node = [](event_id id) { return fmt::format("e{}_{}", id.thread, id.index); };

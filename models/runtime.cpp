@@ -217,7 +217,8 @@ event_id execution::free_event(event e) {
 std::uint64_t execution::post(const pending_op& op) {
   model_thread& th = me();
   const std::size_t len = g.threads[current_].size();
-  if (th.cursor >= len && len >= cfg_.max_events_per_thread) block(block_reason::bound);
+  // at the bound, new or replayed: a re-execution meets the recorded block event here
+  if (th.cursor >= cfg_.max_events_per_thread) block(block_reason::bound);
   th.op = op;
   th.has_op = true;
   // Replaying a recorded event whose reads-from is replayed already: commit it right here,

@@ -458,6 +458,7 @@ result explorer::run() {
   ex_.teardown();
   ex_.add_choice_free_with(nullptr);
   res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res_.first_bound = first_bound_;
   if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
     first_bound_->message = "no execution completed: " + first_bound_->message;
     res_.bug = first_bound_;

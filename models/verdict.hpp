@@ -89,6 +89,10 @@ struct result {
   std::uint64_t subtrees = 0;  ///< options::jobs > 1: subtrees shared out (0: sequential)
   double seconds = 0;
   std::optional<bug_report> bug;
+  /// The first execution cut by the per-thread event bound, reported as a bug would be
+  /// (kind bound_exceeded): the thread, its loop's source lines, its last events, a replay
+  /// token. Set whenever bound_hits > 0; `bug` too when no execution completed.
+  std::optional<bug_report> first_bound;
 
   bool ok() const noexcept { return !bug.has_value(); }
   std::uint64_t executions() const noexcept { return complete + blocked; }

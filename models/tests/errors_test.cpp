@@ -201,6 +201,26 @@ TEST(Errors, SpinLoopThatNeverEndsIsReportedWithThreadAndBound) {
   EXPECT_EQ(ok.blocked_assume + ok.blocked_mutex, 0u);  // each was cut by the bound
   EXPECT_GT(ok.blocked, 0u);
   EXPECT_NE(ok.blocked_note.find("thread 1"), std::string::npos);
+  // the cut execution is reported as a bug would be: the loop's source line, its events
+  ASSERT_TRUE(ok.first_bound.has_value());
+  EXPECT_EQ(ok.first_bound->kind, error_kind::bound_exceeded);
+  EXPECT_NE(ok.first_bound->trace.find("thread 1 repeats"), std::string::npos)
+      << ok.first_bound->trace;
+  EXPECT_NE(ok.first_bound->trace.find("errors_test.cpp:"), std::string::npos)
+      << ok.first_bound->trace;
+  EXPECT_NE(r.bug->trace.find("block (event bound reached)"), std::string::npos) << r.bug->trace;
+}
+
+// A thread cut at the bound is re-executed up to its recorded block event, which the replay
+// meets there (it used to report a nondeterminism: the replay tried to commit the operation
+// the thread posts at the bound against the block event).
+TEST(Errors, ReexecutionOfAThreadCutAtTheBoundMeetsItsBlockEvent) {
+  options o;
+  o.max_events_per_thread = 20;
+  const result r = explore(o, clients::push2_pop_steal2<stealcheck::detail::chase_lev_default>);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::bound_exceeded) << r.bug->message;
+  EXPECT_GT(r.bound_hits, 1u);
 }
 
 // A destructor that walks top..bottom with i != bottom, as steal_half's did. When the checker
