@@ -63,7 +63,8 @@ int run_stress(const stress_options& o) {
                    v->name(), scenario_name(s), "skip");
         continue;
       }
-      const result r = run_isolated([&] { return b->run(s, c); }, 120 + 2 * o.seconds);
+      const result r =
+          run_isolated([&] { return b->run(s, c); }, 120 + 2 * o.seconds, default_stall_seconds);
       fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8.3f}  {}\n", v->name(),
                  scenario_name(s), r.ok ? "pass" : "FAIL", r.pushed, r.popped, r.stolen,
                  r.steal_abort, r.seconds, r.failure);
@@ -119,10 +120,14 @@ struct lincheck_args {
 
 void report_failure(const lincheck_args& a, const run_options& o, const std::string& name,
                     const outcome& out) {
-  fmt::print("{:<24} FAIL  after {} passing scenarios: {}\n", name, out.scenarios, out.failure);
+  if (out.crashed) {  // the child ended without a verdict: the line names what happened
+    fmt::print("{:<24} FAIL  {}\n", name, out.failure);
+  } else {
+    fmt::print("{:<24} FAIL  after {} passing scenarios: {}\n", name, out.scenarios, out.failure);
+  }
   if (a.mode == "model") {
     fmt::print("  the failing execution of the shrunk scenario:\n{}\n", out.timeline);
-  } else {
+  } else if (!out.timeline.empty()) {  // none when an operation threw, crashed or hung
     fmt::print("  minimal non-linearizable history (stamps are the recorder's clock):\n{}",
                out.timeline);
   }
@@ -149,7 +154,8 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
   const failure_finder finder =
       model_mode ? b->model(model::options{}, &count) : b->native(o.runs, true, &count);
   const auto out = model_mode ? check_generated(name, o, finder)
-                              : check_generated_isolated(name, o, finder, &count, 300 + a.runs);
+                              : check_generated_isolated(name, o, finder, &count, 300 + a.runs,
+                                                         stress::default_stall_seconds);
   if (out.error) throw harness::usage_error(out.failure);
   if (!out.ok) {
     report_failure(a, o, name, out);

@@ -1,19 +1,24 @@
 #include "stress/isolate.hpp"
 
-#include <cxxabi.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
-#include <typeinfo>
+#include <thread>
+#include <vector>
+
+#include "stress/oplog.hpp"
 
 namespace stealcheck::stress {
 namespace {
@@ -52,26 +57,43 @@ result failed(std::string why) {
   return r;
 }
 
-// Reads the child's pipe until EOF or the deadline; returns false on the deadline.
-bool read_until(int fd, std::string& out, double deadline_seconds) {
-  const auto end =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_seconds);
+enum class ending { finished, deadline, stalled };
+
+// Reads the child's pipe until EOF or the deadline, or (stall_seconds > 0) until one thread of
+// the child stayed inside one deque operation for stall_seconds.
+ending read_until(int fd, std::string& out, const oplog::board& b, double deadline_seconds,
+                  double stall_seconds) {
+  using clock = std::chrono::steady_clock;
+  const auto end = clock::now() + std::chrono::duration<double>(deadline_seconds);
+  std::vector<std::uint64_t> seen = oplog::progress(b);
+  std::vector<clock::time_point> since(seen.size(), clock::now());  // when seen[i] changed
   char buf[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          end - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) return false;
+    const auto now = clock::now();
+    if (now >= end) return ending::deadline;
+    if (stall_seconds > 0) {
+      const std::vector<std::uint64_t> counts = oplog::progress(b);
+      for (std::uint32_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] != seen[i]) {
+          seen[i] = counts[i];
+          since[i] = now;
+        } else if (oplog::inside(b, i) &&
+                   std::chrono::duration<double>(now - since[i]).count() >= stall_seconds) {
+          return ending::stalled;
+        }
+      }
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - now).count();
     pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
+    if (::poll(&p, 1, static_cast<int>(std::min<long long>(left, 100))) <= 0) continue;
     const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n <= 0) return true;
+    if (n <= 0) return ending::finished;
     out.append(buf, static_cast<std::size_t>(n));
   }
 }
 
 // The child's pipe, for the terminate handler: the first byte says what follows ('R' the
-// payload, 'X' an exception's description).
+// payload, 'X' what was thrown).
 int child_fd = -1;
 
 void write_all(int fd, const std::string& s) {
@@ -83,40 +105,106 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
-// "std::bad_alloc: std::bad_alloc" for the exception being handled, or "unknown exception".
-std::string describe(std::exception_ptr e) {
-  std::string type = "unknown exception";
-  if (const std::type_info* t = abi::__cxa_current_exception_type()) {
-    int status = 0;
-    char* name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
-    type = status == 0 && name != nullptr ? name : t->name();
-    std::free(name);
-  }
-  try {
-    if (e) std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return type + ": " + x.what();
-  } catch (...) {
-  }
-  return type;
+// The calling thread took the fault, unless another thread's came first. Async-signal-safe:
+// a lock-free atomic and a thread-local int.
+void mark_fault() noexcept {
+  int none = -1;
+  oplog::active()->fault_thread.compare_exchange_strong(none, oplog::current_thread(),
+                                                        std::memory_order_relaxed);
 }
 
 [[noreturn]] void report_terminate() {
+  mark_fault();
   const std::exception_ptr e = std::current_exception();
-  write_all(child_fd, "X" + (e ? "threw " + describe(e) + " (uncaught, in a deque thread)"
-                               : std::string("std::terminate called without an exception")));
+  write_all(child_fd, "X" + (e ? "threw " + oplog::describe_exception(e)
+                               : std::string("called std::terminate without an exception")));
   ::_exit(4);
+}
+
+constexpr int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP};
+
+// In the child: notes the faulting thread in the shared board, then dies of the signal
+// (SA_RESETHAND restored the default action), so the parent sees which.
+void on_fatal_signal(int sig) {
+  mark_fault();
+  ::raise(sig);
+}
+
+void install_fatal_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  ::sigemptyset(&sa.sa_mask);
+  for (int sig : fatal_signals)
+    ::sigaction(sig, &sa, nullptr);
+}
+
+// "SIGSEGV (Segmentation fault)"
+std::string signal_text(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  return abbrev != nullptr ? fmt::format("SIG{} ({})", abbrev, ::strsignal(sig))
+                           : fmt::format("signal {} ({})", sig, ::strsignal(sig));
+}
+
+// A board in memory shared with the child, or nullptr.
+oplog::board* map_board() {
+  void* p = ::mmap(nullptr, sizeof(oplog::board), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? nullptr : new (p) oplog::board;
+}
+
+void unmap_board(oplog::board* b) {
+  b->~board();
+  ::munmap(b, sizeof(oplog::board));
+}
+
+// "<what> in <where>; <context>"
+std::string with_place(std::string what, const std::string& where, const oplog::board& b) {
+  if (!where.empty()) what += " in " + where;
+  if (b.context[0] != '\0') what += fmt::format("; {}", b.context);
+  return what;
+}
+
+// What became of a child that gave no result.
+std::string failure_of(ending how, const std::string& text, int status, const oplog::board& b,
+                       const std::vector<std::uint64_t>& before, double deadline_seconds,
+                       double stall_seconds) {
+  if (how == ending::deadline)
+    return with_place(fmt::format("did not finish within {:.0f} s (deadlock or livelock); "
+                                  "killed: {}",
+                                  deadline_seconds, oplog::locate_stuck(b, before)),
+                      "", b);
+  if (how == ending::stalled)
+    return with_place(fmt::format("an operation did not return within {:.0f} s (a deadlock, "
+                                  "or a loop inside the deque); killed: {}",
+                                  stall_seconds, oplog::locate_stuck(b, before)),
+                      "", b);
+  const std::string where = oplog::locate_fault(b);
+  if (!text.empty() && text[0] == 'X') return with_place(text.substr(1), where, b);
+  if (WIFSIGNALED(status))
+    return with_place("crashed with " + signal_text(WTERMSIG(status)), where, b);
+  return with_place(fmt::format("exited with status {} and no result",
+                                WIFEXITED(status) ? WEXITSTATUS(status) : -1),
+                    where, b);
+}
+
+child_outcome in_process(const std::function<std::string()>& body) {
+  child_outcome out;
+  out.ok = true;
+  out.payload = body();
+  return out;
 }
 
 }  // namespace
 
-child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds) {
-  child_outcome out;
+child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
+                           double stall_seconds) {
+  oplog::board* const b = map_board();
+  if (b == nullptr) return in_process(body);
   int fds[2];
   if (::pipe(fds) != 0) {
-    out.ok = true;
-    out.payload = body();
-    return out;
+    unmap_board(b);
+    return in_process(body);
   }
   std::fflush(stdout);
   std::fflush(stderr);
@@ -124,19 +212,21 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    out.ok = true;
-    out.payload = body();
-    return out;
+    unmap_board(b);
+    return in_process(body);
   }
   if (pid == 0) {  // child
     ::close(fds[0]);
     child_fd = fds[1];
+    oplog::activate(b);
     std::set_terminate(report_terminate);
+    install_fatal_signal_handlers();
     std::string msg;
     try {
       msg = "R" + body();
     } catch (...) {
-      msg = "X" + std::string("threw ") + describe(std::current_exception());
+      mark_fault();
+      msg = "X" + std::string("threw ") + oplog::describe_exception(std::current_exception());
     }
     std::fflush(stdout);  // what the body printed; _exit flushes nothing
     std::fflush(stderr);
@@ -145,33 +235,31 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
   }
   ::close(fds[1]);
   std::string text;
-  const bool finished = read_until(fds[0], text, deadline_seconds);
+  const ending how = read_until(fds[0], text, *b, deadline_seconds, stall_seconds);
   ::close(fds[0]);
-  if (!finished) ::kill(pid, SIGKILL);
+  std::vector<std::uint64_t> before;
+  if (how != ending::finished) {  // which threads stay inside one operation
+    before = oplog::progress(*b);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(pid, SIGKILL);
+  }
   int status = 0;
   ::waitpid(pid, &status, 0);
-  if (!finished) {
-    out.failure = fmt::format("did not finish within {:.0f} s (livelock or deadlock); killed",
-                              deadline_seconds);
-  } else if (!text.empty() && text[0] == 'X') {
-    out.failure = text.substr(1);
-  } else if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    out.failure = fmt::format(
-        "crashed with signal {} ({}): e.g. a bad pointer, or a boxed value taken (and freed) "
-        "twice",
-        sig, ::strsignal(sig));
-  } else if (text.empty() || text[0] != 'R') {
-    out.failure = fmt::format("child exited with status {} and no result", WEXITSTATUS(status));
-  } else {
+  child_outcome out;
+  if (how == ending::finished && !text.empty() && text[0] == 'R') {
     out.ok = true;
     out.payload = text.substr(1);
+  } else {
+    out.failure = failure_of(how, text, status, *b, before, deadline_seconds, stall_seconds);
   }
+  unmap_board(b);
   return out;
 }
 
-result run_isolated(const std::function<result()>& body, double deadline_seconds) {
-  const child_outcome c = run_in_child([&] { return encode(body()); }, deadline_seconds);
+result run_isolated(const std::function<result()>& body, double deadline_seconds,
+                    double stall_seconds) {
+  const child_outcome c =
+      run_in_child([&] { return encode(body()); }, deadline_seconds, stall_seconds);
   if (!c.ok) return failed(c.failure);
   result r;
   if (!decode(c.payload, r)) return failed("the child's result could not be read");

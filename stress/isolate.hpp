@@ -1,16 +1,28 @@
 // stress/isolate.hpp: run one stress scenario in a child process.
 //
 // A broken deque does not always fail politely: a value taken twice is, when boxed, freed
-// twice (heap corruption, abort), and a livelocked deque never returns. The stress command
-// and the verify column therefore run each scenario in a fork()ed child with a deadline: a
-// crash or a hang becomes a failed result with one line naming the signal or the deadline,
-// never a crash or hang of stealcheck itself.
+// twice (heap corruption, abort), an operation may throw on one of the deque's threads, and
+// a livelocked deque never returns. The stress command and the verify column therefore run
+// each scenario in a fork()ed child with a deadline: a crash, an exception or a hang becomes
+// a failed result with one line naming what happened, the thread and the operation it was in,
+// and that thread's operations before it, never a crash or hang of stealcheck itself:
+//
+//   threw std::bad_alloc: std::bad_alloc in owner during pop(), after push(0), push(1)
+//   crashed with SIGSEGV (Segmentation fault) in thief 2 during steal(), after steal -> empty
+//   did not finish within 120 s (deadlock or livelock); killed: owner stuck in pop(), after ...
+//
+// The child records every deque call in an operation log (stress/oplog.hpp) that lives in
+// memory shared with the parent. The child's terminate handler (an exception escaping a
+// thread) and its handlers of fatal signals only mark which thread faulted and then end the
+// child; the parent reads the log after the child died, or after it killed a hung child: a
+// thread whose last operation never returned and that began no other one in the last 0.3 s
+// is named as stuck in it.
 //
 // Thread role: any one thread. fork() copies only the calling thread: the child runs just the
 // body (the deque and the threads it starts), never waiting on a lock another thread of the
 // parent might hold.
-// Errors: if fork() or pipe() fails the scenario runs in-process (and says so in `failure`
-// only if it then fails).
+// Errors: if mmap(), fork() or pipe() fails the scenario runs in-process (and says so in
+// `failure` only if it then fails).
 #pragma once
 
 #include <functional>
@@ -20,20 +32,29 @@
 
 namespace stealcheck::stress {
 
-/// Runs `body` in a child process; waits at most `deadline_seconds`.
-result run_isolated(const std::function<result()>& body, double deadline_seconds);
+/// The stall bound of the stress and lincheck commands and columns: a deque operation runs for
+/// microseconds; one that has not returned in 20 s never will (their deadlines are minutes).
+inline constexpr double default_stall_seconds = 20;
+
+/// Runs `body` in a child process; waits at most `deadline_seconds`, and (if > 0) stops it
+/// once one of its threads has stayed inside one deque operation for `stall_seconds`.
+result run_isolated(const std::function<result()>& body, double deadline_seconds,
+                    double stall_seconds = 0);
 
 /// What a child run gives back: its payload, or why there is none.
 struct child_outcome {
   bool ok = false;      ///< the body returned and its payload arrived
   std::string payload;  ///< the body's return value (ok)
-  std::string failure;  ///< one line (!ok): the exception, the signal, or the deadline
+  std::string failure;  ///< one line (!ok): the exception, the signal, or the deadline, where
 };
 
 /// Runs `body` in a fork()ed child, which sends its return value back through a pipe; waits
-/// at most `deadline_seconds`. A body that throws, or whose thread ends the process through
-/// std::terminate (an exception escaping a thread the deque's code runs on), reports the
-/// exception's type and message; a crash names the signal; a hang is killed at the deadline.
-child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds);
+/// at most `deadline_seconds` (and `stall_seconds` inside one deque operation, if > 0). A
+/// body that throws, or whose thread ends the process through std::terminate (an exception
+/// escaping a thread the deque's code runs on), reports the exception's type and message; a
+/// crash names the signal; a hang is killed. Each names the thread, its operation and the
+/// operations before it, and the context line the body set (oplog::set_context).
+child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
+                           double stall_seconds = 0);
 
 }  // namespace stealcheck::stress

@@ -76,7 +76,8 @@ failure_finder model_finder(model::options opt, std::uint64_t* executions = null
     if (r.ok()) return std::nullopt;
     return found_failure{{},
                          fmt::format("{}: {}\n{}  replay token: {}", model::error_name(r.bug->kind),
-                                     r.bug->message, r.bug->trace, r.bug->replay_token)};
+                                     r.bug->message, r.bug->trace, r.bug->replay_token),
+                         {}};
   };
 }
 

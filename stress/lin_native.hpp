@@ -3,15 +3,20 @@
 // run_native<D>(scenario, seed, jitter): the prefix on the calling thread, then the owner and
 // one thread per thief started together (threads are ready before the start signal), each
 // operation stamped by a shared stealcheck::stress::lincheck::recorder, seeded random yields/spins
-// between operations when `jitter`; then the final drain. A bounded deque's failed push is
-// not recorded (the spec's "full" records no push). Thieves of a batch-stealing variant do
-// steal_batch steps as victim.steal_into(own deque) and record every value that arrived.
-// Thread role: any one thread; it starts and joins the others.
+// between operations when `jitter`; then the final drain. Every deque call is recorded in the
+// thread's operation log (stress/oplog.hpp); an exception thrown by one ends its thread, and
+// run_native then throws a native_fault naming the exception, the thread and the operation. A
+// bounded deque's failed push is not recorded (the spec's "full" records no push). Thieves of a
+// batch-stealing variant do steal_batch steps as victim.steal_into(own deque) and record every
+// value that arrived. Thread role: any one thread; it starts and joins the others.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "deques/deque.hpp"
@@ -37,7 +42,7 @@ void owner_do(D& d, owner_step step, std::uint64_t& next_value, recorder& clock,
     ++next_value;
   } else {
     op.kind = op_kind::pop;
-    const std::optional<std::uint64_t> v = d.pop();
+    const std::optional<std::uint64_t> v = stress::detail::logged_pop(d, 0);
     op.has_value = v.has_value();
     op.value = v.value_or(0);
   }
@@ -57,14 +62,14 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
   if constexpr (batch_stealing_deque<D>) {
     if (step == thief_step::steal_batch && mine != nullptr) {
       op.kind = op_kind::steal_batch;
-      r = d.steal_into(*mine);
+      r = stress::detail::logged_steal_into(d, *mine, me);
       op.response = clock.stamp();
-      while (auto v = mine->pop())
+      while (auto v = stress::detail::logged_pop(*mine, me, oplog::op::own_pop))
         rest.push_back(*v);  // mine is ours: newest first
     }
   }
   if (op.kind == op_kind::steal) {
-    r = d.steal();
+    r = stress::detail::logged_steal(d, me);
     op.response = clock.stamp();
   }
   op.status = r.status();
@@ -79,10 +84,19 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
 
 }  // namespace detail
 
+/// An operation of a native run threw; what() names the exception, the thread and the
+/// operation (oplog::threw).
+struct native_fault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 template <class D>
 history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
+  oplog::reset();  // before the threads start: the log holds this run only
   D d(4);
   recorder clock;
+  std::mutex fault_mutex;
+  std::string fault;  // the first exception a thread threw
   std::uint64_t next_value = 0;
   std::vector<std::vector<operation>> logs(s.thieves.size() + 1);
   for (owner_step step : s.prefix)
@@ -91,20 +105,27 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
   stress::detail::run_together(threads, [&](int i) {
     const auto me = static_cast<std::uint32_t>(i);
     stress::jitter j(seed, me, jitter);
-    if (i == 0) {
-      for (owner_step step : s.owner) {
-        detail::owner_do(d, step, next_value, clock, logs[0]);
+    try {
+      if (i == 0) {
+        for (owner_step step : s.owner) {
+          detail::owner_do(d, step, next_value, clock, logs[0]);
+          j();
+        }
+        return;
+      }
+      std::unique_ptr<D> mine;
+      if constexpr (batch_stealing_deque<D>) mine = std::make_unique<D>(64);
+      for (thief_step step : s.thieves[me - 1]) {
+        detail::thief_do(d, mine.get(), step, me, clock, logs[me]);
         j();
       }
-      return;
-    }
-    std::unique_ptr<D> mine;
-    if constexpr (batch_stealing_deque<D>) mine = std::make_unique<D>(64);
-    for (thief_step step : s.thieves[me - 1]) {
-      detail::thief_do(d, mine.get(), step, me, clock, logs[me]);
-      j();
+    } catch (...) {  // the thread stops; the others run their (finite) steps to the end
+      std::string what = oplog::threw(std::current_exception(), *oplog::active(), i);
+      const std::scoped_lock lock(fault_mutex);
+      if (fault.empty()) fault = std::move(what);
     }
   });
+  if (!fault.empty()) throw native_fault(fault);
   for (;;) {  // the final drain, recorded: a lost value makes its "empty" illegal
     const std::size_t before = logs[0].size();
     detail::owner_do(d, owner_step::pop, next_value, clock, logs[0]);
@@ -124,16 +145,27 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
 namespace stealcheck::stress::lincheck {
 
 /// A failure_finder for variant Tag: runs the scenario natively `runs` times (seeds
-/// seed, seed+1, ...) and returns the first non-linearizable history.
+/// seed, seed+1, ...) and returns the first non-linearizable history, or the first exception
+/// an operation threw (found_failure::cause).
 template <class Tag>
 failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = nullptr) {
   return [runs, jitter, histories](const scenario& s,
                                    std::uint64_t seed) -> std::optional<found_failure> {
     using D = sized<typename Tag::template deque<std::uint64_t, native_memory>>;
     for (int i = 0; i < runs; ++i) {
-      history h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
+      history h;
+      try {
+        h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
+      } catch (const native_fault& f) {  // thrown on a thread: named there
+        return found_failure{{}, {}, f.what()};
+      } catch (...) {  // thrown in the prefix or the drain, on this thread
+        return found_failure{
+            {},
+            {},
+            oplog::threw(std::current_exception(), *oplog::active(), oplog::current_thread())};
+      }
       if (histories != nullptr) ++*histories;
-      if (!check(h).linearizable) return found_failure{std::move(h), {}};
+      if (!check(h).linearizable) return found_failure{std::move(h), {}, {}};
     }
     return std::nullopt;
   };

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "stress/bind.hpp"
+#include "stress/isolate.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {
@@ -42,13 +43,16 @@ harness::check_cell run_mode(const std::string& variant, const binding& b, bool 
   // native runs in a child: a deque that crashes, throws on a thread or hangs is a failure
   // named as such, not the end of stealcheck (model runs have their own crash handling)
   const outcome out = mode == "native"
-                          ? check_generated_isolated(variant, opts, finder, &count, native_deadline)
+                          ? check_generated_isolated(variant, opts, finder, &count, native_deadline,
+                                                     stress::default_stall_seconds)
                           : check_generated(variant, opts, finder);
   cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.error) throw harness::usage_error(out.failure);
   if (!out.ok) {
     cell.verdict = harness::cell_verdict::fail;
-    cell.failure = fmt::format("{} ({} mode)\n{}", out.failure, mode, out.timeline);
+    cell.failure = out.timeline.empty()
+                       ? fmt::format("{} ({} mode)", out.failure, mode)
+                       : fmt::format("{} ({} mode)\n{}", out.failure, mode, out.timeline);
     cell.replay = replay_command(variant, mode, opts, out.reproduce);
     return cell;
   }
@@ -70,6 +74,8 @@ harness::command_line replay_command(std::string_view variant, std::string_view 
   harness::command_line cmd{"lincheck", std::string(variant), {}};
   cmd.opt("--mode", std::string(mode)).opt("--seed", o.seed);
   if (mode == "native") cmd.opt("--runs", static_cast<std::uint64_t>(o.runs));
+  if (reproduce.empty())
+    return cmd;  // the run ended before RapidCheck's verdict: the seed replays it
   return cmd.opt("--reproduce", reproduce);
 }
 

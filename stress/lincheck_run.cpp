@@ -8,6 +8,7 @@
 
 #include "stress/isolate.hpp"
 #include "stress/lincheck.hpp"
+#include "stress/oplog.hpp"
 #include "stress/scenario_gen.hpp"
 
 namespace stealcheck::stress::lincheck {
@@ -70,6 +71,7 @@ outcome check_generated(const std::string& id, const run_options& options,
   std::uint64_t case_index = 0;
   const auto property = [&] {
     const scenario s = *gen_scenario(options.batch, options.small);
+    oplog::set_context("scenario " + describe(s));  // for a crash or hang report
     auto bad = find_failure(s, options.seed * 1000003 + case_index++);
     if (bad) {
       last = last_failure{s, *bad};
@@ -126,6 +128,10 @@ outcome check_generated(const std::string& id, const run_options& options,
     return out;
   }
   out.scenario_text = describe(last->s);
+  if (!last->f.cause.empty()) {  // an operation threw
+    out.failure = fmt::format("{}; scenario {}", last->f.cause, out.scenario_text);
+    return out;
+  }
   if (last->f.h.empty()) {  // a ready report (model mode)
     out.timeline = last->f.report;
     out.failure = fmt::format("bug in scenario {}", out.scenario_text);
@@ -141,7 +147,7 @@ outcome check_generated(const std::string& id, const run_options& options,
 
 outcome check_generated_isolated(const std::string& id, const run_options& options,
                                  const failure_finder& find_failure, std::uint64_t* count,
-                                 double deadline_seconds) {
+                                 double deadline_seconds, double stall_seconds) {
   const stress::child_outcome c = stress::run_in_child(
       [&] {
         const outcome o = check_generated(id, options, find_failure);
@@ -157,10 +163,11 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                {"count", count != nullptr ? *count : 0}};
         return j.dump();
       },
-      deadline_seconds);
+      deadline_seconds, stall_seconds);
   outcome o;
   if (!c.ok) {
     o.ok = false;
+    o.crashed = true;
     o.failure = c.failure;
     return o;
   }

@@ -35,21 +35,24 @@ struct run_options {
 struct outcome {
   bool ok = true;
   bool error = false;           ///< the run itself failed (bad reproduce string, ...)
+  bool crashed = false;         ///< the isolated run ended without a verdict (a crash, a hang)
   int scenarios = 0;            ///< scenarios that passed before the failure (or all)
   std::uint64_t histories = 0;  ///< histories checked
-  std::string failure;          ///< one line
-  std::string scenario_text;    ///< the shrunk failing scenario
-  std::string timeline;         ///< its minimized non-linearizable history, per thread
-  std::string svg;              ///< the same as an SVG document
-  std::string reproduce;        ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
+  std::string failure;  ///< one line; an exception, crash or hang names its thread and operation
+  std::string scenario_text;  ///< the shrunk failing scenario
+  std::string timeline;       ///< its minimized non-linearizable history, per thread
+  std::string svg;            ///< the same as an SVG document
+  std::string reproduce;      ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
 };
 
 /// What a finder reports about a failing scenario: a recorded non-linearizable history
-/// (native mode; minimized and drawn as a timeline), or a ready report (model mode: the model
-/// checker's failing execution).
+/// (native mode; minimized and drawn as a timeline), a ready report (model mode: the model
+/// checker's failing execution), or the cause of a native run that ended without a history
+/// (one line: an exception, its thread and operation).
 struct found_failure {
   history h;
   std::string report;
+  std::string cause;
 };
 
 /// Returns a failure of `s`, if one was found.
@@ -61,10 +64,12 @@ outcome check_generated(const std::string& id, const run_options& options,
 
 /// check_generated in a child process (stress/isolate.hpp), for native runs of a deque that
 /// may crash, throw on one of its threads, or hang: that is then a failed outcome whose
-/// `failure` names the exception, the signal or the deadline. `*count` (the finder's counter)
-/// is carried back from the child.
+/// `failure` names the exception, the signal or the deadline, the thread, its operation and
+/// the scenario (a thrown exception is caught per operation, shrunk like any failure, and
+/// reported with the reproduce string). `*count` (the finder's counter) is carried back from
+/// the child. A child with a thread inside one deque operation for `stall_seconds` is stopped.
 outcome check_generated_isolated(const std::string& id, const run_options& options,
                                  const failure_finder& find_failure, std::uint64_t* count,
-                                 double deadline_seconds);
+                                 double deadline_seconds, double stall_seconds);
 
 }  // namespace stealcheck::stress::lincheck

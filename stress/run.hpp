@@ -23,6 +23,7 @@
 #include "deques/memory.hpp"
 #include "deques/variant.hpp"
 #include "stress/ledger.hpp"
+#include "stress/oplog.hpp"
 #include "stress/stress.hpp"
 
 namespace stealcheck::stress {
@@ -73,15 +74,59 @@ inline std::uint64_t id_of(const boxed_id& v) {
   return *v;
 }
 
-/// push that also works for bounded variants (push returns bool; false = full).
+/// The owner's push, recorded in its operation log (stress/oplog.hpp); it also works for
+/// bounded variants (push returns bool; false = full).
 template <class D, class V>
 bool try_push(D& d, V&& v) {
+  oplog::begin(0, oplog::op::push, id_of(v), true);
   if constexpr (std::is_same_v<decltype(d.push(std::forward<V>(v))), bool>) {
-    return d.push(std::forward<V>(v));
+    const bool pushed = d.push(std::forward<V>(v));
+    oplog::finish(0, pushed ? oplog::outcome::done : oplog::outcome::full);
+    return pushed;
   } else {
     d.push(std::forward<V>(v));
+    oplog::finish(0, oplog::outcome::done);
     return true;
   }
+}
+
+/// d.pop() by `thread` (the owner, or a thief popping its own deque: op::own_pop), recorded.
+template <class D>
+auto logged_pop(D& d, std::uint32_t thread, oplog::op o = oplog::op::pop) {
+  oplog::begin(thread, o);
+  auto v = d.pop();
+  if (v)
+    oplog::finish(thread, oplog::outcome::value, id_of(*v));
+  else
+    oplog::finish(thread, oplog::outcome::empty);
+  return v;
+}
+
+/// Records how a steal ended.
+template <class V>
+void finish_steal(std::uint32_t thread, steal_result<V>& r) {
+  if (r.has_value())
+    oplog::finish(thread, oplog::outcome::value, id_of(*r));
+  else
+    oplog::finish(thread, r.is_abort() ? oplog::outcome::abort : oplog::outcome::empty);
+}
+
+/// d.steal() by `thread`, recorded.
+template <class D>
+auto logged_steal(D& d, std::uint32_t thread) {
+  oplog::begin(thread, oplog::op::steal);
+  auto r = d.steal();
+  finish_steal(thread, r);
+  return r;
+}
+
+/// d.steal_into(mine) by `thread`, recorded.
+template <class D>
+auto logged_steal_into(D& d, D& mine, std::uint32_t thread) {
+  oplog::begin(thread, oplog::op::steal_batch);
+  auto r = d.steal_into(mine);
+  finish_steal(thread, r);
+  return r;
 }
 
 /// Pushes a fresh counted value with this id; a bounded deque that is full keeps nothing and
@@ -154,9 +199,9 @@ template <class D>
 bool steal_once(D& d, D* mine, std::uint32_t me, take_log& log, counters& k) {
   steal_result<typename D::value_type> r = [&] {
     if constexpr (batch_stealing_deque<D>) {
-      if (mine != nullptr) return d.steal_into(*mine);
+      if (mine != nullptr) return logged_steal_into(d, *mine, me);
     }
-    return d.steal();
+    return logged_steal(d, me);
   }();
   if (r.is_empty()) ++k.steal_empty;
   if (r.is_abort()) ++k.steal_abort;
@@ -164,7 +209,7 @@ bool steal_once(D& d, D* mine, std::uint32_t me, take_log& log, counters& k) {
   ++k.stolen;
   log.record(id_of(*r), me, mine != nullptr ? taker_kind::steal_into : taker_kind::steal);
   if (mine != nullptr) {
-    while (auto v = mine->pop()) {
+    while (auto v = logged_pop(*mine, me, oplog::op::own_pop)) {
       ++k.stolen;
       log.record(id_of(*v), me, taker_kind::steal_into);
     }
@@ -175,7 +220,7 @@ bool steal_once(D& d, D* mine, std::uint32_t me, take_log& log, counters& k) {
 /// After the join: drain the deque as the owner, then check conservation.
 template <class D>
 void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
-  while (auto v = d.pop()) {
+  while (auto v = logged_pop(d, 0)) {
     ++r.drained;
     logs[0].record(id_of(*v), 0, taker_kind::drain);
   }

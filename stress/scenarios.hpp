@@ -24,10 +24,19 @@ bool owner_push(D& d, counters& k) {
   return true;
 }
 
+/// The owner's d.size_hint(), recorded.
+template <class D>
+std::int64_t logged_size_hint(D& d) {
+  oplog::begin(0, oplog::op::size_hint);
+  const std::int64_t n = d.size_hint();
+  oplog::finish(0, oplog::outcome::value, static_cast<std::uint64_t>(n));
+  return n;
+}
+
 /// The owner pops once and records what it got.
 template <class D>
 void owner_pop(D& d, take_log& log, counters& k) {
-  if (auto v = d.pop()) {
+  if (auto v = logged_pop(d, 0)) {
     ++k.popped;
     log.record(id_of(*v), 0, taker_kind::pop);
   }
@@ -44,6 +53,7 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   std::vector<take_log> logs(static_cast<std::size_t>(thieves) + 1);
   std::vector<counters> ks(static_cast<std::size_t>(thieves) + 1);
   std::atomic<bool> done{false};
+  oplog::reset();  // before the threads start: the log holds this run only
   const auto start = std::chrono::steady_clock::now();
   run_together(thieves + 1, [&](int i) {
     const auto me = static_cast<std::uint32_t>(i);
@@ -123,7 +133,7 @@ result spsc(const config& c) {
     bool first = true;
     for (;;) {
       const bool finished = done.load(std::memory_order_acquire);  // pairs: owner's release
-      auto s = d.steal();
+      auto s = logged_steal(d, me);
       if (!s.has_value()) {
         if (finished && s.is_empty()) break;
         continue;
@@ -161,7 +171,7 @@ result stampede(const config& c) {
       for (std::uint64_t i = 0; i < n; ++i) {
         if (try_push(d, std::make_unique<std::uint64_t>(k.pushed))) ++k.pushed;
       }
-      for (int spins = 0; d.size_hint() > 0 && spins < 64; ++spins)
+      for (int spins = 0; logged_size_hint(d) > 0 && spins < 64; ++spins)
         std::this_thread::yield();
       owner_pop(d, log, k);
       j();
@@ -274,7 +284,7 @@ result destructors(const config& c) {
       for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
         if ((j.next() & 3) != 0) {
           if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
-        } else if (auto v = d.pop()) {
+        } else if (auto v = logged_pop(d, 0)) {
           ++k.popped;  // destroyed right here
         }
         j();

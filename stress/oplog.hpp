@@ -1,0 +1,124 @@
+// stress/oplog.hpp: each native thread's recent deque operations, for naming what happened
+// when a deque throws, crashes or hangs.
+//
+// Every deque call of the stress scenarios and of the native lincheck runs is bracketed by
+// begin() (the operation and its argument, before the call) and finish() (its result, after
+// it). Each thread writes only its own fixed-size ring of the last `depth` operations in a
+// `board`: no allocation, no lock, a few relaxed stores to the thread's own cache lines. So
+// the ring is readable when nothing else is: from a signal handler or a terminate handler, or
+// by the parent process after the child died or was killed (stress/isolate.cpp maps the board
+// in memory shared with the child). An operation that threw, crashed or never returned is the
+// thread's last entry, still marked running.
+//
+//   owner during pop(), after push(0), push(1), pop -> 1
+//
+// Threads are numbered as in the scenarios: 0 is the owner, k >= 1 is thief k.
+// Thread role: begin/finish on the thread that makes the call, with its own number; reset and
+// activate while no recorded thread runs; the readers after the threads stopped (joined, dead,
+// or killed), or on counts only (progress()) while they run.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stealcheck::stress::oplog {
+
+enum class op : std::uint8_t { none, push, pop, steal, steal_batch, own_pop, size_hint };
+/// How an operation ended; `running` until finish().
+enum class outcome : std::uint8_t { running, done, value, empty, abort, full };
+
+inline constexpr std::uint32_t max_threads = 160;  ///< stampede: up to 126 thieves
+inline constexpr std::uint32_t depth = 8;          ///< operations kept per thread
+
+struct entry {
+  std::atomic<std::uint32_t> word{0};  ///< op | outcome << 8 | has_arg << 16
+  std::atomic<std::uint64_t> arg{0};
+  std::atomic<std::uint64_t> result{0};
+};
+
+struct alignas(64) thread_ring {
+  std::atomic<std::uint64_t> count{0};  ///< operations begun
+  entry e[depth];
+};
+
+struct board {
+  std::atomic<int> fault_thread{-1};  ///< the thread that threw or took the signal, if known
+  char context[256] = {};             ///< what the child was running (a lincheck scenario)
+  thread_ring threads[max_threads];
+};
+
+/// The board the calling process records into (a process-local one unless activated).
+board* active() noexcept;
+/// Records into b from now on (a board in memory shared with the parent).
+void activate(board* b) noexcept;
+/// Forgets every recorded operation of the active board.
+void reset() noexcept;
+/// Sets the active board's context line (truncated to fit).
+void set_context(std::string_view text) noexcept;
+
+/// The number of the calling thread's last begin() (-1: it recorded nothing).
+int current_thread() noexcept;
+namespace detail {
+inline thread_local int current = -1;
+}
+
+inline void begin(std::uint32_t thread, op o, std::uint64_t arg = 0,
+                  bool has_arg = false) noexcept {
+  detail::current = static_cast<int>(thread);
+  if (thread >= max_threads) return;
+  thread_ring& r = active()->threads[thread];
+  const std::uint64_t n = r.count.load(std::memory_order_relaxed);  // only this thread writes
+  entry& e = r.e[n % depth];
+  e.arg.store(arg, std::memory_order_relaxed);
+  e.word.store(static_cast<std::uint32_t>(o) | (has_arg ? 1u << 16 : 0u),
+               std::memory_order_relaxed);
+  r.count.store(n + 1, std::memory_order_release);  // pairs with progress()'s acquire load
+}
+
+inline void finish(std::uint32_t thread, outcome how, std::uint64_t value = 0) noexcept {
+  if (thread >= max_threads) return;
+  thread_ring& r = active()->threads[thread];
+  const std::uint64_t n = r.count.load(std::memory_order_relaxed);  // only this thread writes
+  if (n == 0) return;
+  entry& e = r.e[(n - 1) % depth];
+  e.result.store(value, std::memory_order_relaxed);
+  const std::uint32_t w = e.word.load(std::memory_order_relaxed);
+  e.word.store((w & ~0xff00u) | (static_cast<std::uint32_t>(how) << 8), std::memory_order_relaxed);
+}
+
+/// "owner", "thief 2"
+std::string thread_name(int thread);
+
+/// True when thread t's last operation has not returned (yet).
+bool inside(const board& b, std::uint32_t thread);
+
+/// Operations begun per thread (progress of a running child).
+std::vector<std::uint64_t> progress(const board& b);
+
+/// Where thread t is: "owner during pop(), after push(0), push(1)" (its last operation still
+/// running), "owner after pop -> 1, ..." (between operations), or "owner before its first
+/// operation".
+std::string locate(const board& b, int thread);
+
+/// Where the fault happened: at b.fault_thread when known, else at the threads whose last
+/// operation is still running ("in one of: ..."); "" if none is.
+std::string locate_fault(const board& b);
+
+/// After a hang: the threads whose last operation is still running and began no operation
+/// since `before` (progress() some time earlier): "owner stuck in pop(), after ...". If no
+/// thread is stuck, where each thread was (a livelock across operations).
+std::string locate_stuck(const board& b, const std::vector<std::uint64_t>& before);
+
+/// "std::bad_alloc: std::bad_alloc" for e (type demangled, then what()), or "unknown exception".
+std::string describe_exception(std::exception_ptr e);
+
+/// "threw std::bad_alloc: std::bad_alloc in owner during pop(), after push(0)": e thrown on
+/// `thread`.
+std::string threw(std::exception_ptr e, const board& b, int thread);
+
+}  // namespace stealcheck::stress::oplog

@@ -1,0 +1,174 @@
+// Deques that misbehave natively (throw, crash, hang) get a report that names what happened:
+// the exception's type and message or the signal, the thread, the operation it was in and
+// the operations before it; a hang is stopped and the stuck operation named. Beside them a
+// correct deque passes the same runs. Stress (stress/isolate.hpp) and the native lincheck
+// (stress/lincheck_run.hpp) both.
+//
+// No assertion is on time; the runs' own bounds (a 2 s deadline, a 1 s stall) prove that a
+// hang ends.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "deques/locked.hpp"
+#include "deques/variant.hpp"
+#include "stress/isolate.hpp"
+#include "stress/lin_native.hpp"
+#include "stress/run.hpp"
+
+namespace stealcheck::stress {
+namespace {
+
+// Under ASan+UBSan a null store is UBSan's report (and exit), not SIGSEGV; under TSan the
+// runtime takes the signal first. The thread and the operation are still named there.
+constexpr bool sanitized = STEALCHECK_TEST_SCALE < 100;
+
+template <class T, class Mem = native_memory>
+class throwing_pop : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  std::optional<T> pop() { throw std::bad_alloc(); }
+};
+
+template <class T, class Mem = native_memory>
+class crashing_steal : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() {
+    volatile int* volatile p = nullptr;  // the compiler can neither see it is null nor drop it
+    *p = 1;
+    return locked_deque<T, Mem>::steal();
+  }
+};
+
+template <class T, class Mem = native_memory>
+class looping_pop : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  std::optional<T> pop() {
+    while (!never_.load(std::memory_order_relaxed))
+      std::this_thread::yield();
+    return locked_deque<T, Mem>::pop();
+  }
+
+ private:
+  std::atomic<bool> never_{false};
+};
+
+template <class T, class Mem = native_memory>
+using correct = locked_deque<T, Mem>;
+
+config small_config() {
+  config c;
+  c.thieves = 2;
+  c.ops = 2000;
+  c.seed = 7;
+  return c;
+}
+
+// The report, printed for the test log.
+template <class R>
+R printed(R r) {
+  if (!r.ok) std::printf("[ report   ] %s\n", r.failure.c_str());
+  return r;
+}
+
+template <template <class, class> class D>
+result stress_mixed(double deadline = 10, double stall = 0) {
+  return printed(run_isolated(
+      [] { return run<variant_tag<D>>(scenario_kind::mixed, small_config()); }, deadline, stall));
+}
+
+void expect_has(const std::string& text, const std::string& part) {
+  EXPECT_NE(text.find(part), std::string::npos) << "missing '" << part << "' in: " << text;
+}
+
+TEST(NativeFault, StressCorrectDequePasses) {
+  const result r = stress_mixed<correct>();
+  EXPECT_TRUE(r.ok) << r.failure;
+}
+
+TEST(NativeFault, StressNamesExceptionThreadAndOperation) {
+  const result r = stress_mixed<throwing_pop>();
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "threw std::bad_alloc: std::bad_alloc in owner during pop()");
+  expect_has(r.failure, ", after ");  // the owner's operations before it
+  expect_has(r.failure, "push(");
+}
+
+TEST(NativeFault, StressNamesSignalThreadAndOperation) {
+  const result r = stress_mixed<crashing_steal>();
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "thief ");
+  expect_has(r.failure, "during steal()");
+  if (!sanitized) expect_has(r.failure, "crashed with SIGSEGV (Segmentation fault) in thief ");
+}
+
+TEST(NativeFault, StressNamesTheStuckOperationAtTheDeadline) {
+  const result r = stress_mixed<looping_pop>(/*deadline=*/2);
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "did not finish within 2 s");
+  expect_has(r.failure, "owner stuck in pop(), after ");
+}
+
+TEST(NativeFault, StressStopsAStalledRun) {
+  const result r = stress_mixed<looping_pop>(/*deadline=*/60, /*stall=*/1);
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "an operation did not return within 1 s");
+  expect_has(r.failure, "owner stuck in pop()");
+}
+
+template <template <class, class> class D>
+lincheck::outcome lincheck_native() {
+  lincheck::run_options o;
+  o.scenarios = 20;
+  o.runs = 5;
+  o.seed = 3;
+  std::uint64_t count = 0;
+  return printed(lincheck::check_generated_isolated(
+      "fault", o, lincheck::native_finder<variant_tag<D>>(o.runs, true, &count), &count,
+      /*deadline_seconds=*/60, /*stall_seconds=*/1));
+}
+
+TEST(NativeFault, LincheckCorrectDequePasses) {
+  const lincheck::outcome out = lincheck_native<correct>();
+  EXPECT_TRUE(out.ok) << out.failure;
+}
+
+TEST(NativeFault, LincheckNamesExceptionAndShrinks) {
+  const lincheck::outcome out = lincheck_native<throwing_pop>();
+  ASSERT_FALSE(out.ok);
+  EXPECT_FALSE(out.error) << out.failure;  // not "RapidCheck reported an error or gave up"
+  expect_has(out.failure, "threw std::bad_alloc: std::bad_alloc in owner during pop()");
+  expect_has(out.failure, "; scenario ");
+  EXPECT_NE(out.reproduce.find("reproduce="), std::string::npos) << out.reproduce;
+}
+
+// A crash or a hang ends the child: no verdict, the report names the scenario.
+void expect_crashed(const lincheck::outcome& out, const std::string& what,
+                    const std::string& where) {
+  ASSERT_FALSE(out.ok);
+  EXPECT_TRUE(out.crashed);
+  if (!what.empty()) expect_has(out.failure, what);
+  expect_has(out.failure, where);
+  expect_has(out.failure, "; scenario ");
+}
+
+TEST(NativeFault, LincheckNamesSignalThreadAndOperation) {
+  expect_crashed(lincheck_native<crashing_steal>(), sanitized ? "" : "crashed with SIGSEGV",
+                 "thief 1 during steal()");
+}
+
+TEST(NativeFault, LincheckStopsAHungOperation) {
+  expect_crashed(lincheck_native<looping_pop>(), "an operation did not return within 1 s",
+                 "owner stuck in pop()");
+}
+
+}  // namespace
+}  // namespace stealcheck::stress
