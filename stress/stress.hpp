@@ -24,6 +24,11 @@
 //   destructors    non-trivial values: each destroyed exactly once, including those left in
 //                  the deque when it is destroyed.
 //
+// Every deque call is recorded in the calling thread's ring of recent operations
+// (stress/oplog.hpp); run in a child (stress/isolate.hpp), a scenario whose deque throws,
+// crashes or hangs fails with one line naming that, the thread, its operation and the
+// operations before it.
+//
 // Thread role: call run() from any one thread; it starts and joins its own threads.
 #pragma once
 
