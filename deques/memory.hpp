@@ -6,7 +6,8 @@
 //
 //   Mem::atomic<U>            std::atomic<U>'s interface (load, store, exchange,
 //                             compare_exchange_strong/_weak, fetch_add/sub/and/or/xor); every
-//                             operation takes its memory order explicitly.
+//                             operation takes its memory order explicitly. One more
+//                             constructor, atomic(v, "name"): see "Location names" below.
 //   Mem::fence(order)         std::atomic_thread_fence; a `relaxed` fence is no fence.
 //   Mem::fence_then_store(a, v, fence_order, store_order)
 //                             the publication idiom "fence; store" in one call (see below).
@@ -15,9 +16,11 @@
 //                             thread to publish what came before that fence (see below).
 //   Mem::nonatomic<U>         plain shared data: read() / write() return a reference; under the
 //                             model checker each call is an access checked for C11 data races.
-//   Mem::mutex                BasicLockable + try_lock.
+//                             nonatomic(named{"name"}, args...) names it.
+//   Mem::mutex                BasicLockable + try_lock; mutex("name") names it.
 //   Mem::create<U>(args...) / Mem::destroy(p)          one object.
-//   Mem::create_array<U>(n) / Mem::destroy_array(p, n) n value-initialised objects.
+//   Mem::create_array<U>(n[, "name"]) / Mem::destroy_array(p, n)
+//                             n value-initialised objects.
 //                             Under the model checker these are tracked (use-after-free,
 //                             double free and leaks are bug reports).
 //   Mem::order(site)          the memory order of a named site (below).
@@ -31,6 +34,24 @@
 //   a.wait(old, order), a.notify_one(), a.notify_all()
 //                             C++20 atomic wait/notify (a futex natively; under the model
 //                             checker a wait blocks until the value differs from `old`).
+//
+// Location names. The model checker's reports (traces, DOT, error messages) name each memory
+// location. A deque names its locations with one argument where it makes them:
+//   typename Mem::template atomic<std::int64_t> top_{0, "top"};
+//   typename Mem::template nonatomic<std::deque<T>> items_{named{"items"}};
+//   mutable typename Mem::mutex mutex_{"mutex"};
+//   slots = Mem::template create_array<typename Mem::template atomic<T>>(n, "ring");
+// The name must outlive the exploration (a string literal: the model backend keeps the
+// pointer and reads the text only when it prints). The native backend ignores it: no storage,
+// no code (native_memory::atomic<U> is std::atomic<U> with that one constructor more).
+// Under the model checker a location prints as
+//   top              a named atomic, nonatomic or mutex;
+//   ring#2[1]        element 1 of the 2nd array named "ring" in the execution (in
+//                    allocation order; the trace's alloc event says `alloc ring#2 (8 elements)`);
+//   chase_lev.hpp:57 an unnamed one: the file and line of its construction;
+//   deque.hpp:80#2[1] element 1 of the 2nd unnamed array allocated at that line.
+// When several scalar locations print alike (two deques' `top`, two atomics made on one line),
+// each gets its ordinal too: top#1, top#2 (in the order the checker first created them).
 //
 // Memory-order sites (docs/design.md, "Memory backends and memory-order sites"). Every
 // memory-order argument in a deque names a `site`, declared once per variant in a `*_sites`
@@ -67,6 +88,7 @@
 #include <mutex>
 #include <new>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace stealcheck {
@@ -134,22 +156,43 @@ constexpr std::string_view order_name(std::memory_order o) noexcept {
   return "?";
 }
 
+/// A location's name for the nonatomic constructor (see "Location names" above): a distinct
+/// type, since nonatomic<U>'s other constructor forwards any arguments to U's.
+struct named {
+  const char* text;
+};
+/// An argument that is not a `named` (nonatomic's forwarding constructor takes only these).
+template <class A>
+concept not_a_name = !std::is_same_v<std::remove_cvref_t<A>, named>;
+
 /// The native backend: std::atomic, std::atomic_thread_fence, plain variables, std::mutex,
 /// new/delete. Zero overhead: every call inlines to what hand-written code would be.
 struct native_memory {
   static constexpr std::string_view name = "native";
 
+  /// std::atomic<U>, plus a constructor that takes a location name and ignores it.
   template <class U>
-  using atomic = std::atomic<U>;
+  struct atomic : std::atomic<U> {
+    using std::atomic<U>::atomic;
+    using std::atomic<U>::operator=;
+    constexpr atomic() noexcept = default;
+    constexpr atomic(U v, const char* /*name*/) noexcept : std::atomic<U>(v) {}
+  };
 
-  using mutex = std::mutex;
+  /// std::mutex, plus a constructor that takes a location name and ignores it.
+  struct mutex : std::mutex {
+    constexpr mutex() noexcept = default;
+    explicit constexpr mutex(const char* /*name*/) noexcept {}
+  };
 
   /// Plain (non-atomic) shared data. Natively just the value.
   template <class U>
   class nonatomic {
    public:
-    template <class... A>
+    template <not_a_name... A>
     explicit nonatomic(A&&... args) : value_(std::forward<A>(args)...) {}
+    template <class... A>
+    explicit nonatomic(named /*name*/, A&&... args) : value_(std::forward<A>(args)...) {}
     const U& read() const noexcept { return value_; }
     U& write() noexcept { return value_; }
 
@@ -205,7 +248,7 @@ struct native_memory {
     delete p;
   }
   template <class U>
-  static U* create_array(std::size_t n) {
+  static U* create_array(std::size_t n, const char* /*name*/ = nullptr) {
     return new U[n]();
   }
   template <class U>

@@ -40,7 +40,8 @@ enum class event_kind : std::uint8_t {
   spawn,     ///< thread creation; `aux` is the child thread
   join,      ///< join; `aux` is the joined thread
   end,       ///< the thread finished
-  alloc,     ///< model allocation; `aux` is the allocation number
+  alloc,     ///< model allocation; `aux` is the allocation number; an array's (create_array)
+             ///< has `value` its element count, `operand` its name (const char*), `src`
   free,      ///< model deallocation; `aux` is the allocation number
   block,     ///< the thread blocked; `aux` is a block_reason
 };

@@ -23,13 +23,17 @@
 namespace stealcheck::model {
 
 /// A location: created by an atomic/non-atomic/mutex constructor. `key` identifies it across
-/// re-executions: (creating thread << 32) | (that thread's creation counter).
+/// re-executions: (creating thread << 32) | (that thread's creation counter). How it prints
+/// (report.hpp location_name): `name`, or `src` when unnamed; an array element after its
+/// array's alloc event (event.hpp), which has the array's name and line.
 struct location {
   std::uint64_t key = 0;
+  source_loc src;
+  const char* name = nullptr;  ///< the name given at construction (a string literal), or null
+  std::uint32_t element = 0;   ///< index inside a create_array, else 0
+  std::uint32_t alloc = 0;     ///< in_array: the array's allocation number (its alloc's aux)
   bool atomic = true;
   std::uint8_t width = 8;  ///< value width in bytes (RMW results wrap at this width)
-  source_loc src;
-  std::uint32_t element = 0;  ///< index inside a create_array, else 0
   bool in_array = false;
 };
 

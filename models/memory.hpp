@@ -4,7 +4,8 @@
 // atomic access and fence becomes an event of the execution graph the explorer builds
 // (models/trust.hpp); non-atomic accesses are checked for C11 data races; allocation is
 // tracked (use-after-free, double free and leaks are bug reports). Each operation records
-// where it was called from (stealcheck::source_loc, defaulted).
+// where it was called from (stealcheck::source_loc, defaulted); each location its name
+// (deques/memory.hpp, "Location names": a pointer, kept; the text is read when printing).
 //
 // Thread role: model threads of a running model::explore only (the explorer's fibers).
 // Requires: U trivially copyable, at most 8 bytes, for atomic<U>.
@@ -74,11 +75,16 @@ struct memory {
 
    public:
     atomic(source_loc src = source_loc::current())
-        : loc_(detail::rt_location(detail::loc_kind::atomic, sizeof(U), 0, detail::addr_of(this),
-                                   src)) {}
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::atomic, sizeof(U)), 0,
+                                   detail::addr_of(this), src, nullptr)) {}
     atomic(U v, source_loc src = source_loc::current())
-        : loc_(detail::rt_location(detail::loc_kind::atomic, sizeof(U), detail::to_bits(v),
-                                   detail::addr_of(this), src)) {}
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::atomic, sizeof(U)),
+                                   detail::to_bits(v), detail::addr_of(this), src, nullptr)) {}
+    /// A named location (deques/memory.hpp, "Location names"): `label` must outlive the
+    /// exploration (a string literal).
+    atomic(U v, const char* label, source_loc src = source_loc::current())
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::atomic, sizeof(U)),
+                                   detail::to_bits(v), detail::addr_of(this), src, label)) {}
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
 
@@ -158,10 +164,16 @@ struct memory {
   template <class U>
   class nonatomic {
    public:
-    template <class... A>
+    template <not_a_name... A>
     explicit nonatomic(A&&... args)
-        : loc_(detail::rt_location(detail::loc_kind::nonatomic, 0, 0, detail::addr_of(this),
-                                   source_loc::current())),
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::nonatomic, 0), 0,
+                                   detail::addr_of(this), source_loc::current(), nullptr)),
+          value_(std::forward<A>(args)...) {}
+    /// A named location (deques/memory.hpp, "Location names").
+    template <class... A>
+    explicit nonatomic(named label, A&&... args)
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::nonatomic, 0), 0,
+                                   detail::addr_of(this), source_loc::current(), label.text)),
           value_(std::forward<A>(args)...) {}
     const U& read(source_loc s = source_loc::current()) const {
       detail::rt_na_access(loc_, false, s);
@@ -182,7 +194,12 @@ struct memory {
   class mutex {
    public:
     mutex(source_loc s = source_loc::current())
-        : loc_(detail::rt_location(detail::loc_kind::mutex, 1, 0, detail::addr_of(this), s)) {}
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::mutex, 1), 0,
+                                   detail::addr_of(this), s, nullptr)) {}
+    /// A named location (deques/memory.hpp, "Location names").
+    explicit mutex(const char* label, source_loc s = source_loc::current())
+        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::mutex, 1), 0,
+                                   detail::addr_of(this), s, label)) {}
     mutex(const mutex&) = delete;
     mutex& operator=(const mutex&) = delete;
     void lock(source_loc s = source_loc::current()) { detail::rt_lock(loc_, s); }
@@ -247,9 +264,12 @@ struct memory {
     if (detail::rt_free_begin(p, false)) p->~U();
     detail::rt_free_end(p);
   }
+  /// n value-initialised objects; each location among them is element i of the allocation,
+  /// named after `label` (or, unnamed, after the line of the call: deques/memory.hpp).
   template <class U>
-  static U* create_array(std::size_t n) {
-    void* p = detail::rt_alloc(sizeof(U), alignof(U), n, &detail::destroy_n<U>);
+  static U* create_array(std::size_t n, const char* label = nullptr,
+                         source_loc src = source_loc::current()) {
+    void* p = detail::rt_alloc_array(sizeof(U), n, &detail::destroy_n<U>, label, src);
     U* a = static_cast<U*>(p);
     for (std::size_t i = 0; i < n; ++i) {
       detail::rt_array_element(static_cast<std::uint32_t>(i));

@@ -34,11 +34,70 @@ std::string_view short_order(std::memory_order o) {
 }
 }  // namespace
 
+namespace {
+bool same_text(const char* a, const char* b) {
+  return a == b || (a != nullptr && b != nullptr && std::strcmp(a, b) == 0);
+}
+// Whether scalar locations a and b print alike before their ordinals: the same name, or both
+// unnamed and made on the same line.
+bool alike(const location& a, const location& b) {
+  if (a.name != nullptr || b.name != nullptr) return same_text(a.name, b.name);
+  return a.src.line == b.src.line && basename(a.src.file) == basename(b.src.file);
+}
+// An array's alloc event (event.hpp: src set, operand its name) or not.
+bool is_array(const event& e) {
+  return e.kind == event_kind::alloc && e.src.line != 0;
+}
+const char* array_name(const event& a) {
+  return reinterpret_cast<const char*>(static_cast<std::uintptr_t>(a.operand));
+}
+bool alike_arrays(const event& a, const event& b) {
+  if (array_name(a) != nullptr || array_name(b) != nullptr)
+    return same_text(array_name(a), array_name(b));
+  return a.src.line == b.src.line && basename(a.src.file) == basename(b.src.file);
+}
+// The alloc event of array number k in g, or null.
+const event* array_alloc(const graph& g, std::uint32_t k) {
+  for (const auto& th : g.threads)
+    for (const event& e : th)
+      if (is_array(e) && e.aux == k) return &e;
+  return nullptr;
+}
+// "ring#2": the array's name (or line) and its ordinal among g's arrays named alike, in
+// allocation order.
+std::string array_label(const graph& g, const event& a) {
+  std::size_t before = 0;
+  for (const auto& th : g.threads)
+    for (const event& e : th)
+      if (is_array(e) && e.aux < a.aux && alike_arrays(e, a)) ++before;
+  const char* n = array_name(a);
+  return fmt::format(
+      "{}#{}",
+      n != nullptr ? std::string(n) : fmt::format("{}:{}", basename(a.src.file), a.src.line),
+      before + 1);
+}
+}  // namespace
+
 std::string location_name(const graph& g, std::uint32_t loc) {
-  if (loc >= g.locs.size()) return fmt::format("loc{}", loc);
+  if (loc >= g.locs.size()) return fmt::format("location {}", loc);
   const location& l = g.locs[loc];
-  std::string s = fmt::format("loc{}@{}:{}", loc, basename(l.src.file), l.src.line);
-  if (l.in_array) s += fmt::format("[{}]", l.element);
+  if (l.in_array) {
+    const event* a = array_alloc(g, l.alloc);
+    return fmt::format(
+        "{}[{}]",
+        a != nullptr ? array_label(g, *a) : fmt::format("{}:{}", basename(l.src.file), l.src.line),
+        l.element);
+  }
+  std::string s = l.name != nullptr ? std::string(l.name)
+                                    : fmt::format("{}:{}", basename(l.src.file), l.src.line);
+  std::size_t same = 0;
+  std::size_t before = 0;
+  for (std::size_t i = 0; i < g.locs.size(); ++i)
+    if (!g.locs[i].in_array && alike(g.locs[i], l)) {
+      ++same;
+      if (i < loc) ++before;
+    }
+  if (same > 1) s += fmt::format("#{}", before + 1);
   return s;
 }
 
@@ -74,8 +133,12 @@ std::string event_line(const graph& g, event_id id) {
                                                "event bound reached", "wait read its old value"};
     s += fmt::format(" ({})", why[e.aux < 4 ? e.aux : 0]);
   }
-  if (e.src.file != nullptr && e.src.line != 0)
-    s += fmt::format(" {}:{}", basename(e.src.file), e.src.line);
+  if (is_array(e)) s += fmt::format(" {} ({} elements)", array_label(g, e), e.value);
+  source_loc where = e.src;
+  if (e.kind == event_kind::init && e.loc < g.locs.size() && g.locs[e.loc].in_array)
+    if (const event* a = array_alloc(g, g.locs[e.loc].alloc)) where = a->src;  // create_array's
+  if (where.file != nullptr && where.line != 0)
+    s += fmt::format(" {}:{}", basename(where.file), where.line);
   return s;
 }
 

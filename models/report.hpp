@@ -21,7 +21,10 @@
 
 namespace stealcheck::model {
 
-/// "file.hpp:123" of the location's constructor (plus "[k]" for array elements).
+/// The location as deques/memory.hpp ("Location names") documents: its name ("top"), or
+/// "file.hpp:123" of its constructor when unnamed; "#k" when several scalar locations of g
+/// print alike (k-th in creation order); "ring#k[i]" for element i of the k-th array of that
+/// name (or line) in the execution. O(locations); only when printing.
 std::string location_name(const graph& g, std::uint32_t loc);
 /// "(t, i)".
 std::string event_name(const graph& g, event_id id);

@@ -68,6 +68,10 @@ class run_memory {
   void written(std::uint32_t loc, std::uint64_t v) { last_[loc] = v; }
   /// The next location created is element i of an array (create_array).
   void next_is_element(std::uint32_t i) { element_ = i; }
+  /// Allocation k, being made, is the array whose elements are created next (create_array).
+  void allocating_array(std::uint32_t k) { array_ = k; }
+  /// The allocation number of the array whose elements are being created.
+  std::uint32_t array() const noexcept { return array_; }
   /// The element index announced for the location being created, once.
   std::optional<std::uint32_t> take_element() {
     if (!element_) return std::nullopt;
@@ -95,6 +99,7 @@ class run_memory {
   std::vector<event_id> freed_;
   std::vector<std::uint64_t> last_;
   std::optional<std::uint32_t> element_;
+  std::uint32_t array_ = 0;
   std::vector<alloc_record> allocs_;
   std::vector<std::pair<std::size_t, void*>> spare_;  // storage of earlier runs, with its size
 };

@@ -171,6 +171,20 @@ class execution {
     e.aux = aux;
     return free_event(e);
   }
+  /// The alloc event of an array (create_array): `value` its element count, `operand` its
+  /// name (a const char*, 0 when unnamed), `src` where it was made; replayed as record's.
+  event_id record_array(std::uint32_t aux, std::uint64_t count, const char* name, source_loc src) {
+    if (replay_free(event_kind::alloc, 0, count, aux))
+      return {static_cast<std::int32_t>(current_),
+              static_cast<std::int32_t>(threads[current_]->cursor - 1)};
+    event e;
+    e.kind = event_kind::alloc;
+    e.aux = aux;
+    e.value = count;
+    e.operand = reinterpret_cast<std::uintptr_t>(name);
+    e.src = src;
+    return free_event(e);
+  }
   std::uint64_t post(const pending_op& op);
   /// Replay fast paths of the calling fiber (most of a re-execution's operations): when its
   /// next recorded event is exactly this plain load (whose reads-from is replayed already),

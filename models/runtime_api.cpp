@@ -101,17 +101,20 @@ bool unordered_access(execution& x, event_id f) {
 
 }  // namespace
 
-std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
-                          std::uintptr_t addr, source_loc src) {
+std::uint32_t rt_location(loc_shape shape, std::uint64_t init, std::uintptr_t addr, source_loc src,
+                          const char* name) {
+  const loc_kind kind = shape.kind;
   execution& x = ex();
   location l;
   l.key = (static_cast<std::uint64_t>(x.current()) << 32) | x.me().loc_counter++;
   l.atomic = kind != loc_kind::nonatomic;
-  l.width = width;
+  l.width = shape.width;
   l.src = src;
-  if (const auto element = x.mem.take_element()) {
+  l.name = name;
+  if (const auto element = x.mem.take_element()) {  // named after its array (report.cpp)
     l.in_array = true;
     l.element = *element;
+    l.alloc = x.mem.array();
   }
   const event_kind k = kind == loc_kind::nonatomic ? event_kind::na_write : event_kind::init;
   const event* recorded = x.recorded_next();  // a replay: try the recorded event's location
@@ -292,6 +295,17 @@ void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
   const std::size_t k = x.mem.allocate(size * (count == 0 ? 1 : count), count, destroy);
   alloc_record& a = x.mem.allocation(k);
   if (!x.tearing_down()) a.alloc_event = x.record(event_kind::alloc, static_cast<std::uint32_t>(k));
+  return a.storage;
+}
+
+void* rt_alloc_array(std::size_t size, std::size_t count, void (*destroy)(void*, std::size_t),
+                     const char* name, source_loc src) {
+  execution& x = ex();
+  const std::size_t k = x.mem.allocate(size * (count == 0 ? 1 : count), count, destroy);
+  alloc_record& a = x.mem.allocation(k);
+  const auto n = static_cast<std::uint32_t>(k);
+  x.mem.allocating_array(n);
+  if (!x.tearing_down()) a.alloc_event = x.record_array(n, count, name, src);
   return a.storage;
 }
 

@@ -20,9 +20,19 @@
 namespace stealcheck::model::detail {
 
 enum class loc_kind : std::uint8_t { atomic, nonatomic, mutex };
+/// A new location's kind and value width, together: one argument register, so that
+/// rt_location's arguments all travel in registers.
+struct loc_shape {
+  loc_kind kind;
+  std::uint8_t width;
+};
+constexpr loc_shape shape_of(loc_kind k, std::size_t width) noexcept {
+  return {k, static_cast<std::uint8_t>(width)};
+}
 
-std::uint32_t rt_location(loc_kind kind, std::uint8_t width, std::uint64_t init,
-                          std::uintptr_t addr, source_loc src);
+/// A new location; `name` (a string literal, or null) is kept as a pointer.
+std::uint32_t rt_location(loc_shape shape, std::uint64_t init, std::uintptr_t addr, source_loc src,
+                          const char* name);
 std::uint64_t rt_load(std::uint32_t loc, std::memory_order o, source_loc src);
 void rt_store(std::uint32_t loc, std::uint64_t v, std::memory_order o, source_loc src);
 std::uint64_t rt_rmw(std::uint32_t loc, rmw_op op, std::uint64_t operand, std::memory_order o,
@@ -46,10 +56,14 @@ bool rt_unwinding() noexcept;
 extern constinit thread_local bool tls_sites_overridden;
 
 /// Allocation: storage for `count` objects of `size` bytes each; `destroy(p, count)` runs
-/// the destructors (used when a run is abandoned). rt_array_element(i) names the element
-/// whose constructor runs next (for location names).
+/// the destructors (used when a run is abandoned). rt_alloc_array: the same for an array
+/// named `name` (a string literal, or null) made at `src`, which its alloc event records;
+/// rt_array_element(i) says the constructor that runs next makes its element i (for location
+/// names).
 void* rt_alloc(std::size_t size, std::size_t align, std::size_t count,
                void (*destroy)(void*, std::size_t));
+void* rt_alloc_array(std::size_t size, std::size_t count, void (*destroy)(void*, std::size_t),
+                     const char* name, source_loc src);
 void rt_array_element(std::uint32_t i);
 /// Begins freeing p (checks double/invalid free; returns false if the destructor must not
 /// run), then, after the destructors ran, ends it (the free event).
