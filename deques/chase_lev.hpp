@@ -172,7 +172,7 @@ class chase_lev {
     explicit ring(std::int64_t cap)
         : capacity(cap),
           slots(Mem::template create_array<typename Mem::template atomic<stored>>(
-              static_cast<std::size_t>(cap))) {}
+              static_cast<std::size_t>(cap), "ring")) {}
     ~ring() { Mem::destroy_array(slots, static_cast<std::size_t>(capacity)); }
     ring(const ring&) = delete;
     ring& operator=(const ring&) = delete;
@@ -192,7 +192,7 @@ class chase_lev {
   /// Requires: initial_capacity >= 1 (rounded up to a power of two). A capacity of 1 or 2 lets
   /// model-checked clients force a resize with a few pushes.
   explicit chase_lev(std::int64_t initial_capacity = 64)
-      : top_(0), bottom_(0), array_(Mem::template create<ring>(round_up(initial_capacity))) {}
+      : array_(Mem::template create<ring>(round_up(initial_capacity)), "array") {}
 
   chase_lev(const chase_lev&) = delete;
   chase_lev& operator=(const chase_lev&) = delete;
@@ -297,8 +297,8 @@ class chase_lev {
     return fresh;
   }
 
-  alignas(64) typename Mem::template atomic<std::int64_t> top_;
-  alignas(64) typename Mem::template atomic<std::int64_t> bottom_;
+  alignas(64) typename Mem::template atomic<std::int64_t> top_{0, "top"};
+  alignas(64) typename Mem::template atomic<std::int64_t> bottom_{0, "bottom"};
   typename Mem::template atomic<ring*> array_;
   std::vector<ring*> retired_;  // owner-only; freed in the destructor
 };

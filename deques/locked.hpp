@@ -76,8 +76,8 @@ class locked_deque {
   }
 
  private:
-  mutable typename Mem::mutex mutex_;
-  typename Mem::template nonatomic<std::deque<T>> items_;
+  mutable typename Mem::mutex mutex_{"mutex"};
+  typename Mem::template nonatomic<std::deque<T>> items_{named{"items"}};
 };
 
 }  // namespace stealcheck

@@ -161,9 +161,9 @@ class steal_half {
   /// Requires: 1 <= capacity <= 2^30 (rounded up to a power of two). The ring never grows.
   explicit steal_half(std::int64_t capacity = 256)
       : mask_(round_up(capacity) - 1),
-        top_(0),
-        bottom_(0),
-        slots_(Mem::template create_array<slot>(mask_ + 1)) {}
+        top_(0, "top"),
+        bottom_(0, "bottom"),
+        slots_(Mem::template create_array<slot>(mask_ + 1, "ring")) {}
 
   steal_half(const steal_half&) = delete;
   steal_half& operator=(const steal_half&) = delete;
