@@ -83,7 +83,7 @@ run_result run_on_explorer(const program& p, model_kind m, const explorer& explo
     for (std::size_t i = 0; i < t.threads.size(); ++i)
       states.push_back(initial_state(p, static_cast<int>(i)));
     for (const location& l : t.locations) {
-      storage.push_back(std::make_unique<atomic_t>(l.init));
+      storage.push_back(std::make_unique<atomic_t>(l.init, l.name.c_str()));  // named as in t
       locs.push_back(storage.back().get());
     }
   };
