@@ -85,6 +85,8 @@ class search {
   bool run(S& spec, std::span<const Op> ops, O& order) {
     states_ = 0;
     depth_ = 0;
+    deepest_.clear();
+    deepest_pending_ = 0;
     const std::size_t n = order.size();
     if (n == 0) return true;
     if (stack_.size() < n) stack_.resize(n);  // one frame per depth; kept for the next run
@@ -93,7 +95,13 @@ class search {
     std::size_t depth = 1;  // frames in use
     while (depth > 0) {
       frame& f = st[depth - 1];
-      if (f.applied != none) {  // back from a child that failed: take this choice back
+      if (f.applied != none) {        // back from a child that failed: take this choice back
+        if (deepest_pending_ != 0) {  // the deepest prefix so far is about to change: keep it
+          deepest_.resize(deepest_pending_);
+          for (std::size_t d = 0; d < deepest_pending_; ++d)
+            deepest_[d] = st[d].applied;
+          deepest_pending_ = 0;
+        }
         order.give_back(f.applied);
         undo(spec, ops[f.applied]);
         f.applied = none;
@@ -118,6 +126,7 @@ class search {
         depth_ = n;
         return true;
       }
+      if (depth > std::max(deepest_.size(), deepest_pending_)) deepest_pending_ = depth;
       st[depth++] = {order.start(), none};
     }
     return false;
@@ -133,6 +142,9 @@ class search {
   }
   /// Operations applied by the last run (memo hits included).
   std::size_t states() const noexcept { return states_; }
+  /// After a failed run: the longest legal prefix it reached (indices into ops, in order).
+  /// Every extension of it that the order allows is rejected by the spec (dead_end()).
+  const std::vector<std::size_t>& deepest() const noexcept { return deepest_; }
 
  private:
   struct frame {
@@ -142,7 +154,39 @@ class search {
   std::vector<frame> stack_;
   std::size_t depth_ = 0;  ///< frames of the witness (n after a success, else 0)
   std::size_t states_ = 0;
+  std::vector<std::size_t> deepest_;  ///< see deepest()
+  /// A longer prefix than deepest_, still on the stack (its length): copied on backtrack
+  std::size_t deepest_pending_ = 0;
 };
+
+/// Where a failed search got stuck, in the spec's terms: after the longest legal prefix,
+/// every operation the order lets come next has a result the spec rejects. Replays the
+/// prefix on `spec` (in its initial state) and `order` (fresh), calls
+/// on_rejected(spec, i) for each such operation i with the spec in the prefix's state, and
+/// restores both. Returns the prefix. Complexity: one search, then O(n) steps.
+template <order O, class Op, spec_of<Op> S, class F>
+std::vector<std::size_t> dead_end(S& spec, std::span<const Op> ops, O& order, F&& on_rejected) {
+  search<O> s;
+  if (s.run(spec, ops, order)) return {};
+  const std::vector<std::size_t> prefix = s.deepest();
+  for (const std::size_t i : prefix) {
+    order.take(i);
+    static_cast<void>(apply(spec, ops[i]));
+  }
+  auto at = order.start();
+  for (std::size_t i; (i = order.next(at)) != none;) {
+    if (apply(spec, ops[i])) {
+      undo(spec, ops[i]);
+      continue;
+    }
+    on_rejected(static_cast<const S&>(spec), i);
+  }
+  for (std::size_t k = prefix.size(); k > 0; --k) {
+    undo(spec, ops[prefix[k - 1]]);
+    order.give_back(prefix[k - 1]);
+  }
+  return prefix;
+}
 
 /// Real-time order: a before b iff a's response < b's invocation. Candidates are the
 /// remaining operations invoked before the earliest response among them (every other one has

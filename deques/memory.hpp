@@ -118,6 +118,9 @@ inline void cpu_relax() noexcept {
 struct source_loc {
   const char* file = "";
   unsigned line = 0;
+  /// The memory-order site whose order the access here uses, as the model checker numbers
+  /// sites (models/site_ids.hpp), so its reports can name it; 0: none (and always natively).
+  std::uint32_t site = 0;
   static constexpr source_loc current(const char* f = __builtin_FILE(),
                                       unsigned l = __builtin_LINE()) noexcept {
     return source_loc{f, l};

@@ -16,7 +16,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "deques/linearize.hpp"
 #include "deques/spec.hpp"
 
 namespace stealcheck::timeline {
@@ -44,5 +46,48 @@ std::string svg(std::span<const item> items, std::string_view title,
 /// "push(3)", "pop -> 5", "pop -> empty", "steal -> abort", "steal_batch -> [1,2]".
 std::string label(const spec::operation<std::uint64_t>& op);
 std::string label(const spec::operation<std::int64_t>& op);
+
+/// What the sequential deque `s` answers to op's kind: "the spec's pop returns 2", "the
+/// spec's steal returns empty" (push: "push always succeeds").
+template <class V>
+std::string spec_answer(const spec::sequential_deque<V>& s, spec::op_kind k) {
+  switch (k) {
+    case spec::op_kind::push:
+      return "push always succeeds";
+    case spec::op_kind::pop:
+      return s.empty() ? "the spec's pop returns empty"
+                       : "the spec's pop returns " + std::to_string(s.items().back());
+    case spec::op_kind::steal:
+      return s.empty() ? "the spec's steal returns empty"
+                       : "the spec's steal returns " + std::to_string(s.items().front());
+    case spec::op_kind::steal_batch:
+      return s.empty() ? "the spec's steal_batch returns empty"
+                       : "the spec's steal_batch takes at most " +
+                             std::to_string(spec::sequential_deque<V>::max_batch(s.size())) +
+                             " from the top, " + std::to_string(s.items().front()) + " first";
+  }
+  return "?";
+}
+
+/// The failing spec step of a history with no linearization under `order` (fresh), against
+/// the sequential deque (linearize::dead_end), as one line: "after push(1), push(2) (a legal
+/// order), nothing can come next: steal -> 2 (the spec's steal returns 1); ...".
+/// Empty when the history is linearizable.
+template <class V, class Op, class Order>
+std::string dead_end_text(std::span<const Op> ops, Order& order) {
+  spec::sequential_deque<V> s;
+  std::string rejected;
+  const std::vector<std::size_t> prefix =
+      linearize::dead_end(s, ops, order, [&](const spec::sequential_deque<V>& at, std::size_t i) {
+        rejected += (rejected.empty() ? "" : "; ") + label(ops[i]) + " (" +
+                    spec_answer(at, ops[i].kind) + ")";
+      });
+  if (rejected.empty()) return {};
+  std::string legal;
+  for (const std::size_t i : prefix)
+    legal += (legal.empty() ? "" : ", ") + label(ops[i]);
+  return (prefix.empty() ? std::string("from the start") : "after " + legal + " (a legal order)") +
+         ", nothing can come next: " + rejected;
+}
 
 }  // namespace stealcheck::timeline

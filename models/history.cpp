@@ -180,6 +180,13 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
               " operations; each from its first to its last event, numbered along "
               "happens-before):\n" +
               hb_timeline(linearize::subset(all, kept), hb);
+      // the spec step that fails: where every order of the minimal history gets stuck
+      const std::vector<deque_op> minimal = linearize::subset(all, kept);
+      order o(minimal.size(), [&](std::size_t i) { return minimal[i].first.thread; });
+      require_hb(o, minimal, hb);
+      const std::string stuck =
+          timeline::dead_end_text<std::int64_t>(std::span<const deque_op>(minimal), o);
+      if (!stuck.empty()) what += "  spec: " + stuck + "\n";
     }
     // the report marks the minimal history's operations (all of them if none was found)
     describe(c, [&](const deque_op& op) {

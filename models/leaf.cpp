@@ -3,21 +3,24 @@
 // reports.
 #include <string>
 
+#include "models/cause.hpp"
 #include "models/hb.hpp"
 #include "models/report.hpp"
 #include "models/trust.hpp"
 
 namespace stealcheck::model::detail {
 
-void explorer::report(error_kind k, const std::string& message) {
+void explorer::report(error_kind k, const std::string& message,
+                      const std::vector<event_id>& focus) {
   if (stop_) return;
   stop_ = true;
   if (!ex_.error()) stealcheck_bug_hit(std::string(error_name(k)).c_str(), message.c_str());
   bug_report b;
   b.kind = k;
   b.message = message;
-  b.trace = trace(ex_.g, ex_.operations, opt_.full_trace);
-  b.dot = dot(ex_.g, ex_.operations, opt_.full_trace);
+  const cause why = explain(ex_.g, ex_.operations, k, focus);
+  b.trace = trace(ex_.g, ex_.operations, opt_.full_trace, why);
+  b.dot = dot(ex_.g, ex_.operations, opt_.full_trace, why);
   b.replay_token = encode_token(ex_.g);
   res_.bug = std::move(b);
 }
@@ -64,16 +67,18 @@ bool explorer::check_final(bool complete) {
         if (c.hb(v[a], v[b]) || c.hb(v[b], v[a])) continue;
         report(error_kind::data_race,
                "data race on " + location_name(g, static_cast<std::uint32_t>(l)) + " between " +
-                   event_line(g, v[a]) + " and " + event_line(g, v[b]));
+                   event_line(g, v[a]) + " and " + event_line(g, v[b]),
+               {v[a], v[b]});
         return false;
       }
     }
     if (const event_id f = ex_.mem.freed_by_any(l); f.valid())
       for (const event_id a : v)
         if (!c.hb_eq(a, f)) {
-          report(error_kind::use_after_free, "access " + event_line(g, a) +
-                                                 " is not ordered before the free at " +
-                                                 event_name(g, f));
+          report(error_kind::use_after_free,
+                 "access " + event_line(g, a) + " is not ordered before the free at " +
+                     event_name(g, f),
+                 {a, f});
           return false;
         }
   }
@@ -135,11 +140,13 @@ void explorer::leaf() {
     }
   }
   if (stuck != nullptr && !any_stale) {
-    report(error_kind::deadlock, "deadlock: thread " + std::to_string(stuck_thread) +
-                                     " waits forever on " + location_name(ex_.g, stuck->loc) +
-                                     ", whose last value " +
-                                     std::to_string(static_cast<std::int64_t>(stuck->value)) +
-                                     " is the one it waits to change (a lost wake-up)");
+    report(error_kind::deadlock,
+           "deadlock: thread " + std::to_string(stuck_thread) + " waits forever on " +
+               location_name(ex_.g, stuck->loc) + ", whose last value " +
+               std::to_string(static_cast<std::int64_t>(stuck->value)) +
+               " is the one it waits to change (a lost wake-up)",
+           {{static_cast<std::int32_t>(stuck_thread),
+             static_cast<std::int32_t>(ex_.g.size(stuck_thread)) - 2}});
     return;
   }
   if (!check_final(complete)) return;

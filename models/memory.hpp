@@ -30,6 +30,7 @@
 
 #include "deques/memory.hpp"
 #include "models/runtime_api.hpp"
+#include "models/site_ids.hpp"
 
 namespace stealcheck::model {
 
@@ -63,6 +64,31 @@ inline void spin_assume(bool cond, source_loc src = source_loc::current()) {
   detail::rt_assume(cond, src);
 }
 
+/// A memory order and the site it came from: what memory::order returns. It converts to the
+/// order, so code that stores it in a std::memory_order keeps working (without the site).
+struct sited_order {
+  std::memory_order order;
+  std::uint32_t site;  ///< site_id of the site
+  constexpr operator std::memory_order() const noexcept { return order; }
+};
+
+/// The memory-order argument of model atomics and fences: a plain std::memory_order, or a
+/// site's (then the event records the site: reports print its name).
+struct order_arg {
+  std::memory_order order;
+  std::uint32_t site = 0;
+  constexpr order_arg(std::memory_order o) noexcept : order(o) {}
+  constexpr order_arg(sited_order s) noexcept : order(s.order), site(s.site) {}
+};
+
+namespace detail {
+/// src with the site of o (when it has one).
+constexpr source_loc at_site(source_loc src, order_arg o) noexcept {
+  if (o.site != 0) src.site = o.site;
+  return src;
+}
+}  // namespace detail
+
 struct memory {
   static constexpr std::string_view name = "model";
 
@@ -70,8 +96,8 @@ struct memory {
   class atomic {
     static_assert(std::is_trivially_copyable_v<U> && sizeof(U) <= 8,
                   "model::memory::atomic<U> needs a trivially copyable U of at most 8 bytes");
-    using mo = std::memory_order;
-    static constexpr mo sc = std::memory_order_seq_cst;
+    using mo = order_arg;
+    static constexpr std::memory_order sc = std::memory_order_seq_cst;
 
    public:
     atomic(source_loc src = source_loc::current())
@@ -89,10 +115,10 @@ struct memory {
     atomic& operator=(const atomic&) = delete;
 
     U load(mo o = sc, source_loc s = source_loc::current()) const {
-      return detail::from_bits<U>(detail::rt_load(loc_, o, s));
+      return detail::from_bits<U>(detail::rt_load(loc_, o.order, detail::at_site(s, o)));
     }
     void store(U v, mo o = sc, source_loc s = source_loc::current()) {
-      detail::rt_store(loc_, detail::to_bits(v), o, s);
+      detail::rt_store(loc_, detail::to_bits(v), o.order, detail::at_site(s, o));
     }
     U exchange(U v, mo o = sc, source_loc s = source_loc::current()) {
       return rmw(rmw_op::exchange, v, o, s);
@@ -103,7 +129,7 @@ struct memory {
     }
     bool compare_exchange_strong(U& expected, U desired, mo o = sc,
                                  source_loc s = source_loc::current()) {
-      return cas(expected, desired, false, o, default_failure(o), s);
+      return cas(expected, desired, false, o, default_failure(o.order), s);
     }
     bool compare_exchange_weak(U& expected, U desired, mo ok, mo fail,
                                source_loc s = source_loc::current()) {
@@ -111,7 +137,7 @@ struct memory {
     }
     bool compare_exchange_weak(U& expected, U desired, mo o = sc,
                                source_loc s = source_loc::current()) {
-      return cas(expected, desired, true, o, default_failure(o), s);
+      return cas(expected, desired, true, o, default_failure(o.order), s);
     }
     U fetch_add(U v, mo o = sc, source_loc s = source_loc::current()) {
       return rmw(rmw_op::add, v, o, s);
@@ -134,7 +160,7 @@ struct memory {
     /// and returns; if no thread can run and the location's last value is still `old`, nothing
     /// can ever wake the thread: error_kind::deadlock (a lost wake-up). No spurious returns.
     void wait(U old, mo o = sc, source_loc s = source_loc::current()) const {
-      detail::rt_wait(loc_, detail::to_bits(old), o, s);
+      detail::rt_wait(loc_, detail::to_bits(old), o.order, detail::at_site(s, o));
     }
     /// No events: a wait returns on a change of value, which every wake-up of the protocols
     /// checked here makes before it notifies (a notify without a change wakes nobody for good:
@@ -143,17 +169,19 @@ struct memory {
     void notify_all() const noexcept {}
 
    private:
-    static constexpr mo default_failure(mo o) noexcept {
+    static constexpr std::memory_order default_failure(std::memory_order o) noexcept {
       if (o == std::memory_order_acq_rel) return std::memory_order_acquire;
       if (o == std::memory_order_release) return std::memory_order_relaxed;
       return o;
     }
     U rmw(rmw_op op, U v, mo o, source_loc s) {
-      return detail::from_bits<U>(detail::rt_rmw(loc_, op, detail::to_bits(v), o, s));
+      return detail::from_bits<U>(
+          detail::rt_rmw(loc_, op, detail::to_bits(v), o.order, detail::at_site(s, o)));
     }
     bool cas(U& expected, U desired, bool weak, mo ok, mo fail, source_loc s) {
       std::uint64_t e = detail::to_bits(expected);
-      const bool won = detail::rt_cas(loc_, e, detail::to_bits(desired), weak, ok, fail, s);
+      const bool won = detail::rt_cas(loc_, e, detail::to_bits(desired), weak, ok.order, fail.order,
+                                      detail::at_site(detail::at_site(s, fail), ok));
       if (!won) expected = detail::from_bits<U>(e);
       return won;
     }
@@ -211,19 +239,18 @@ struct memory {
   };
 
   /// The site's order, or the override the running exploration set for its name.
-  static std::memory_order order(const site& s) noexcept {
-    return detail::tls_sites_overridden ? detail::rt_site_order(s) : s.order;
+  static sited_order order(const site& s) {
+    return {detail::tls_sites_overridden ? detail::rt_site_order(s) : s.order, site_id(s)};
   }
 
-  static void fence(std::memory_order o, source_loc s = source_loc::current()) {
-    if (o == std::memory_order_relaxed) return;  // a relaxed fence is no fence
-    detail::rt_fence(o, s);
+  static void fence(order_arg o, source_loc s = source_loc::current()) {
+    if (o.order == std::memory_order_relaxed) return;  // a relaxed fence is no fence
+    detail::rt_fence(o.order, detail::at_site(s, o));
   }
 
   /// Two events: the fence (if not relaxed), then the store.
   template <class A, class V>
-  static void fence_then_store(A& a, V v, std::memory_order fence_order,
-                               std::memory_order store_order,
+  static void fence_then_store(A& a, V v, order_arg fence_order, order_arg store_order,
                                source_loc s = source_loc::current()) {
     fence(fence_order, s);
     a.store(v, store_order, s);
@@ -232,7 +259,7 @@ struct memory {
   /// A store that C11 already orders after an earlier release fence of the same thread
   /// (deques/memory.hpp): under the model checker exactly store(v, order).
   template <class A, class V>
-  static void fence_covered_store(A& a, V v, std::memory_order order,
+  static void fence_covered_store(A& a, V v, order_arg order,
                                   source_loc s = source_loc::current()) {
     a.store(v, order, s);
   }
@@ -240,7 +267,7 @@ struct memory {
   /// A blocking wait until a.load(order) != old (atomic::wait): a spin loop of the native
   /// backend is one wait here, and a value that never changes is a deadlock.
   template <class A, class V>
-  static void spin_while_equal(const A& a, V old, std::memory_order order,
+  static void spin_while_equal(const A& a, V old, order_arg order,
                                source_loc s = source_loc::current()) {
     a.wait(old, order, s);
   }

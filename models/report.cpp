@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "models/site_ids.hpp"
+
 namespace stealcheck::model {
 
 namespace {
@@ -134,6 +136,7 @@ std::string event_line(const graph& g, event_id id) {
     s += fmt::format(" ({})", why[e.aux < 4 ? e.aux : 0]);
   }
   if (is_array(e)) s += fmt::format(" {} ({} elements)", array_label(g, e), e.value);
+  if (const site* at = site_at(e.src.site); at != nullptr) s += fmt::format(" {}", at->name);
   source_loc where = e.src;
   if (e.kind == event_kind::init && e.loc < g.locs.size() && g.locs[e.loc].in_array)
     if (const event* a = array_alloc(g, g.locs[e.loc].alloc)) where = a->src;  // create_array's
@@ -153,49 +156,129 @@ std::string trace(const graph& g) {
   return out;
 }
 
-std::vector<std::vector<char>> slice(const graph& g, const std::vector<operation_span>& ops) {
-  std::vector<std::vector<char>> keep(g.threads.size());
+namespace {
+using keep_map = std::vector<std::vector<char>>;
+
+const operation_span* operation_of(const std::vector<operation_span>& ops, event_id e) {
+  for (const operation_span& op : ops)
+    if (e.thread == op.first.thread && e.index >= op.first.index && e.index <= op.last.index)
+      return &op;
+  return nullptr;
+}
+
+bool any_implicated(const std::vector<operation_span>& ops) {
+  return std::any_of(ops.begin(), ops.end(),
+                     [](const operation_span& op) { return op.implicated; });
+}
+
+// The lines trace() prints above the events: the operations, the cause, the slice's title.
+std::size_t header_lines(const graph& g, const std::vector<operation_span>& ops, const cause& why) {
+  std::size_t n = why.lines.size() + 1;
+  if (!ops.empty()) {
+    ++n;
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
+      if (std::any_of(ops.begin(), ops.end(), [&](const operation_span& op) {
+            return static_cast<std::size_t>(op.first.thread) == t;
+          }))
+        ++n;
+  }
+  return n;
+}
+
+// The lines trace() prints for the kept events: per thread a title, an operation's label
+// where the kept events enter it, one line per event.
+std::size_t listing_lines(const graph& g, const std::vector<operation_span>& ops,
+                          const keep_map& keep) {
+  std::size_t n = 0;
+  for (std::size_t t = 0; t < g.threads.size(); ++t) {
+    const operation_span* open = nullptr;
+    bool any = false;
+    for (std::size_t i = 0; i < keep[t].size(); ++i) {
+      if (keep[t][i] == 0) continue;
+      any = true;
+      const operation_span* op =
+          operation_of(ops, {static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
+      if (op != nullptr && op != open) ++n;
+      open = op;
+      ++n;
+    }
+    if (any) ++n;
+  }
+  return n;
+}
+}  // namespace
+
+keep_map slice(const graph& g, const std::vector<operation_span>& ops, const cause& why) {
+  keep_map keep(g.threads.size());
   for (std::size_t t = 0; t < g.threads.size(); ++t)
     keep[t].assign(g.threads[t].size(), 0);
-  for (const operation_span& op : ops) {
-    if (!op.implicated) continue;
-    for (std::int32_t i = op.first.index; i <= op.last.index; ++i) {
-      const event_id e{op.first.thread, i};
-      if (!g.contains(e)) continue;
-      keep[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(i)] = 1;
-      const event& ev = g.at(e);
-      if (is_read(ev) && g.contains(ev.rf))
-        keep[static_cast<std::size_t>(ev.rf.thread)][static_cast<std::size_t>(ev.rf.index)] = 1;
-    }
-  }
+  const auto at = [&](event_id e) -> char& {
+    return keep[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)];
+  };
+  // An event with the write it reads (so the slice stays closed under reads-from).
+  const auto group = [&](event_id e) {
+    std::vector<event_id> v{e};
+    if (const event& ev = g.at(e); is_read(ev) && g.contains(ev.rf)) v.push_back(ev.rf);
+    return v;
+  };
+  const std::size_t header = header_lines(g, ops, why);
+  // Adds the group when the listing stays within the screen, or always when `force`.
+  const auto add = [&](event_id e, bool force) {
+    if (!g.contains(e) || at(e) != 0) return;
+    std::vector<event_id> added;
+    for (const event_id x : group(e))
+      if (at(x) == 0) {
+        at(x) = 1;
+        added.push_back(x);
+      }
+    if (!force && header + listing_lines(g, ops, keep) > report_lines)
+      for (const event_id x : added)
+        at(x) = 0;
+  };
+  for (const event_id e : why.events)
+    add(e, true);
+  const auto each_implicated_event = [&](auto&& f) {
+    for (const operation_span& op : ops)
+      if (op.implicated)
+        for (std::int32_t i = op.first.index; i <= op.last.index; ++i)
+          if (const event_id e{op.first.thread, i}; g.contains(e)) f(e);
+  };
+  // the implicated operations' accesses and fences first, their other events after
+  each_implicated_event([&](event_id e) {
+    if (is_access(g.at(e)) || is_na(g.at(e)) || g.at(e).kind == event_kind::fence) add(e, false);
+  });
+  each_implicated_event([&](event_id e) { add(e, false); });
+  // without implicated operations, what surrounds the cause's events
+  if (!any_implicated(ops))
+    for (const event_id c : why.events)
+      for (std::int32_t d = 1; d <= 2; ++d) {
+        add({c.thread, c.index - d}, false);
+        add({c.thread, c.index + d}, false);
+      }
   return keep;
 }
 
-std::string trace(const graph& g, const std::vector<operation_span>& ops, bool full) {
-  if (ops.empty()) return trace(g);
-  full = full || std::none_of(ops.begin(), ops.end(),
-                              [](const operation_span& op) { return op.implicated; });
-  const auto in = [](const operation_span& op, event_id e) {
-    return e.thread == op.first.thread && e.index >= op.first.index && e.index <= op.last.index;
-  };
-  const auto op_of = [&](event_id e) -> const operation_span* {
-    for (const operation_span& op : ops)
-      if (in(op, e)) return &op;
-    return nullptr;
-  };
-  std::vector<std::vector<char>> keep = slice(g, ops);
+std::string trace(const graph& g, const std::vector<operation_span>& ops, bool full,
+                  const cause& why) {
+  std::string out;
+  full = full || (!any_implicated(ops) && why.empty());
+  keep_map keep = slice(g, ops, why);
   if (full)
     for (auto& row : keep)
       std::fill(row.begin(), row.end(), 1);
-  std::size_t kept = 0, total = 0;
-  std::string out = "operations (* = the failed check is about it):\n";
-  for (std::size_t t = 0; t < g.threads.size(); ++t) {
-    std::string line;
-    for (const operation_span& op : ops)
-      if (static_cast<std::size_t>(op.first.thread) == t)
-        line += std::string(line.empty() ? "" : ", ") + (op.implicated ? "*" : "") + op.label;
-    if (!line.empty()) out += fmt::format("  thread {}: {}\n", t, line);
+  if (!ops.empty()) {
+    out += "operations (* = the failed check is about it):\n";
+    for (std::size_t t = 0; t < g.threads.size(); ++t) {
+      std::string line;
+      for (const operation_span& op : ops)
+        if (static_cast<std::size_t>(op.first.thread) == t)
+          line += std::string(line.empty() ? "" : ", ") + (op.implicated ? "*" : "") + op.label;
+      if (!line.empty()) out += fmt::format("  thread {}: {}\n", t, line);
+    }
   }
+  for (const std::string& l : why.lines)
+    out += l + "\n";
+  std::size_t kept = 0, total = 0;
   std::string events;
   for (std::size_t t = 0; t < g.threads.size(); ++t) {
     std::string lines;
@@ -205,12 +288,12 @@ std::string trace(const graph& g, const std::vector<operation_span>& ops, bool f
       if (keep[t][i] == 0) continue;
       ++kept;
       const event_id id{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
-      const operation_span* op = op_of(id);
+      const operation_span* op = operation_of(ops, id);
       if (op != nullptr && op != open) lines += "  " + op->label + ":\n";
       open = op;
       lines += std::string(op != nullptr ? "    " : "  ") + event_line(g, id);
       if (const event& e = g.at(id); is_read(e) && g.contains(e.rf))
-        if (const operation_span* w = op_of(e.rf); w != nullptr && w != op)
+        if (const operation_span* w = operation_of(ops, e.rf); w != nullptr && w != op)
           lines += " (written by " + w->label + ")";
       lines += "\n";
     }
@@ -218,17 +301,20 @@ std::string trace(const graph& g, const std::vector<operation_span>& ops, bool f
   }
   if (!full)
     out += fmt::format(
-        "events of the marked operations and the writes they read ({} of {}; --full shows "
+        "events of the {}, with the writes they read ({} of {}; --full shows "
         "all):\n",
+        why.empty()           ? "marked operations"
+        : any_implicated(ops) ? "cause and the marked operations"
+                              : "cause and around it",
         kept, total);
   return out + events;
 }
 
-std::string dot(const graph& g, const std::vector<operation_span>& ops, bool full) {
-  if (ops.empty()) return dot(g);
-  std::vector<std::vector<char>> keep = slice(g, ops);
-  if (full ||
-      std::none_of(ops.begin(), ops.end(), [](const operation_span& op) { return op.implicated; }))
+std::string dot(const graph& g, const std::vector<operation_span>& ops, bool full,
+                const cause& why) {
+  if (ops.empty() && why.empty()) return dot(g);
+  keep_map keep = slice(g, ops, why);
+  if (full || (!any_implicated(ops) && why.empty()))
     for (auto& row : keep)
       std::fill(row.begin(), row.end(), 1);
   const auto kept = [&](event_id e) {
@@ -288,6 +374,10 @@ std::string dot(const graph& g, const std::vector<operation_span>& ops, bool ful
       last = w;
     }
   }
+  for (const missing_edge& m : why.edges)
+    if (kept(m.from) && kept(m.to))
+      out += fmt::format("  {} -> {} [label=\"{}\", color=red, fontcolor=red, style=dashed];\n",
+                         node(m.from), node(m.to), quoted(m.label));
   return out + "}\n";
 }
 

@@ -8,6 +8,8 @@
 //             read, with a line saying how many events were left out
 //   dot(g)    Graphviz DOT with po (black), rf (green), mo (orange, dashed) edges;
 //   dot(g, ops, full)  the same for the slice, events grouped by operation.
+//   with a cause (models/cause.hpp): the report's "cause:" lines after the operations, its
+//             events kept in the slice, its missing synchronization drawn dashed red.
 // Thread role: any (pure functions of the graph). Complexity: O(E + mo).
 // Source: the trace format follows GenMC's error traces (MPI-SWS/genmc tests/wrong/*/*.trace).
 #pragma once
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cause.hpp"
 #include "models/graph.hpp"
 #include "models/verdict.hpp"
 
@@ -31,17 +34,28 @@ std::string event_name(const graph& g, event_id id);
 /// One line for event id (without a newline).
 std::string event_line(const graph& g, event_id id);
 std::string trace(const graph& g);
-std::string trace(const graph& g, const std::vector<operation_span>& ops, bool full);
-/// The slice trace(g, ops, false) lists: per thread, per event, whether it is kept (the
-/// events of the implicated operations, and every write one of their reads reads from).
-std::vector<std::vector<char>> slice(const graph& g, const std::vector<operation_span>& ops);
+/// With a cause (models/cause.hpp): its lines follow the operations, and the slice keeps
+/// every event it names.
+std::string trace(const graph& g, const std::vector<operation_span>& ops, bool full,
+                  const cause& why = {});
+/// trace(g, ops, false, why) fits in this many lines (one screen, with the two lines of the
+/// verdict above it and the replay line below).
+inline constexpr std::size_t report_lines = 36;
+/// The slice trace(g, ops, false) lists: per thread, per event, whether it is kept. Always
+/// the events `why` names; then, while the listing fits in report_lines, the implicated
+/// operations' accesses and fences, their other events, and (no operation implicated) the
+/// events around the cause's; each read with the write it reads (closed under rf).
+std::vector<std::vector<char>> slice(const graph& g, const std::vector<operation_span>& ops,
+                                     const cause& why = {});
 std::string dot(const graph& g);
 /// Thread t cut by the event bound: the source lines of its last half of events, most
 /// frequent first (the loop it is in, "chase_lev.hpp:254 x120"), then its last 12 events.
 std::string loop_trace(const graph& g, std::size_t t);
 /// The slice as DOT: a cluster per thread, inside it one per operation (red when the check
 /// is about it), the slice's events, po between them (dashed where events were left out),
-/// and the rf and mo edges among them; `full` or no implicated operation: every event.
-std::string dot(const graph& g, const std::vector<operation_span>& ops, bool full);
+/// and the rf and mo edges among them; `full` or no implicated operation: every event. The
+/// cause's missing synchronization is drawn as dashed red edges.
+std::string dot(const graph& g, const std::vector<operation_span>& ops, bool full,
+                const cause& why = {});
 
 }  // namespace stealcheck::model

@@ -134,7 +134,8 @@ class explorer final : private choice_free_adder {
   void leaf();
   bool check_final(bool complete);
   bool check_leaks(bool complete);
-  void report(error_kind k, const std::string& message);
+  /// Reports a bug; `focus`: the events it is about when known (models/cause.hpp).
+  void report(error_kind k, const std::string& message, const std::vector<event_id>& focus = {});
   bool stopped() const { return stop_; }
   template <class F>
   bool child(std::size_t alternatives, F&& explore_it);

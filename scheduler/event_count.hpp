@@ -195,7 +195,7 @@ class basic_event_count {
     }
   }
 
-  typename Mem::template atomic<std::uint32_t> word_{0};
+  typename Mem::template atomic<std::uint32_t> word_{0, "event_count"};
 };
 
 /// The pool's event count: std::atomic, orders as written.

@@ -97,8 +97,8 @@ class join_flag {
   }
 
  private:
-  typename Mem::template atomic<bool> done_{false};
-  typename Mem::template nonatomic<std::exception_ptr> error_;
+  typename Mem::template atomic<bool> done_{false, "done"};
+  typename Mem::template nonatomic<std::exception_ptr> error_{named{"error"}};
 };
 
 /// The completion of a set of tasks: the count of unfinished ones plus the first exception.
@@ -154,9 +154,9 @@ class join_counter {
   }
 
  private:
-  typename Mem::template atomic<std::int64_t> pending_{0};
-  typename Mem::template atomic<bool> failed_{false};
-  typename Mem::template nonatomic<std::exception_ptr> error_;
+  typename Mem::template atomic<std::int64_t> pending_{0, "pending"};
+  typename Mem::template atomic<bool> failed_{false, "failed"};
+  typename Mem::template nonatomic<std::exception_ptr> error_{named{"error"}};
 };
 
 }  // namespace stealcheck::scheduler

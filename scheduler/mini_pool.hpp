@@ -157,7 +157,7 @@ class mini_pool {
 
   deque_type deques_[workers];
   basic_event_count<Mem, EcSites> sleep_;
-  typename Mem::template atomic<bool> stopping_{false};
+  typename Mem::template atomic<bool> stopping_{false, "stopping"};
 };
 
 }  // namespace stealcheck::scheduler

@@ -71,7 +71,7 @@ void with_pool(client& c, Job&& job) {
 
 template <class P>
 void fork2_join(client& c) {
-  mem::nonatomic<int> ra(0), rb(0);
+  mem::nonatomic<int> ra(named{"ra"}, 0), rb(named{"rb"}, 0);
   with_pool<P>(c, [&](P& p) {
     p.fork_join(
         0, [&] { ra.write() = 1; }, [&] { rb.write() = 2; });
@@ -83,7 +83,7 @@ void fork2_join(client& c) {
 
 template <class P>
 void steal_while_join(client& c) {
-  mem::nonatomic<int> r1(0), r2(0);
+  mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
   with_pool<P>(c, [&](P& p) {
     p.fork_join(
         0, [] {},
@@ -99,7 +99,7 @@ void steal_while_join(client& c) {
 
 template <class P>
 void park_while_push(client& c) {
-  mem::nonatomic<int> r1(0), r2(0);
+  mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
   with_pool<P>(c, [&](P& p) {
     auto t1 = [&] { r1.write() += 1; };
     auto t2 = [&] { r2.write() += 1; };
@@ -112,7 +112,7 @@ void park_while_push(client& c) {
 
 template <class P>
 void stolen_exception(client& c) {
-  mem::nonatomic<int> ra(0);
+  mem::nonatomic<int> ra(named{"ra"}, 0);
   with_pool<P>(c, [&](P& p) {
     std::string caught = "nothing";
     try {

@@ -52,6 +52,15 @@ std::string describe(const operation& op) {
   return fmt::format("{}: {}", timeline::owner_or_thief(op.thread), timeline::label(op));
 }
 
+std::string spec_step(const history& h) {
+  std::vector<linearize::real_time_order::interval> when;
+  when.reserve(h.size());
+  for (const operation& op : h)
+    when.push_back({op.invoke, op.response});
+  linearize::real_time_order order(when, splitmix64_next);
+  return timeline::dead_end_text<std::uint64_t>(std::span<const operation>(h), order);
+}
+
 std::string timeline_text(const history& h) {
   return timeline::text(items(h));
 }

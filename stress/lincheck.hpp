@@ -50,6 +50,11 @@ check_result check(const history& h);
 /// Requires: !check(h).linearizable.
 history minimize(const history& h);
 
+/// The spec step where every real-time order of a non-linearizable h gets stuck: "after
+/// push(1), push(2) (a legal order), nothing can come next: steal -> 2 (the spec's steal
+/// returns 1)"; empty when h is linearizable. One search.
+std::string spec_step(const history& h);
+
 /// Per-thread timeline as text: one line per thread, operations at their stamps.
 std::string timeline_text(const history& h);
 

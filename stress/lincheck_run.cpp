@@ -138,8 +138,10 @@ outcome check_generated(const std::string& id, const run_options& options,
     return out;
   }
   const history minimal = minimize(last->f.h);
-  out.timeline = timeline_text(minimal);
-  out.svg = timeline_svg(minimal, out.scenario_text);
+  const std::string stuck = spec_step(minimal);
+  out.timeline = timeline_text(minimal) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
+  out.svg = timeline_svg(
+      minimal, stuck.empty() ? out.scenario_text : out.scenario_text + "; spec: " + stuck);
   out.failure = fmt::format("not linearizable ({} operations after minimizing): {}", minimal.size(),
                             out.scenario_text);
   return out;

@@ -108,10 +108,16 @@ void expect_readable(const result& r, const std::string& value_phrase) {
   EXPECT_EQ(t.rfind("operations (* = the failed check is about it):", 0), 0u) << t;
   // an operation is marked (a thread's first, or a later one)
   EXPECT_TRUE(t.find(", *") != std::string::npos || t.find(": *") != std::string::npos) << t;
-  std::set<std::string> listed, referenced;
+  std::set<std::string> listed, referenced, in_cause;
   std::istringstream in(t);
   std::size_t lines = 1;  // the message
+  bool cause_section = false;
   for (std::string line; std::getline(in, line); ++lines) {
+    if (line.rfind("cause: ", 0) == 0) cause_section = true;
+    if (line.rfind("events of the ", 0) == 0) cause_section = false;
+    if (cause_section)
+      for (std::size_t p = line.find('('); p != std::string::npos; p = line.find('(', p + 1))
+        if (const std::string id = event_id_at(line, p); !id.empty()) in_cause.insert(id);
     const std::size_t first = line.find_first_not_of(' ');
     if (first != std::string::npos && first > 0) {
       const std::string id = event_id_at(line, first);
@@ -127,7 +133,88 @@ void expect_readable(const result& r, const std::string& value_phrase) {
   EXPECT_FALSE(referenced.empty()) << t;
   for (const std::string& e : referenced)
     EXPECT_TRUE(listed.count(e)) << e << " missing:\n" << t;
+  for (const std::string& e : in_cause)
+    EXPECT_TRUE(listed.count(e)) << "the cause names " << e << ", the slice leaves it out:\n" << t;
   EXPECT_LT(lines, 40u) << t;
+}
+
+// The cause section of a report, and whether the picture draws its missing edge.
+std::string cause_of(const result& r) {
+  const std::string& t = r.bug->trace;
+  const std::size_t from = t.find("cause: ");
+  if (from == std::string::npos) return {};
+  return t.substr(from, t.find("events of the ", from) - from);
+}
+
+TEST(Report, MissingPushFenceIsExplainedAsMessagePassing) {
+  const result r = explore({}, clients::push2_pop_steal2<chase_lev_no_push_fence>);
+  ASSERT_FALSE(r.ok());
+  const std::string c = cause_of(r);
+  // a steal reads a slot's old value; the push's store of it is not happens-before the read
+  EXPECT_NE(c.find("cause: steal -> "), std::string::npos) << r.bug->trace;
+  EXPECT_NE(c.find("read of ring#"), std::string::npos) << c;
+  EXPECT_NE(c.find("'s relaxed store of ring#"), std::string::npos) << c;
+  EXPECT_NE(c.find("is mo-later and not happens-before it"), std::string::npos) << c;
+  // the synchronization that would order them, and which half is missing: the release
+  EXPECT_NE(c.find("read of bottom"), std::string::npos) << c;
+  EXPECT_NE(c.find("is not a release, and no release fence lies between"), std::string::npos) << c;
+  EXPECT_EQ(c.find("is not an acquire"), std::string::npos) << c;
+  EXPECT_NE(r.bug->dot.find("label=\"no sw\", color=red"), std::string::npos) << r.bug->dot;
+}
+
+TEST(Report, MissingPopFenceIsExplainedAsStoreBuffering) {
+  const result r = explore({}, clients::push2_pop_steal2<chase_lev_no_pop_fence>);
+  ASSERT_FALSE(r.ok());
+  const std::string c = cause_of(r);
+  EXPECT_NE(c.find("cause: store buffering between threads 0 and 1"), std::string::npos)
+      << r.bug->trace;
+  EXPECT_NE(c.find("store of bottom"), std::string::npos) << c;
+  EXPECT_NE(c.find("read of top"), std::string::npos) << c;
+  // the owner lacks the seq_cst fence, the thief has its own
+  EXPECT_NE(c.find("thread 0 has none between"), std::string::npos) << c;
+  EXPECT_NE(c.find("thread 1 has one: seq_cst fence"), std::string::npos) << c;
+  EXPECT_NE(c.find("(chase_lev::steal.fence)"), std::string::npos) << c;
+  EXPECT_NE(r.bug->dot.find("label=\"needs seq_cst fence\""), std::string::npos);
+}
+
+// Message passing through a flag: `release` decides whether the data race exists.
+void flag_client(client& c, std::memory_order publish) {
+  memory::nonatomic<int> data{named{"data"}, 0};
+  memory::atomic<int> flag{0, "flag"};
+  c.spawn([&] {
+    data.write() = 1;
+    flag.store(1, publish);
+  });
+  c.spawn([&] {
+    if (flag.load(std::memory_order_acquire) == 1) static_cast<void>(data.read());
+  });
+  c.join_all();
+}
+
+TEST(Report, RaceIsExplainedByTheFlagStoreThatIsNotARelease) {
+  const result good = explore({}, [](client& c) { flag_client(c, std::memory_order_release); });
+  EXPECT_TRUE(good.ok()) << good.bug->message;
+  const result r = explore({}, [](client& c) { flag_client(c, std::memory_order_relaxed); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::data_race);
+  const std::string c = cause_of(r);
+  EXPECT_NE(c.find("non-atomic write of data"), std::string::npos) << r.bug->trace;
+  EXPECT_NE(c.find("non-atomic read of data"), std::string::npos) << c;
+  EXPECT_NE(c.find("are not ordered by happens-before"), std::string::npos) << c;
+  EXPECT_NE(c.find("acquire read of flag"), std::string::npos) << c;
+  EXPECT_NE(c.find("relaxed store of flag"), std::string::npos) << c;
+  EXPECT_NE(c.find("is not a release"), std::string::npos) << c;
+}
+
+TEST(Report, NonLinearizableHistoryNamesTheSpecStepThatFails) {
+  const result r = explore({}, clients::push2_pop_steal2<locked_steal_bottom>);
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.bug->message;
+  // a steal that took the bottom item: the spec's steal takes the top one
+  const std::size_t spec = m.find("  spec: ");
+  ASSERT_NE(spec, std::string::npos) << m;
+  EXPECT_NE(m.find("nothing can come next: ", spec), std::string::npos) << m;
+  EXPECT_NE(m.find("(the spec's steal returns ", spec), std::string::npos) << m;
 }
 
 TEST(Report, KnownBadReportsLeadWithTheOperationsAndFitOnAScreen) {
@@ -137,6 +224,14 @@ TEST(Report, KnownBadReportsLeadWithTheOperationsAndFitOnAScreen) {
                   "was never pushed");
   expect_readable(explore({}, clients::push2_pop_steal2<locked_steal_bottom>),
                   "no linearization respecting happens-before");
+  // the longest reports: three threads, a resize, two full rings
+  expect_readable(explore({}, clients::push3_pop2_2thieves<chase_lev_no_pop_fence>),
+                  "was taken twice");
+  expect_readable(
+      explore(
+          {},
+          clients::scripted<chase_lev_no_pop_fence, clients::scripts::full_ring_push_pop_steal3>),
+      "was taken twice");
 }
 
 }  // namespace

@@ -88,6 +88,21 @@ TEST(Lincheck, CatchesStealFromTheWrongEnd) {
   EXPECT_FALSE(check(b.h).linearizable);
 }
 
+TEST(Lincheck, SpecStepNamesWhereEveryOrderGetsStuck) {
+  builder bad;  // the steal took the newest item
+  bad.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 2, 4, 5);
+  EXPECT_EQ(spec_step(bad.h),
+            "after push(1), push(2) (a legal order), nothing can come next: steal -> 2 (the "
+            "spec's steal returns 1)");
+  builder good;  // the same with the oldest item: linearizable, no dead end
+  good.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 1, 4, 5);
+  EXPECT_EQ(spec_step(good.h), "");
+  builder first;  // an empty-deque pop that took a value: stuck before any operation
+  first.pop(0, 7, 0, 1);
+  EXPECT_EQ(spec_step(first.h),
+            "from the start, nothing can come next: pop -> 7 (the spec's pop returns empty)");
+}
+
 TEST(Lincheck, CatchesPopFromTheWrongEnd) {
   builder b;  // pop must take the newest (LIFO at the bottom)
   b.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 1, 4, 5);
