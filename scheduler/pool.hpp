@@ -45,6 +45,7 @@
 
 #include "deques/deque.hpp"
 #include "scheduler/event_count.hpp"
+#include "scheduler/frame_arena.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/task.hpp"
 
@@ -95,6 +96,9 @@ struct alignas(64) worker {
   unsigned index;
   victim_rng rng;
   worker_counters counters;
+  /// Coroutine frames of the continuation-stealing mode (scheduler/coro_pool.hpp); child
+  /// stealing never allocates from it.
+  frame_arena frames;
   std::thread thread;
 
   /// Thread role: owner. Pushes t; false if a bounded deque is full (the caller runs t inline).
@@ -170,8 +174,18 @@ class pool {
   }
   /// Requires: no job runs.
   void reset_stats() noexcept {
-    for (auto& w : workers_)
+    for (auto& w : workers_) {
       w->counters.reset();
+      w->frames.reset();
+    }
+  }
+  /// Sum over workers of the peak of live coroutine frames since reset_stats() (an upper bound
+  /// of the pool's peak: frame_arena.hpp). 0 when only child stealing ran.
+  std::int64_t peak_frames() const noexcept {
+    std::int64_t s = 0;
+    for (auto& w : workers_)
+      s += w->frames.peak();
+    return s;
   }
   /// Sleepers registered right now (a snapshot; tests use it to see that an idle pool parks).
   std::uint32_t sleeping() const noexcept { return sleep_.sleepers(); }
