@@ -1,7 +1,9 @@
 // scheduler/known_bad.hpp: KNOWN-BAD orders of the scheduler's synchronization. Deliberately
 // broken; never use them for work. Each is the unmodified source (scheduler/event_count.hpp,
 // scheduler/join.hpp) with sites weakened, run by the model clients of
-// scheduler/model_clients.hpp, which must catch it (`stealcheck verify --include-known-bad`).
+// scheduler/model_clients.hpp, which must catch it (`stealcheck verify --include-known-bad`);
+// and a policy of the continuation-stealing pool (scheduler/coro_pool.hpp) whose join does not
+// wait, which the result checks of scheduler/tests/coro_pool_test.cpp must catch.
 //
 // Thread role: types only. Complexity: none.
 #pragma once
@@ -33,6 +35,16 @@ struct event_count_sites_relaxed : event_count_sites {
 struct join_sites_relaxed_done : join_sites {
   static constexpr site flag_store{"join::flag.store_done", std::memory_order_relaxed,
                                    site_kind::store, "KNOWN-BAD: relaxed (no release)"};
+};
+
+/// KNOWN-BAD: coro_pool<D, coro_policy_join_skips_stolen>: join() returns at once even when a
+/// continuation was stolen, without waiting for the children still running elsewhere: the parent
+/// reads their results before they are written (a wrong result the tests detect). Freed frames
+/// are never reused in this policy, so the late children's writes into their finished parent's
+/// frame hit memory no other frame owns (the arena frees it with the pool).
+struct coro_policy_join_skips_stolen {
+  static constexpr bool wait_for_stolen = false;
+  static constexpr bool reuse_frames = false;
 };
 
 }  // namespace stealcheck::scheduler

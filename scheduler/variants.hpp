@@ -12,6 +12,7 @@
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/steal_half.hpp"
+#include "scheduler/coro_pool.hpp"
 #include "scheduler/fork_join.hpp"
 #include "scheduler/pool.hpp"
 
@@ -20,13 +21,18 @@ namespace stealcheck::scheduler {
 using chase_lev_pool = pool<chase_lev<task*>>;
 using locked_pool = pool<locked_deque<task*>>;
 using steal_half_pool = pool<steal_half<task*>>;
+// The continuation-stealing mode on the same deques (scheduler/coro_pool.hpp).
+using chase_lev_coro_pool = coro_pool<chase_lev<task*>>;
+using locked_coro_pool = coro_pool<locked_deque<task*>>;
+using steal_half_coro_pool = coro_pool<steal_half<task*>>;
 
 template <class P>
 struct pool_tag {
   using type = P;
 };
 
-/// Calls f(pool_tag<P>{}, name) for each pool type, chase_lev first.
+/// Calls f(pool_tag<P>{}, name) for each pool type, chase_lev first. The continuation-stealing
+/// pool on the same deque is coro_pool<typename P::deque_type>.
 template <class F>
 void for_each_pool_variant(F&& f) {
   f(pool_tag<chase_lev_pool>{}, std::string_view("chase_lev"));
