@@ -111,7 +111,8 @@ namespace detail {
 /// Thread role: the worker on which a child of `parent` just finished (its frame is already
 /// freed). Returns the coroutine this worker runs next (noop: back to the scheduling loop).
 template <class C>
-std::coroutine_handle<> child_finished(frame_base* parent, frame_kind kind) noexcept {
+[[gnu::always_inline]] inline std::coroutine_handle<> child_finished(frame_base* parent,
+                                                                     frame_kind kind) noexcept {
   switch (kind) {
     case frame_kind::called:
       return parent->self;
@@ -220,7 +221,7 @@ struct join_awaiter {
     if (f->joins.fetch_sub(k, std::memory_order_acq_rel) == k) return h;
     return std::noop_coroutine();  // the last child resumes it; *f may already run elsewhere
   }
-  void await_resume() {
+  [[gnu::always_inline]] void await_resume() {
     if (f->steals != 0) {
       f->steals = 0;
       // relaxed: until its next continuation is pushed (a release in the deque), only this

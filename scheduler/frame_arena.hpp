@@ -8,13 +8,16 @@
 // Layout: 64 KiB chunks carved by a bump pointer into blocks of 64-byte size classes (up to 2 KiB),
 // one LIFO free list per class, so the allocation of a fork's frame is a free-list pop or a bump
 // and no malloc call once the arena is warm. A 16-byte header in front of each block holds its
-// class; a larger frame (or one allocated off the pool's threads) comes from ::operator new and
-// says so in its header.
+// class and, while allocated, the arena that allocated it (while free: the free-list link); a
+// larger frame (or one allocated off the pool's threads) comes from ::operator new and says so in
+// its header.
 //
-// Counting: `live` is frames allocated minus frames freed *on this worker*, `peak` its maximum
-// since reset(). A frame allocated here and freed elsewhere leaves +1 here and -1 there, so the
-// sum of the workers' peaks is an upper bound of the pool's true peak of live frames, exceeding it
-// by at most the number of frames that migrated (at most the number of steals).
+// Counting: `live` is the frames this arena allocated that are not yet freed, `peak` its maximum
+// since reset(). A frame freed by its allocating worker decrements with a plain store; one freed
+// on another worker (its continuation was stolen: at most one per steal) bumps the allocating
+// arena's `remote_frees` with a relaxed RMW, which the owner folds into `live` at its next
+// allocation, before it updates `peak`. The fast path has no RMW. The sum of the workers' peaks
+// is an upper bound of the pool's peak of live frames (their maxima may fall at different times).
 //
 // Thread role: allocate/deallocate by the arena's worker only (an arena pointer of null means
 // "the calling thread is no worker": heap); peak()/live() by any thread (relaxed snapshots,
@@ -36,6 +39,28 @@
 
 namespace stealcheck::scheduler {
 
+/// A count of live objects and its peak since reset(). Thread role: add() by one thread at a
+/// time (its owner: a load and a store, no read-modify-write); live()/peak() by any thread
+/// (relaxed snapshots); reset() while the owner is idle (ordered by whatever restarts it).
+class live_peak {
+ public:
+  void add(std::int64_t d) noexcept {
+    // relaxed: a statistic with one writer; readers want a snapshot, nothing is published.
+    const std::int64_t v = live_.load(std::memory_order_relaxed) + d;
+    live_.store(v, std::memory_order_relaxed);
+    if (v > peak_.load(std::memory_order_relaxed)) peak_.store(v, std::memory_order_relaxed);
+  }
+  std::int64_t live() const noexcept { return live_.load(std::memory_order_relaxed); }
+  std::int64_t peak() const noexcept { return peak_.load(std::memory_order_relaxed); }
+  void reset() noexcept {
+    live_.store(0, std::memory_order_relaxed);  // relaxed: the owner is idle (see above)
+    peak_.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<std::int64_t> live_{0}, peak_{0};
+};
+
 class frame_arena {
  public:
   static constexpr std::size_t header = 16;  // keeps the frame 16-byte aligned
@@ -54,13 +79,14 @@ class frame_arena {
 
   /// Thread role: the worker owning `a`, or any thread with a = nullptr (heap, not counted).
   /// Returns n bytes aligned to 16. Throws std::bad_alloc when the heap does.
-  static void* allocate(frame_arena* a, std::size_t n) {
+  [[gnu::always_inline]] static void* allocate(frame_arena* a, std::size_t n) {
     const std::size_t total = n + header;
     const std::size_t cls = (total + granule - 1) / granule - 1;
     if (a == nullptr || cls >= classes) {
       auto* b = static_cast<std::byte*>(::operator new(total));
       set_class(b, heap_class);
-      if (a != nullptr) a->count(+1);
+      set_owner(b, a);
+      if (a != nullptr) a->count_allocation();
       return b + header;
     }
     std::byte* b = a->free_[cls];
@@ -70,7 +96,8 @@ class frame_arena {
       b = a->bump((cls + 1) * granule);
     }
     set_class(b, static_cast<std::uint32_t>(cls));
-    a->count(+1);
+    set_owner(b, a);
+    a->count_allocation();
     return b + header;
   }
 
@@ -78,10 +105,16 @@ class frame_arena {
   /// one). `reuse` false keeps the block out of the free lists until the arena dies (a quarantine
   /// for the known-bad policy of scheduler/known_bad.hpp, whose late writes must hit dead memory).
   /// Requires: p came from allocate(); an arena block is freed on some worker of its pool.
-  static void deallocate(frame_arena* a, void* p, bool reuse = true) noexcept {
+  [[gnu::always_inline]] static void deallocate(frame_arena* a, void* p,
+                                                bool reuse = true) noexcept {
     std::byte* b = static_cast<std::byte*>(p) - header;
     const std::uint32_t cls = class_of(b);
-    if (a != nullptr) a->count(-1);
+    if (frame_arena* owner = owner_of(b); owner == a) {
+      if (a != nullptr) a->count_.add(-1);
+    } else if (owner != nullptr) {
+      // relaxed: a statistic; the owner folds it in later, nothing is published by it.
+      owner->remote_frees_.fetch_add(1, std::memory_order_relaxed);
+    }
     if (cls == heap_class) {
       ::operator delete(b);
       return;
@@ -93,34 +126,41 @@ class frame_arena {
   }
 
   /// Thread role: any (a snapshot; exact when the pool is quiescent).
-  std::int64_t peak() const noexcept { return peak_.load(std::memory_order_relaxed); }
-  std::int64_t live() const noexcept { return live_.load(std::memory_order_relaxed); }
+  std::int64_t peak() const noexcept { return count_.peak(); }
+  std::int64_t live() const noexcept {
+    // relaxed: snapshots (see above)
+    return count_.live() - (remote_frees_.load(std::memory_order_relaxed) -
+                            folded_.load(std::memory_order_relaxed));
+  }
   /// Thread role: any, while no job runs (the next job's injection orders it before the
   /// worker's next access). Sets live and peak to 0: a finished job leaves no frame alive, so
   /// the workers' live counts sum to 0 and may be dropped together.
   void reset() noexcept {
-    live_.store(0, std::memory_order_relaxed);  // relaxed: quiescent (see above)
-    peak_.store(0, std::memory_order_relaxed);
+    count_.reset();
+    folded_.store(remote_frees_.load(std::memory_order_relaxed),
+                  std::memory_order_relaxed);  // relaxed: quiescent
   }
 
  private:
-  void count(std::int64_t d) noexcept {
-    // relaxed load+store, no RMW: only this arena's worker writes; readers want a snapshot.
-    const std::int64_t v = live_.load(std::memory_order_relaxed) + d;
-    live_.store(v, std::memory_order_relaxed);
-    if (v > peak_.load(std::memory_order_relaxed)) peak_.store(v, std::memory_order_relaxed);
+  void count_allocation() noexcept {
+    // relaxed: a statistic; frees by other workers are folded in late, never lost.
+    const std::int64_t r = remote_frees_.load(std::memory_order_relaxed);
+    count_.add(1 - (r - folded_.load(std::memory_order_relaxed)));
+    folded_.store(r, std::memory_order_relaxed);
   }
   std::byte* bump(std::size_t bytes) {
-    if (static_cast<std::size_t>(end_ - cur_) < bytes) {
-      cur_ = static_cast<std::byte*>(::operator new(chunk_bytes));
-      chunks_.push_back(cur_);  // the remainder of the old chunk is left unused
-      end_ = cur_ + chunk_bytes;
-    }
+    if (static_cast<std::size_t>(end_ - cur_) < bytes) new_chunk();
     std::byte* b = cur_;
     cur_ += bytes;
     return b;
   }
-  // The header: bytes 0-3 the class, 8-15 the free-list link while the block is free.
+  [[gnu::noinline]] void new_chunk() {
+    cur_ = static_cast<std::byte*>(::operator new(chunk_bytes));
+    chunks_.push_back(cur_);  // the remainder of the old chunk is left unused
+    end_ = cur_ + chunk_bytes;
+  }
+  // The header: bytes 0-3 the class; 8-15 the owner while allocated, the free-list link while
+  // free.
   static void set_class(std::byte* b, std::uint32_t c) noexcept {
     *reinterpret_cast<std::uint32_t*>(b) = c;
   }
@@ -131,12 +171,20 @@ class frame_arena {
     *reinterpret_cast<std::byte**>(b + 8) = n;
   }
   static std::byte* next_of(std::byte* b) noexcept { return *reinterpret_cast<std::byte**>(b + 8); }
+  static void set_owner(std::byte* b, frame_arena* a) noexcept {
+    *reinterpret_cast<frame_arena**>(b + 8) = a;
+  }
+  static frame_arena* owner_of(std::byte* b) noexcept {
+    return *reinterpret_cast<frame_arena**>(b + 8);
+  }
 
   std::array<std::byte*, classes> free_{};
   std::byte* cur_ = nullptr;
   std::byte* end_ = nullptr;
   std::vector<std::byte*> chunks_;
-  std::atomic<std::int64_t> live_{0}, peak_{0};
+  live_peak count_;
+  std::atomic<std::int64_t> folded_{0};  // remote_frees_ already counted in count_ (owner-written)
+  alignas(64) std::atomic<std::int64_t> remote_frees_{0};
 };
 
 }  // namespace stealcheck::scheduler
