@@ -44,7 +44,7 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
       const auto* it = std::find_if(all_kernels.begin(), all_kernels.end(),
                                     [&](kernel_id k) { return kernel_name(k) == name; });
       if (it == all_kernels.end())
-        return fmt::format("unknown kernel '{}' (known: fib, nqueens, uts, matmul)", name);
+        return fmt::format("unknown kernel '{}' (known: fib, nqueens, uts, matmul, loop)", name);
       cfg.kernels.push_back(*it);
     }
   }
@@ -61,7 +61,7 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
       if (make_runtime(name) == nullptr)
         return fmt::format(
             "unknown runtime '{}' (known: serial, sc-chase_lev, sc-locked, "
-            "sc-steal_half, tbb, omp)",
+            "sc-steal_half, cs-chase_lev, cs-locked, cs-steal_half, tbb, omp)",
             name);
       cfg.runtimes.push_back(name);
     }
@@ -107,13 +107,16 @@ int run_command(const bench_args& a, const std::string& command) {
 
 void add_bench_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<bench_args>();
-  CLI::App* sub = app.add_subcommand(
-      "bench", "Benchmark the scheduler (every deque variant) against serial, oneTBB and OpenMP");
-  sub->add_option("--kernels", args->kernels, "Comma list of fib,nqueens,uts,matmul (default all)");
+  CLI::App* sub = app.add_subcommand("bench",
+                                     "Benchmark the scheduler (every deque variant, both modes) "
+                                     "against serial, oneTBB and OpenMP");
+  sub->add_option("--kernels", args->kernels,
+                  "Comma list of fib,nqueens,uts,matmul,loop (default all)");
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option(
       "--runtimes", args->runtimes,
-      "Comma list of serial,sc-chase_lev,sc-locked,sc-steal_half,tbb,omp (default all)");
+      "Comma list of serial,sc-chase_lev,sc-locked,sc-steal_half,cs-chase_lev,cs-locked,"
+      "cs-steal_half,tbb,omp (default all; sc = child stealing, cs = continuation stealing)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE");

@@ -16,6 +16,9 @@
 //            tree shape statistics are the same, the exact tree (and node count) differ from T3.
 //   matmul   C = A * B, n x n doubles holding small integers (so every order of sums is exact),
 //            recursive quadrant split over (i, j) in 4 tasks, k halves in sequence, 64x64 leaves.
+//   loop     one function spawns n tiny children in a loop, then waits once: child stealing keeps
+//            every spawned, unstarted child alive (up to n), continuation stealing at most P*S1
+//            frames (bench/coro_kernels.hpp runs it and the others as coroutines).
 // Every kernel returns a 64-bit check value compared against the serial run.
 //
 // Thread role: kernels run on the runtime's threads; data is per call. Complexity: as the
@@ -34,9 +37,9 @@
 
 namespace stealcheck::bench {
 
-enum class kernel_id : std::uint8_t { fib, nqueens, uts, matmul };
-inline constexpr std::array<kernel_id, 4> all_kernels = {kernel_id::fib, kernel_id::nqueens,
-                                                         kernel_id::uts, kernel_id::matmul};
+enum class kernel_id : std::uint8_t { fib, nqueens, uts, matmul, loop };
+inline constexpr std::array<kernel_id, 5> all_kernels = {
+    kernel_id::fib, kernel_id::nqueens, kernel_id::uts, kernel_id::matmul, kernel_id::loop};
 
 constexpr std::string_view kernel_name(kernel_id k) noexcept {
   switch (k) {
@@ -48,6 +51,8 @@ constexpr std::string_view kernel_name(kernel_id k) noexcept {
       return "uts";
     case kernel_id::matmul:
       return "matmul";
+    case kernel_id::loop:
+      return "loop";
   }
   return "?";
 }
@@ -64,12 +69,14 @@ struct kernel_params {
   int queens_n = 12;
   uts_params uts;
   int matmul_n = 512;
+  int loop_n = 1000000;
   static kernel_params quick() {
     kernel_params p;
     p.fib_n = 20;
     p.queens_n = 8;
     p.uts = uts_params{200, 8, 0.12, 42};
     p.matmul_n = 128;
+    p.loop_n = 10000;
     return p;
   }
 };
@@ -205,15 +212,44 @@ template <class R>
   }
 }
 
-/// Zeroes C, multiplies, returns a hash of C's bit patterns (exact comparison across runtimes).
-template <class R>
-std::uint64_t matmul(R& rt, matmul_data& d) {
-  std::fill(d.c.begin(), d.c.end(), 0.0);
-  matmul_rec(rt, d, 0, 0, 0, d.n);
+/// A hash of C's bit patterns (exact comparison across runtimes).
+inline std::uint64_t matmul_hash(const matmul_data& d) noexcept {
   std::uint64_t h = 0;
   for (double v : d.c)
     h = uts_child(h ^ std::bit_cast<std::uint64_t>(v), 0);
   return h;
+}
+
+/// Zeroes C, multiplies, returns matmul_hash.
+template <class R>
+std::uint64_t matmul(R& rt, matmul_data& d) {
+  std::fill(d.c.begin(), d.c.end(), 0.0);
+  matmul_rec(rt, d, 0, 0, 0, d.n);
+  return matmul_hash(d);
+}
+
+// ---- loop -------------------------------------------------------------------------------------
+/// Child i's work: one splitmix64 round, folded to 32 bits.
+inline std::uint32_t loop_leaf(int i) noexcept {
+  return static_cast<std::uint32_t>(uts_child(0, i) >> 32);
+}
+inline std::uint64_t loop_sum(const std::vector<std::uint32_t>& out) noexcept {
+  std::uint64_t t = 0;
+  for (std::uint32_t v : out)
+    t += v;
+  return t;
+}
+
+template <class R>
+[[gnu::noinline]] std::uint64_t loop(R& rt, int n) {
+  std::vector<std::uint32_t> out(static_cast<std::size_t>(n));
+  typename R::group g(rt);
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t* o = &out[static_cast<std::size_t>(i)];
+    g.spawn([o, i] { *o = loop_leaf(i); });
+  }
+  g.wait();
+  return loop_sum(out);
 }
 
 /// Runs kernel k under runtime rt; returns its check value.
@@ -228,6 +264,8 @@ std::uint64_t run_kernel(R& rt, kernel_id k, const kernel_params& p, matmul_data
       return uts(rt, p.uts);
     case kernel_id::matmul:
       return matmul(rt, m);
+    case kernel_id::loop:
+      return loop(rt, p.loop_n);
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -22,6 +23,17 @@ std::string stat_cell(const std::optional<scheduler::scheduler_stats>& s, bool f
   return std::to_string(failed ? s->failed_steals() : s->steals);
 }
 
+double peak_over_p_s1(const result_row& row) {
+  return row.peak_live >= 0 && row.p_s1 > 0
+             ? static_cast<double>(row.peak_live) / static_cast<double>(row.p_s1)
+             : -1;
+}
+
+std::string peak_cells(const result_row& row) {
+  if (row.peak_live < 0) return fmt::format("{:>8} {:>7}", "-", "-");
+  return fmt::format("{:>8} {:>7.2f}", row.peak_live, peak_over_p_s1(row));
+}
+
 }  // namespace
 
 namespace {
@@ -33,25 +45,51 @@ const result_row* find_row(const bench_report& r, std::string_view kernel, std::
   return nullptr;
 }
 
-// The performance targets, as ratios from this run: fib per-task cost vs oneTBB (>= 3x) and
-// OpenMP (>= 1.5x) at P = 1; T1/T2 >= 1.7 on nqueens and uts; idle CPU < 1 ms per idle second.
-void print_targets(const bench_report& r, std::FILE* out) {
-  fmt::print(out, "\ntargets, measured in this run:\n");
-  const char* variants[] = {"sc-chase_lev", "sc-locked", "sc-steal_half"};
-  const result_row* tbb = find_row(r, "fib", "tbb", 1);
-  const result_row* omp = find_row(r, "fib", "omp", 1);
+// fib's per-task cost at P = 1 of each variant: oneTBB's and libgomp's over it, against the
+// lower bounds tbb_min and omp_min.
+void print_fib_ratios(const bench_report& r, std::FILE* out,
+                      std::initializer_list<const char*> variants, double tbb_min, double omp_min) {
   for (const char* v : variants) {
     const result_row* ours = find_row(r, "fib", v, 1);
     if (ours == nullptr) continue;
-    if (tbb != nullptr)
-      fmt::print(out, "  fib P=1 ns/task tbb/{:<14} {:6.2f}x (>= 3.0: {})\n", v,
-                 tbb->ns_per_task / ours->ns_per_task,
-                 tbb->ns_per_task >= 3 * ours->ns_per_task ? "met" : "NOT met");
-    if (omp != nullptr)
-      fmt::print(out, "  fib P=1 ns/task omp/{:<14} {:6.2f}x (>= 1.5: {})\n", v,
-                 omp->ns_per_task / ours->ns_per_task,
-                 omp->ns_per_task >= 1.5 * ours->ns_per_task ? "met" : "NOT met");
+    for (const char* other : {"tbb", "omp"}) {
+      const result_row* o = find_row(r, "fib", other, 1);
+      const double bound = other[0] == 't' ? tbb_min : omp_min;
+      if (o == nullptr) continue;
+      fmt::print(out, "  fib P=1 ns/task {}/{:<14} {:6.2f}x (>= {:.1f}: {})\n", other, v,
+                 o->ns_per_task / ours->ns_per_task, bound,
+                 o->ns_per_task >= bound * ours->ns_per_task ? "met" : "NOT met");
+    }
   }
+}
+
+// Continuation stealing: fib per-task cost at P = 1 >= 5x below oneTBB, >= 3x below libgomp,
+// <= 3x the serial call; peak live frames <= P*S1 on every kernel.
+void print_coro_targets(const bench_report& r, std::FILE* out) {
+  const auto variants = {"cs-chase_lev", "cs-locked", "cs-steal_half"};
+  print_fib_ratios(r, out, variants, 5.0, 3.0);
+  const result_row* serial = find_row(r, "fib", "serial", 1);
+  for (const char* v : variants) {
+    const result_row* ours = find_row(r, "fib", v, 1);
+    if (ours == nullptr || serial == nullptr) continue;
+    fmt::print(out, "  fib P=1 ns/task {:<14}/serial {:6.2f}x (<= 3.0: {})\n", v,
+               ours->ns_per_task / serial->ns_per_task,
+               ours->ns_per_task <= 3 * serial->ns_per_task ? "met" : "NOT met");
+  }
+  for (const auto& row : r.rows) {
+    if (!row.runtime.starts_with("cs-") || row.peak_live < 0) continue;
+    fmt::print(out, "  {:<7} peak frames/(P*S1) {:<14} P={} {:6.2f}  (<= 1: {})\n", row.kernel,
+               row.runtime, row.threads, peak_over_p_s1(row),
+               row.peak_live <= row.p_s1 ? "met" : "NOT met");
+  }
+}
+
+// The performance targets, as ratios from this run: fib per-task cost vs oneTBB (>= 3x) and
+// OpenMP (>= 1.5x) at P = 1 for child stealing (print_coro_targets: continuation stealing);
+// T1/T2 >= 1.7 on nqueens and uts; idle CPU < 1 ms per idle second.
+void print_targets(const bench_report& r, std::FILE* out) {
+  fmt::print(out, "\ntargets, measured in this run:\n");
+  print_fib_ratios(r, out, {"sc-chase_lev", "sc-locked", "sc-steal_half"}, 3.0, 1.5);
   for (const char* k : {"nqueens", "uts"}) {
     for (const auto& row : r.rows) {
       if (row.kernel != k || row.threads != 2 || row.t1_over_tp <= 0) continue;
@@ -59,8 +97,9 @@ void print_targets(const bench_report& r, std::FILE* out) {
                  row.t1_over_tp, row.t1_over_tp >= 1.7 ? "met" : "NOT met");
     }
   }
+  print_coro_targets(r, out);
   for (const auto& i : r.idle) {
-    if (!i.runtime.starts_with("sc-")) continue;
+    if (!i.runtime.starts_with("sc-") && !i.runtime.starts_with("cs-")) continue;
     fmt::print(out, "  idle {:<14} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
                i.cpu_ms_per_idle_s, i.cpu_ms_per_idle_s < 1 ? "met" : "NOT met");
   }
@@ -70,25 +109,25 @@ void print_targets(const bench_report& r, std::FILE* out) {
 
 void print_table(const bench_report& r, std::FILE* out) {
   for (const auto& k : r.kernels)
-    fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  check {:#x}\n",
-               kernel_name(k.kernel), k.size, k.tasks, k.span, k.expected);
+    fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  S1 {:>5}  check {:#x}\n",
+               kernel_name(k.kernel), k.size, k.tasks, k.span, k.s1, k.expected);
   fmt::print(out,
              "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>6} {:>7} "
-             "{:>5} {}\n",
+             "{:>8} {:>7} {:>5} {}\n",
              "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
-             "steals", "failed", "parks", "P*Tinf", "cores", "check");
+             "steals", "failed", "parks", "P*Tinf", "peak", "pk/PS1", "cores", "check");
   for (const auto& row : r.rows) {
     fmt::print(out,
                "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>6} "
-               "{:>7} {:>5.2f} {}\n",
+               "{:>7} {} {:>5.2f} {}\n",
                row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
                ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
                row.peak_rss_kb >= 0
                    ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
                    : "-",
                stat_cell(row.stats, false), stat_cell(row.stats, true),
-               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf, row.cores,
-               row.check_ok ? "ok" : "WRONG");
+               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf, peak_cells(row),
+               row.cores, row.check_ok ? "ok" : "WRONG");
   }
   fmt::print(out, "\nidle CPU (process, ms per idle second after a job; baseline {:.3f})\n",
              r.baseline_idle_ms_per_s);
@@ -109,14 +148,24 @@ std::string report_json(const bench_report& r, const std::string& command) {
                             {"check", k.expected},
                             {"tasks", k.tasks},
                             {"span", k.span},
+                            {"s1", k.s1},
                             {"serial_seconds", k.ts}});
   for (const auto& row : r.rows) {
-    nlohmann::json x = {{"kernel", row.kernel},           {"runtime", row.runtime},
-                        {"threads", row.threads},         {"seconds", row.seconds},
-                        {"t1_over_ts", row.t1_over_ts},   {"ts_over_tp", row.ts_over_tp},
-                        {"t1_over_tp", row.t1_over_tp},   {"ns_per_task", row.ns_per_task},
-                        {"peak_rss_kb", row.peak_rss_kb}, {"cores", row.cores},
-                        {"p_tinf", row.p_tinf},           {"check_ok", row.check_ok}};
+    nlohmann::json x = {{"kernel", row.kernel},
+                        {"runtime", row.runtime},
+                        {"threads", row.threads},
+                        {"seconds", row.seconds},
+                        {"t1_over_ts", row.t1_over_ts},
+                        {"ts_over_tp", row.ts_over_tp},
+                        {"t1_over_tp", row.t1_over_tp},
+                        {"ns_per_task", row.ns_per_task},
+                        {"peak_rss_kb", row.peak_rss_kb},
+                        {"cores", row.cores},
+                        {"p_tinf", row.p_tinf},
+                        {"check_ok", row.check_ok},
+                        {"peak_live", row.peak_live},
+                        {"p_s1", row.p_s1},
+                        {"peak_over_p_s1", peak_over_p_s1(row)}};
     if (row.stats)
       x["stats"] = {{"tasks", row.stats->tasks},
                     {"steal_attempts", row.stats->steal_attempts},

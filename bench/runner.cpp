@@ -40,6 +40,8 @@ std::string size_of(kernel_id k, const kernel_params& p) {
       return fmt::format("b0={} m={} q={}", p.uts.b0, p.uts.m, p.uts.q);
     case kernel_id::matmul:
       return fmt::format("n={}", p.matmul_n);
+    case kernel_id::loop:
+      return fmt::format("n={}", p.loop_n);
   }
   return "";
 }
@@ -58,6 +60,12 @@ bool serial_result_plausible(kernel_id k, const kernel_params& p, std::uint64_t 
                                                   92, 352, 724, 2680, 14200, 73712, 365596};
     return p.queens_n > 14 || v == solutions[p.queens_n];
   }
+  if (k == kernel_id::loop) {
+    std::uint64_t sum = 0;
+    for (int i = 0; i < p.loop_n; ++i)
+      sum += loop_leaf(i);
+    return v == sum;
+  }
   if (k == kernel_id::matmul) {  // a few entries of C against a direct dot product
     const auto n = static_cast<std::size_t>(m.n);
     for (std::size_t probe = 0; probe < 16; ++probe) {
@@ -75,6 +83,7 @@ struct sample_set {
   std::vector<double> times;
   std::vector<double> cores;
   std::int64_t rss = -1;
+  std::int64_t peak_live = -1;
   scheduler::scheduler_stats stats;
   bool has_stats = false;
   bool ok = true;
@@ -107,6 +116,7 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
   s.times.push_back(wall);
   s.cores.push_back(wall > 0 ? (process_cpu_seconds() - cpu0) / wall : 0);
   s.rss = std::max(s.rss, peak_rss_kb());
+  if (auto pk = rt.take_peak_live()) s.peak_live = std::max(s.peak_live, *pk);
   if (auto st = rt.take_stats()) {
     add_stats(s.stats, *st);
     s.has_stats = true;
@@ -116,7 +126,7 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
 
 kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial, matmul_data& m,
                            std::FILE* progress, bool& ok) {
-  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0};
+  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0, 0};
   counting_rt counter;
   info.expected = run_kernel(counter, k, cfg.params, m);
   info.tasks = counter.tasks;
@@ -125,6 +135,14 @@ kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial
     ok = false;
     if (progress)
       fmt::print(progress, "CHECK FAILED: serial {} gave {}\n", kernel_name(k), info.expected);
+  }
+  std::uint64_t coro_result = 0;
+  info.s1 = serial_frames(k, cfg.params, m, coro_result);
+  if (coro_result != info.expected) {
+    ok = false;
+    if (progress)
+      fmt::print(progress, "CHECK FAILED: serial coroutine {} gave {}\n", kernel_name(k),
+                 coro_result);
   }
   sample_set s;
   for (int r = 0; r < cfg.reps; ++r)
@@ -148,6 +166,8 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   row.cores = s.cores.empty() ? 0 : median(s.cores);
   if (s.has_stats) row.stats = mean_stats(s.stats, reps);
   row.p_tinf = static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(ki.span);
+  row.peak_live = s.peak_live;
+  row.p_s1 = static_cast<std::int64_t>(p) * ki.s1;
   row.check_ok = s.ok;
   return row;
 }
@@ -160,8 +180,12 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
   for (auto& rt : rts) {
     rt->set_threads(p);
     sample_set warm;
+    rt->count_live(true);  // child stealing counts live tasks in this untimed run only
     timed_run(*rt, ki.kernel, cfg.params, m, ki.expected, warm);
-    if (!warm.ok) sets[static_cast<std::size_t>(&rt - rts.data())].ok = false;
+    rt->count_live(false);
+    sample_set& set = sets[static_cast<std::size_t>(&rt - rts.data())];
+    set.peak_live = warm.peak_live;
+    if (!warm.ok) set.ok = false;
   }
   for (int r = 0; r < cfg.reps; ++r)
     for (std::size_t i = 0; i < rts.size(); ++i)
@@ -232,8 +256,8 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
     const kernel_info& ki = out.kernels.back();
     out.checks_ok = out.checks_ok && ok;
     if (progress)
-      fmt::print(progress, "{} ({}): {} tasks, span {}, serial {:.3f} ms\n", kernel_name(k),
-                 ki.size, ki.tasks, ki.span, ki.ts * 1e3);
+      fmt::print(progress, "{} ({}): {} tasks, span {}, S1 {} frames, serial {:.3f} ms\n",
+                 kernel_name(k), ki.size, ki.tasks, ki.span, ki.s1, ki.ts * 1e3);
     sample_set serial_set;
     serial_set.times = {ki.ts};
     serial_set.cores = {ki.serial_cores};

@@ -8,10 +8,12 @@
 // the same runtime's median at P = 1. `cores` is the process's CPU time over the wall time of
 // each run (median): on a shared machine it shows how many cores the run actually got (idle
 // thieves that spin count too), which bounds any speedup. Peak RSS is the process's VmHWM, reset
-// before each run. Idle CPU: after all kernels, each parallel runtime runs a short job with P
-// threads and the process CPU time (all threads, getrusage) is measured over the following idle
-// window; the other runtimes' threads have been idle for long and are asleep, and a baseline window
-// with no job is reported too.
+// before each run. S1: the peak of live frames of the kernel's coroutine program run serially
+// (scheduler/coro_serial.hpp); peak live frames (cs-*) come from every run, live tasks (sc-*)
+// from the untimed warm-up run, counted only there. Idle CPU: after all kernels, each parallel
+// runtime runs a short job with P threads and the process CPU time (all threads, getrusage) is
+// measured over the following idle window; the other runtimes' threads have been idle for long and
+// are asleep, and a baseline window with no job is reported too.
 //
 // Thread role: run_bench() from one non-worker thread. Complexity: the kernels' times the reps.
 #pragma once
@@ -43,6 +45,7 @@ struct kernel_info {
   std::uint64_t expected;  ///< check value of the serial run
   std::uint64_t tasks;     ///< spawned tasks per run
   int span;                ///< deepest spawn nesting (fork levels): the T_inf scale
+  std::int64_t s1;         ///< peak live frames of the serial coroutine program (coro_serial)
   double ts;               ///< serial median, seconds
   double serial_cores;     ///< cores the serial runs obtained (see result_row::cores)
 };
@@ -57,6 +60,10 @@ struct result_row {
   double cores = 0;  ///< process CPU time / wall time during the runs (median): cores obtained
   std::optional<scheduler::scheduler_stats> stats;  ///< per run (mean over reps), pools only
   std::uint64_t p_tinf = 0;                         ///< P * span
+  /// Peak live frames (cs-*) or live tasks (sc-*, untimed warm-up run), summed over workers;
+  /// -1 when not measured (serial, tbb, omp).
+  std::int64_t peak_live = -1;
+  std::int64_t p_s1 = 0;  ///< P * S1
   bool check_ok = true;
 };
 

@@ -20,7 +20,8 @@ namespace stealcheck::bench {
 class runtime {
  public:
   virtual ~runtime() = default;
-  /// "serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "tbb", "omp".
+  /// "serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "cs-chase_lev", "cs-locked",
+  /// "cs-steal_half", "tbb", "omp".
   virtual std::string_view name() const = 0;
   virtual bool parallel() const { return true; }
   /// Requires: p >= 1. (Re)creates the runtime's threads for p workers.
@@ -29,11 +30,22 @@ class runtime {
   virtual std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) = 0;
   /// Scheduler counters since the last call (stealcheck's pools only).
   virtual std::optional<scheduler::scheduler_stats> take_stats() { return std::nullopt; }
+  /// Child stealing: count live tasks in the following runs (costs time: untimed runs only).
+  virtual void count_live(bool /*on*/) {}
+  /// Peak live frames (cs-*) or live tasks (sc-*, while counting) since the last call, summed
+  /// over workers; nullopt when not measured. Call before take_stats(), which resets it.
+  virtual std::optional<std::int64_t> take_peak_live() { return std::nullopt; }
 };
 
 std::unique_ptr<runtime> make_serial_runtime();
 /// variant: "chase_lev", "locked" or "steal_half"; nullptr for any other name.
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant);
+/// The continuation-stealing pool on that variant's deque; nullptr for any other name.
+std::unique_ptr<runtime> make_coro_pool_runtime(std::string_view variant);
+/// S1: the peak of live frames of kernel k run as coroutines serially (coro_serial); its
+/// check value goes to `result`.
+std::int64_t serial_frames(kernel_id k, const kernel_params& params, matmul_data& m,
+                           std::uint64_t& result);
 std::unique_ptr<runtime> make_tbb_runtime();
 std::unique_ptr<runtime> make_omp_runtime();
 
