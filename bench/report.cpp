@@ -194,42 +194,65 @@ std::vector<std::string> plotted_runtimes(const bench_report& r) {
   return runtimes;
 }
 
-// One gnuplot index block per (kernel, runtime): "P time_ms Ts/TP" lines.
+// A ratio for the plot's data file; "?" (gnuplot's missing value) when not measured.
+std::string plot_ratio(double num, double den, bool measured) {
+  return measured && den > 0 ? fmt::format("{}", num / den) : "?";
+}
+
+// One gnuplot index block per (kernel, runtime):
+// "P time_ms Ts/TP steals/(P*Tinf) peak_live/(P*S1)" lines.
 bool write_plot_data(const bench_report& r, const std::vector<std::string>& runtimes,
                      const std::string& dat) {
   std::ofstream d(dat);
   for (const auto& k : r.kernels) {
     for (const auto& rt : runtimes) {
-      d << "# " << kernel_name(k.kernel) << ' ' << rt << "\n# P time_ms speedup_Ts_over_TP\n";
+      d << "# " << kernel_name(k.kernel) << ' ' << rt
+        << "\n# P time_ms speedup_Ts_over_TP steals_over_P_Tinf peak_live_over_P_S1\n";
       for (const auto& row : r.rows)
         if (row.kernel == kernel_name(k.kernel) && row.runtime == rt)
-          d << row.threads << ' ' << row.seconds * 1e3 << ' ' << row.ts_over_tp << '\n';
+          d << row.threads << ' ' << row.seconds * 1e3 << ' ' << row.ts_over_tp << ' '
+            << plot_ratio(row.stats ? static_cast<double>(row.stats->steals) : 0,
+                          static_cast<double>(row.p_tinf), row.stats.has_value())
+            << ' '
+            << plot_ratio(static_cast<double>(row.peak_live), static_cast<double>(row.p_s1),
+                          row.peak_live >= 0)
+            << '\n';
       d << "\n\n";
     }
   }
   return static_cast<bool>(d);
 }
 
-// Top row: time per runtime (log scale); bottom row: speedup over serial; one column per kernel.
+// Rows: time per runtime (log scale), speedup over serial, steals / (P*T_inf), peak live frames
+// or tasks / (P*S1) (log scale); one column per kernel.
 bool write_plot_script(const bench_report& r, const std::vector<std::string>& runtimes,
                        const std::string& dat, const std::string& png, const std::string& gp) {
+  struct panel {
+    int column;
+    const char* title;
+    const char* ylabel;
+    bool log;
+  };
+  static constexpr panel panels[] = {{2, "time (ms)", "ms", true},
+                                     {3, "speedup Ts/TP", "Ts/TP", false},
+                                     {4, "steals / (P*Tinf)", "steals/(P*Tinf)", false},
+                                     {5, "peak live / (P*S1)", "peak/(P*S1)", true}};
   std::ofstream g(gp);
   const std::size_t nk = r.kernels.size(), nr = runtimes.size();
   std::string names;
   for (const auto& rt : runtimes)
     names += rt + ' ';
-  g << "set terminal pngcairo size " << 420 * nk << ",760 font ',9'\nset output '" << png
-    << "'\nset termoption noenhanced\nset multiplot layout 2," << nk
+  g << "set terminal pngcairo size " << 420 * nk << ",1500 font ',9'\nset output '" << png
+    << "'\nset termoption noenhanced\nset datafile missing '?'\nset multiplot layout 4," << nk
     << "\nset key top left font ',8'\nset grid\nset xtics 1\n"
     << "names = '" << names << "'\nset xlabel 'P (threads)'\n";
-  for (std::size_t row = 0; row < 2; ++row) {
+  for (const panel& pn : panels) {
     for (std::size_t ki = 0; ki < nk; ++ki) {
       const auto& k = r.kernels[ki];
-      g << "set title '" << kernel_name(k.kernel) << " " << k.size
-        << (row ? ": speedup Ts/TP'" : ": time (ms)'") << "\nset ylabel '" << (row ? "Ts/TP" : "ms")
-        << "'\n"
-        << (row ? "unset logscale y\n" : "set logscale y\n") << "plot for [i=0:" << nr - 1 << "] '"
-        << dat << "' index (" << ki * nr << "+i) using 1:" << (row ? 3 : 2)
+      g << "set title '" << kernel_name(k.kernel) << " " << k.size << ": " << pn.title
+        << "'\nset ylabel '" << pn.ylabel << "'\n"
+        << (pn.log ? "set logscale y\n" : "unset logscale y\n") << "plot for [i=0:" << nr - 1
+        << "] '" << dat << "' index (" << ki * nr << "+i) using 1:" << pn.column
         << " with linespoints title word(names, i+1)\n";
     }
   }
