@@ -46,10 +46,7 @@ coro_task<std::uint64_t, C> coro_nqueens(int n, int row, board b) {
     co_await fork(found[static_cast<std::size_t>(c)], coro_nqueens<C>(n, row + 1, child));
   }
   co_await join();
-  std::uint64_t total = 0;
-  for (std::uint64_t f : found)
-    total += f;
-  co_return total;
+  co_return sum_children(found, found.size());
 }
 
 template <class C>
@@ -62,10 +59,7 @@ coro_task<std::uint64_t, C> coro_uts_node(const uts_params& p, std::uint64_t id,
                   coro_uts_node<C>(p, child, uts_children(p, child)));
   }
   co_await join();
-  std::uint64_t total = 1;
-  for (int i = 0; i < kids; ++i)
-    total += counts[static_cast<std::size_t>(i)];
-  co_return total;
+  co_return sum_children(counts, static_cast<std::size_t>(kids), 1);
 }
 
 // One batch of up to 50 root children (uts() in kernels.hpp batches them the same way).
@@ -79,10 +73,7 @@ coro_task<std::uint64_t, C> coro_uts_batch(const uts_params& p, int bi) {
                   coro_uts_node<C>(p, child, uts_children(p, child)));
   }
   co_await join();
-  std::uint64_t t = 0;
-  for (std::uint64_t s : sub)
-    t += s;
-  co_return t;
+  co_return sum_children(sub, sub.size());
 }
 
 template <class C>
@@ -92,10 +83,7 @@ coro_task<std::uint64_t, C> coro_uts(const uts_params& p) {
   for (int bi = 0; bi < batches; ++bi)
     co_await fork(counts[static_cast<std::size_t>(bi)], coro_uts_batch<C>(p, bi));
   co_await join();
-  std::uint64_t total = 1;  // the root
-  for (std::uint64_t c : counts)
-    total += c;
-  co_return total;
+  co_return sum_children(counts, counts.size(), 1);  // + the root
 }
 
 template <class C>

@@ -97,6 +97,14 @@ template <class R>
   return x + y;
 }
 
+/// init plus the sum of the first n entries of a (the kernels' reductions over children).
+template <class A>
+std::uint64_t sum_children(const A& a, std::size_t n, std::uint64_t init = 0) noexcept {
+  for (std::size_t i = 0; i < n; ++i)
+    init += a[i];
+  return init;
+}
+
 // ---- nqueens ----------------------------------------------------------------------------------
 using board = std::array<signed char, 16>;
 
@@ -121,10 +129,7 @@ template <class R>
     g.spawn([&rt, n, row, child, out] { *out = nqueens(rt, n, row + 1, child); });
   }
   g.wait();
-  std::uint64_t total = 0;
-  for (std::uint64_t f : found)
-    total += f;
-  return total;
+  return sum_children(found, found.size());
 }
 
 // ---- uts --------------------------------------------------------------------------------------
@@ -150,10 +155,7 @@ template <class R>
     g.spawn([&rt, &p, child, out] { *out = uts_node(rt, p, child, uts_children(p, child)); });
   }
   g.wait();
-  std::uint64_t total = 1;
-  for (int i = 0; i < kids; ++i)
-    total += counts[static_cast<std::size_t>(i)];
-  return total;
+  return sum_children(counts, static_cast<std::size_t>(kids), 1);
 }
 
 /// The root's b0 children, spawned in batches of up to 50 under b0/50 + 1 internal nodes that
@@ -175,17 +177,11 @@ std::uint64_t uts(R& rt, const uts_params& p) {
             [&rt, &p, child, out] { *out = uts_node(rt, p, child, uts_children(p, child)); });
       }
       inner.wait();
-      std::uint64_t t = 0;
-      for (std::uint64_t s : sub)
-        t += s;
-      counts[static_cast<std::size_t>(bi)] = t;
+      counts[static_cast<std::size_t>(bi)] = sum_children(sub, sub.size());
     });
   }
   g.wait();
-  std::uint64_t total = 1;  // the root
-  for (std::uint64_t c : counts)
-    total += c;
-  return total;
+  return sum_children(counts, counts.size(), 1);  // + the root
 }
 
 // ---- matmul -----------------------------------------------------------------------------------

@@ -19,6 +19,14 @@
 namespace stealcheck::bench {
 namespace {
 
+// The pool's counters since the last call (resets them, and the frames' peaks).
+template <class P>
+scheduler::scheduler_stats take_pool_stats(P& pool) {
+  const scheduler::scheduler_stats s = pool.stats();
+  pool.reset_stats();
+  return s;
+}
+
 // One live_peak per worker, indexed by the calling worker.
 template <class D>
 struct live_tasks {
@@ -93,9 +101,7 @@ class pool_runtime final : public runtime {
     return live_->peak_sum();
   }
   std::optional<scheduler::scheduler_stats> take_stats() override {
-    const scheduler::scheduler_stats s = pool_->stats();
-    pool_->reset_stats();
-    return s;
+    return take_pool_stats(*pool_);
   }
 
  private:
@@ -121,9 +127,7 @@ class coro_pool_runtime final : public runtime {
   }
   std::optional<std::int64_t> take_peak_live() override { return pool_->peak_frames(); }
   std::optional<scheduler::scheduler_stats> take_stats() override {
-    const scheduler::scheduler_stats s = pool_->stats();
-    pool_->reset_stats();
-    return s;
+    return take_pool_stats(*pool_);
   }
 
  private:

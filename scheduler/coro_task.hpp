@@ -285,26 +285,25 @@ frame_base* take(coro_task<T, C>& t, T* out) noexcept {
 }
 }  // namespace detail
 
+/// fork and call below: the child coroutine started as Kind, its result assigned to `out`.
+template <frame_kind Kind>
+struct start_fn {
+  template <class T, class C>
+  detail::start_awaiter<C, Kind> operator()(T& out, coro_task<T, C>&& child) const noexcept {
+    return {detail::take(child, &out)};
+  }
+  template <class C>
+  detail::start_awaiter<C, Kind> operator()(coro_task<void, C>&& child) const noexcept {
+    return {detail::take<void, C>(child, nullptr)};
+  }
+};
+
 /// co_await fork(x, child): child runs now on this worker; this coroutine's continuation may be
 /// stolen meanwhile. x receives the child's result; read it only after co_await join().
-template <class T, class C>
-detail::start_awaiter<C, frame_kind::forked> fork(T& out, coro_task<T, C>&& child) noexcept {
-  return {detail::take(child, &out)};
-}
-template <class C>
-detail::start_awaiter<C, frame_kind::forked> fork(coro_task<void, C>&& child) noexcept {
-  return {detail::take<void, C>(child, nullptr)};
-}
+inline constexpr start_fn<frame_kind::forked> fork{};
 /// co_await call(x, child): child runs now; this coroutine continues after it, on this worker.
 /// Its exception, if any, is rethrown by the next join().
-template <class T, class C>
-detail::start_awaiter<C, frame_kind::called> call(T& out, coro_task<T, C>&& child) noexcept {
-  return {detail::take(child, &out)};
-}
-template <class C>
-detail::start_awaiter<C, frame_kind::called> call(coro_task<void, C>&& child) noexcept {
-  return {detail::take<void, C>(child, nullptr)};
-}
+inline constexpr start_fn<frame_kind::called> call{};
 /// co_await join(): returns once every child forked or called since the last join finished;
 /// rethrows the first exception among them.
 inline detail::join_tag join() noexcept {

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <string>
+#include <thread>
 
 #include "harness/random.hpp"
 #include "scheduler/variants.hpp"
@@ -20,15 +23,44 @@ inline constexpr int scale = STEALCHECK_TEST_SCALE;
 inline constexpr bool full = scale >= 100;
 
 using pool_types = ::testing::Types<chase_lev_pool, locked_pool, steal_half_pool>;
+using coro_pool_types =
+    ::testing::Types<chase_lev_coro_pool, locked_coro_pool, steal_half_coro_pool>;
 
+/// Names a typed test's pool (either mode) by its deque variant.
 struct pool_names {
   template <class P>
   static std::string GetName(int) {
-    if constexpr (std::is_same_v<P, chase_lev_pool>) return "chase_lev";
-    if constexpr (std::is_same_v<P, locked_pool>) return "locked";
-    return "steal_half";
+    return std::string(P::deque_type::variant_name);
   }
 };
+
+/// Polls until every worker sleeps in the event count; the 60 s deadline only turns a hang into
+/// a failure (the caller asserts on the state afterwards).
+template <class P>
+void wait_until_all_parked(const P& p) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (p.sleeping() != p.size() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+/// The counters once every worker parked and two snapshots 2 ms apart agree (a worker that
+/// wakes spuriously spins for 50 us, changing the steal counters).
+template <class P>
+scheduler_stats quiescent_stats(const P& p) {
+  auto same = [](const scheduler_stats& a, const scheduler_stats& b) {
+    return a.tasks == b.tasks && a.steal_attempts == b.steal_attempts && a.steals == b.steals &&
+           a.steal_empty == b.steal_empty && a.steal_abort == b.steal_abort && a.parks == b.parks;
+  };
+  for (int tries = 0; tries < 1000; ++tries) {
+    wait_until_all_parked(p);
+    const scheduler_stats a = p.stats();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const scheduler_stats b = p.stats();
+    if (same(a, b) && p.sleeping() == p.size()) return b;
+  }
+  ADD_FAILURE() << "the pool never became quiescent";
+  return p.stats();
+}
 
 /// The seed of a randomized test, printed so a failure can be replayed.
 inline std::uint64_t announce_seed(std::uint64_t seed, const char* what) {

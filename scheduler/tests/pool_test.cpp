@@ -17,34 +17,6 @@ template <class P>
 class PoolTest : public ::testing::Test {};
 TYPED_TEST_SUITE(PoolTest, pool_types, pool_names);
 
-// Polls until every worker sleeps in the event count; the 60 s deadline only turns a hang into
-// a failure (the caller asserts on the state afterwards).
-template <class P>
-void wait_until_all_parked(const P& p) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (p.sleeping() != p.size() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-}
-
-// The counters once every worker parked and two snapshots 2 ms apart agree (a worker that
-// wakes spuriously spins for 50 us, changing the steal counters).
-template <class P>
-scheduler_stats quiescent_stats(const P& p) {
-  auto same = [](const scheduler_stats& a, const scheduler_stats& b) {
-    return a.tasks == b.tasks && a.steal_attempts == b.steal_attempts && a.steals == b.steals &&
-           a.steal_empty == b.steal_empty && a.steal_abort == b.steal_abort && a.parks == b.parks;
-  };
-  for (int tries = 0; tries < 1000; ++tries) {
-    wait_until_all_parked(p);
-    const scheduler_stats a = p.stats();
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    const scheduler_stats b = p.stats();
-    if (same(a, b) && p.sleeping() == p.size()) return b;
-  }
-  ADD_FAILURE() << "the pool never became quiescent";
-  return p.stats();
-}
-
 template <class P>
 std::uint64_t fib(P& p, int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
