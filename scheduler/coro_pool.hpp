@@ -125,7 +125,7 @@ class coro_pool {
         root_done(&self->record);
         return;
       }
-      h.resume();
+      resume_chain(h);
     }
   };
 

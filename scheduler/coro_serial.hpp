@@ -44,7 +44,7 @@ struct coro_serial {
     frame_base record;
     std::conditional_t<std::is_void_v<T>, char, T> value{};
     try {
-      start_root<T, coro_serial>(f(), record, &value).resume();
+      resume_chain(start_root<T, coro_serial>(f(), record, &value));
     } catch (...) {
       arena = outer;
       throw;

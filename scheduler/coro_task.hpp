@@ -63,6 +63,57 @@
 
 namespace stealcheck::scheduler {
 
+// How control passes from one coroutine to the next (a fork to its child, a finished child to
+// its parent). Symmetric transfer (await_suspend returns the next handle) needs the compiler to
+// turn the resumption into a tail call: g++ does at -O2, not at -O0/-O1 nor under
+// ThreadSanitizer (its function-exit hook follows every call), where each transfer would grow
+// the native stack until a deep fork chain overflows it. Those builds use a trampoline instead:
+// await_suspend stores the next handle in a thread-local and suspends, and resume_chain(), the
+// only place that resumes coroutines, runs the handles one after the other.
+#ifndef STEALCHECK_CORO_SYMMETRIC_TRANSFER
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__) && \
+    defined(STEALCHECK_SIBLING_CALLS)
+#define STEALCHECK_CORO_SYMMETRIC_TRANSFER 1
+#else
+#define STEALCHECK_CORO_SYMMETRIC_TRANSFER 0
+#endif
+#endif
+
+namespace detail {
+#if STEALCHECK_CORO_SYMMETRIC_TRANSFER
+using transfer = std::coroutine_handle<>;  // what await_suspend returns
+inline transfer transfer_to(std::coroutine_handle<> h) noexcept {
+  return h ? h : std::noop_coroutine();
+}
+inline transfer keep_running(std::coroutine_handle<> self) noexcept {
+  return self;
+}
+#else
+inline thread_local std::coroutine_handle<> next_coroutine;
+using transfer = bool;  // true: suspended, next_coroutine runs next; false: continue
+inline transfer transfer_to(std::coroutine_handle<> h) noexcept {
+  next_coroutine = h;
+  return true;
+}
+inline transfer keep_running(std::coroutine_handle<> /*self*/) noexcept {
+  return false;
+}
+#endif
+}  // namespace detail
+
+/// Resumes h, then every coroutine control passes to on this thread, until none is left.
+/// Thread role: a worker's scheduling loop, or coro_serial::run (never from a coroutine).
+inline void resume_chain(std::coroutine_handle<> h) {
+#if STEALCHECK_CORO_SYMMETRIC_TRANSFER
+  h.resume();
+#else
+  while (h) {
+    h.resume();
+    h = std::exchange(detail::next_coroutine, nullptr);
+  }
+#endif
+}
+
 enum class frame_kind : std::uint8_t { root, forked, called };
 
 /// What the scheduler sees of a coroutine frame: the task header (execute = resume after a
@@ -99,7 +150,7 @@ struct frame_base : task {
   static void resume_stolen(task* t) {
     auto* f = static_cast<frame_base*>(t);
     ++f->steals;
-    f->self.resume();
+    resume_chain(f->self);
   }
 };
 
@@ -109,7 +160,7 @@ class coro_task;
 namespace detail {
 
 /// Thread role: the worker on which a child of `parent` just finished (its frame is already
-/// freed). Returns the coroutine this worker runs next (noop: back to the scheduling loop).
+/// freed). Returns the coroutine this worker runs next (null: back to the scheduling loop).
 template <class C>
 [[gnu::always_inline]] inline std::coroutine_handle<> child_finished(frame_base* parent,
                                                                      frame_kind kind) noexcept {
@@ -118,7 +169,7 @@ template <class C>
       return parent->self;
     case frame_kind::root:
       C::root_done(parent);
-      return std::noop_coroutine();
+      return nullptr;
     case frame_kind::forked:
       break;
   }
@@ -136,7 +187,7 @@ template <class C>
   // thread resume the parent without seeing the other children's results; relaxed publishes
   // nothing.
   if (parent->joins.fetch_sub(1, std::memory_order_acq_rel) == 1) return parent->self;
-  return std::noop_coroutine();
+  return nullptr;
 }
 
 struct join_tag {};
@@ -145,12 +196,12 @@ template <class C>
 struct final_awaiter {
   bool await_ready() noexcept { return false; }
   template <class P>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
+  transfer await_suspend(std::coroutine_handle<P> h) noexcept {
     frame_base& me = h.promise();
     frame_base* parent = me.parent;
     const frame_kind kind = me.kind;
     h.destroy();  // the result is in the parent already; the block is freed on this worker
-    return child_finished<C>(parent, kind);
+    return transfer_to(child_finished<C>(parent, kind));
   }
   void await_resume() noexcept {}
 };
@@ -191,7 +242,7 @@ struct start_awaiter {
   frame_base* child;
   bool await_ready() noexcept { return false; }
   template <class P>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+  transfer await_suspend(std::coroutine_handle<P> parent) noexcept {
     frame_base* c = child;  // *this lives in the parent's frame, which a thief may resume
     c->parent = &parent.promise();
     c->kind = Kind;
@@ -200,7 +251,7 @@ struct start_awaiter {
       // here on only locals are touched.
       if (!C::push(c->parent)) c->kind = frame_kind::called;  // bounded deque full
     }
-    return c->self;
+    return transfer_to(c->self);
   }
   void await_resume() noexcept {}
 };
@@ -212,14 +263,14 @@ struct join_awaiter {
     if constexpr (!C::wait_for_stolen) return true;  // KNOWN-BAD policy only
     return f->steals == 0;  // never stolen: every child ran here and finished
   }
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<> h) noexcept {
+  transfer await_suspend(std::coroutine_handle<> h) noexcept {
     const std::uint64_t k = frame_base::no_join - f->steals;
     // acq_rel: the release half publishes this frame's writes before the join to the last
     // child, which resumes it (pairs with that child's acquire); the acquire half, when every
     // stolen child has finished, reads their results (pairs with their release decrements).
     // Relaxed would let the resumed parent read children's results before they are written.
-    if (f->joins.fetch_sub(k, std::memory_order_acq_rel) == k) return h;
-    return std::noop_coroutine();  // the last child resumes it; *f may already run elsewhere
+    if (f->joins.fetch_sub(k, std::memory_order_acq_rel) == k) return keep_running(h);
+    return transfer_to(nullptr);  // the last child resumes it; *f may already run elsewhere
   }
   [[gnu::always_inline]] void await_resume() {
     if (f->steals != 0) {
@@ -285,25 +336,35 @@ frame_base* take(coro_task<T, C>& t, T* out) noexcept {
 }
 }  // namespace detail
 
-/// fork and call below: the child coroutine started as Kind, its result assigned to `out`.
-template <frame_kind Kind>
-struct start_fn {
-  template <class T, class C>
-  detail::start_awaiter<C, Kind> operator()(T& out, coro_task<T, C>&& child) const noexcept {
-    return {detail::take(child, &out)};
-  }
-  template <class C>
-  detail::start_awaiter<C, Kind> operator()(coro_task<void, C>&& child) const noexcept {
-    return {detail::take<void, C>(child, nullptr)};
-  }
-};
+namespace detail {
+template <frame_kind Kind, class T, class C>
+start_awaiter<C, Kind> start(coro_task<T, C>& child, T* out) noexcept {
+  return {take(child, out)};
+}
+}  // namespace detail
+
+// Functions, not function objects: overload resolution keeps them apart from POSIX fork().
 
 /// co_await fork(x, child): child runs now on this worker; this coroutine's continuation may be
 /// stolen meanwhile. x receives the child's result; read it only after co_await join().
-inline constexpr start_fn<frame_kind::forked> fork{};
+template <class T, class C>
+auto fork(T& out, coro_task<T, C>&& child) noexcept {
+  return detail::start<frame_kind::forked>(child, &out);
+}
+template <class C>
+auto fork(coro_task<void, C>&& child) noexcept {
+  return detail::start<frame_kind::forked, void>(child, nullptr);
+}
 /// co_await call(x, child): child runs now; this coroutine continues after it, on this worker.
 /// Its exception, if any, is rethrown by the next join().
-inline constexpr start_fn<frame_kind::called> call{};
+template <class T, class C>
+auto call(T& out, coro_task<T, C>&& child) noexcept {
+  return detail::start<frame_kind::called>(child, &out);
+}
+template <class C>
+auto call(coro_task<void, C>&& child) noexcept {
+  return detail::start<frame_kind::called, void>(child, nullptr);
+}
 /// co_await join(): returns once every child forked or called since the last join finished;
 /// rethrows the first exception among them.
 inline detail::join_tag join() noexcept {
