@@ -12,19 +12,19 @@
 //
 // Protocol. `co_await fork(x, child)` pushes the *parent's* frame (its continuation: a task
 // whose execute resumes it) on the bottom of the running worker's deque and transfers control to
-// the child (symmetric transfer, no native stack growth). When the child returns (final_suspend)
-// the worker pops: if it gets the parent back, nobody stole it and the parent resumes on this
-// worker (the fast path: no allocation but the child's frame, which comes from the worker's
-// frame_arena, and no atomic read-modify-write). If the pop comes back empty, a thief took the
-// continuation; the child then decrements the parent's join counter. The parent counts how
-// often it was stolen (`steals`, incremented by each thief that resumes it, scheduler code
-// only); `co_await join()` is free when steals == 0 and otherwise subtracts
-// (no_join - steals) from the counter: the counter reaches 0 exactly when the join has arrived
-// and every child whose continuation was stolen has finished, and whichever of them brings it
-// to 0 resumes the parent. Because deques are stolen from the top (oldest first), a worker
-// whose pop in final_suspend does not return the parent holds no continuation newer than it:
-// its deque is empty, or (batch-stealing deques) holds continuations a steal_into left there,
-// older than the parent; it returns to its scheduling loop, which runs them.
+// the child (symmetric transfer or the trampoline below: no native stack growth). When the child
+// returns (final_suspend) the worker pops: if it gets the parent back, nobody stole it and the
+// parent resumes on this worker (the fast path: no allocation but the child's frame, which comes
+// from the worker's frame_arena, and no atomic read-modify-write). If the pop comes back empty, a
+// thief took the continuation; the child then decrements the parent's join counter. The parent
+// counts how often it was stolen (`steals`, incremented by each thief that resumes it, scheduler
+// code only); `co_await join()` is free when steals == 0 and otherwise subtracts (no_join - steals)
+// from the counter: the counter reaches 0 exactly when the join has arrived and every child whose
+// continuation was stolen has finished, and whichever of them brings it to 0 resumes the parent.
+// Because deques are stolen from the top (oldest first), a worker whose pop in final_suspend does
+// not return the parent holds no continuation newer than it: its deque is empty, or (batch-stealing
+// deques) holds continuations a steal_into left there, older than the parent; it returns to its
+// scheduling loop, which runs them.
 //
 // Context C (scheduler/coro_pool.hpp, scheduler/coro_serial.hpp) gives the coroutines their
 // worker: static push(task*) -> bool (false: a bounded deque is full; the fork then runs as a
@@ -40,7 +40,12 @@
 // Errors: an exception thrown by a child (forked or called) is kept in the parent's frame (the
 // first one wins) and rethrown by the parent's next join(); the outermost coroutine's reaches
 // the caller of run().
-// Memory ordering: see join_counter_orders below and each site's comment.
+// Memory ordering: for any threads X (running a child) and Y (running its parent after join()):
+// X's writes before the child returns (its result, its exception) happen-before Y's code after
+// join(). Unstolen, X = Y. Stolen, X's acq_rel decrement of `joins` is read, directly or through
+// the release sequence of RMWs, by the acq_rel RMW that brings it to 0 (the join's or the last
+// child's), after which Y runs. A thief sees the parent's writes before the fork through the
+// deque (push's release, steal's acquire). Each site's comment names its partner.
 // Complexity: fork = one frame allocation (free-list pop) + one deque push + one pop; join O(1);
 // a stolen continuation costs one RMW per stolen child and one at the join.
 // Source: Frigo, Leiserson, Randall, "The Implementation of the Cilk-5 Multithreaded Language",
