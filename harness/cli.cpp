@@ -12,6 +12,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace stealcheck::harness {
 
@@ -143,15 +144,36 @@ std::string row_verdict(const row& r) {
   return r.caught() ? "expected failure: caught" : "KNOWN-BAD NOT CAUGHT";
 }
 
-// The first `n` lines of a failure; the rest is one line saying how to see it all.
-std::string first_lines(const std::string& text, std::size_t n) {
-  std::size_t pos = 0;
-  for (std::size_t i = 0; i < n && pos != std::string::npos; ++i)
-    pos = text.find('\n', pos == 0 ? 0 : pos + 1);
-  if (pos == std::string::npos || pos + 1 >= text.size()) return text;
-  const auto rest = static_cast<std::size_t>(
-      std::count(text.begin() + static_cast<std::ptrdiff_t>(pos), text.end(), '\n'));
-  return text.substr(0, pos) + fmt::format("\n  ... ({} more lines: run the replay command)", rest);
+// A caught known-bad's failure, short: its first line and the lines that say why (a model
+// report's "cause:" with the lines under it, a history's "spec:" step), then how to see the
+// rest. A report without either keeps its first `n` lines.
+std::string why_lines(const std::string& text, std::size_t n) {
+  std::vector<std::string> lines;
+  for (std::size_t from = 0; from <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', from), text.size());
+    lines.push_back(text.substr(from, end - from));
+    from = end + 1;
+  }
+  while (!lines.empty() && lines.back().empty())
+    lines.pop_back();
+  std::vector<std::size_t> keep{0};
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].rfind("  spec: ", 0) == 0) keep.push_back(i);
+    if (lines[i].rfind("cause: ", 0) != 0) continue;
+    keep.push_back(i);
+    for (std::size_t j = i + 1; j < lines.size() && lines[j].rfind("  ", 0) == 0; ++j)
+      keep.push_back(j);
+  }
+  if (keep.size() == 1)
+    for (std::size_t i = 1; i < std::min(n, lines.size()); ++i)
+      keep.push_back(i);
+  std::string out;
+  for (const std::size_t i : keep)
+    out += (out.empty() ? "" : "\n") + lines[i];
+  if (keep.size() < lines.size())
+    out +=
+        fmt::format("\n  ... ({} more lines: run the replay command)", lines.size() - keep.size());
+  return out;
 }
 
 void print_table(const std::vector<checker>& checkers, const std::vector<row>& rows) {
@@ -178,7 +200,10 @@ void print_table(const std::vector<checker>& checkers, const std::vector<row>& r
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const auto& c = r.cells[i];
       if (c.verdict != cell_verdict::fail) continue;
-      fmt::print("\n{} / {}: {}\n", r.v->name(), checkers[i].name, first_lines(c.failure, 6));
+      // a bug in a correct variant: the whole report (it fits on a screen); a caught
+      // known-bad: what failed and why
+      fmt::print("\n{} / {}: {}\n", r.v->name(), checkers[i].name,
+                 r.v->info().known_bad ? why_lines(c.failure, 6) : c.failure);
       if (c.replay) fmt::print("  replay: {}\n", c.replay->str());
     }
   }

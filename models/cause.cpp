@@ -72,7 +72,7 @@ std::string site_of(const context& c, event_id id) {
 }
 
 std::string value_of(const event& e) {
-  return fmt::format("{}", static_cast<std::int64_t>(e.value));
+  return value_text(e.value);
 }
 
 // Whether write a is mo-before write b (same location).

@@ -103,6 +103,12 @@ std::string location_name(const graph& g, std::uint32_t loc) {
   return s;
 }
 
+std::string value_text(std::uint64_t v) {
+  if (v >= (std::uint64_t{1} << 40) && v < (std::uint64_t{1} << 56))
+    return fmt::format("{:#x}", v);  // a pointer
+  return fmt::format("{}", static_cast<std::int64_t>(v));
+}
+
 std::string event_name(const graph& /*g*/, event_id id) {
   if (!id.valid()) return "(none)";
   return fmt::format("({}, {})", id.thread, id.index);
@@ -116,12 +122,7 @@ std::string event_line(const graph& g, event_id id) {
   else if (e.rmw)
     s += "(rmw)";
   if (is_access(e) || is_na(e)) s += " " + location_name(g, e.loc);
-  if (is_access(e)) {
-    if (e.value >= (std::uint64_t{1} << 40) && e.value < (std::uint64_t{1} << 56))
-      s += fmt::format(" {:#x}", e.value);  // a pointer
-    else
-      s += fmt::format(" {}", static_cast<std::int64_t>(e.value));
-  }
+  if (is_access(e)) s += " " + value_text(e.value);
   if (is_access(e) || e.kind == event_kind::fence) s += fmt::format(" {}", short_order(e.order));
   if (is_read(e)) {
     const bool init = g.contains(e.rf) && g.at(e.rf).kind == event_kind::init;

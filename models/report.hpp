@@ -29,6 +29,8 @@ namespace stealcheck::model {
 /// print alike (k-th in creation order); "ring#k[i]" for element i of the k-th array of that
 /// name (or line) in the execution. O(locations); only when printing.
 std::string location_name(const graph& g, std::uint32_t loc);
+/// A value as traces print it: signed decimal, or hex when it looks like a pointer.
+std::string value_text(std::uint64_t v);
 /// "(t, i)".
 std::string event_name(const graph& g, event_id id);
 /// One line for event id (without a newline).

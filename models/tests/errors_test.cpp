@@ -148,6 +148,13 @@ TEST(Errors, AccessRecordedBeforeTheFreeButNotOrderedBeforeIt) {
   EXPECT_EQ(bad.bug->kind, error_kind::use_after_free) << bad.bug->message;
   EXPECT_NE(bad.bug->message.find("is not ordered before the free"), std::string::npos)
       << bad.bug->message;
+  // the cause: the access and the free, and the flag that would order them if it synchronized
+  const std::string& t = bad.bug->trace;
+  EXPECT_NE(t.find("cause: thread 1's relaxed read of "), std::string::npos) << t;
+  EXPECT_NE(t.find("'s free "), std::string::npos) << t;
+  EXPECT_NE(t.find("are not ordered by happens-before"), std::string::npos) << t;
+  EXPECT_NE(t.find("is not a release"), std::string::npos) << t;
+  EXPECT_NE(t.find("is not an acquire"), std::string::npos) << t;
   expect_replays(options{}, body(rlx, rlx), bad);
   const result good = explore(options{}, body(rel, acq));
   EXPECT_TRUE(good.ok()) << good.bug->message << "\n" << good.bug->trace;
