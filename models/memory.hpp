@@ -239,7 +239,7 @@ struct memory {
   };
 
   /// The site's order, or the override the running exploration set for its name.
-  static sited_order order(const site& s) {
+  [[gnu::always_inline]] static sited_order order(const site& s) {
     return {detail::tls_sites_overridden ? detail::rt_site_order(s) : s.order, site_id(s)};
   }
 

@@ -31,11 +31,11 @@ inline std::size_t site_slot(const site* s) noexcept {
 }
 extern constinit thread_local site_cache_slot tls_site_cache[site_cache_size];
 /// The registry's number of s (registering it when new). Fills the calling thread's cache.
-std::uint32_t register_site(const site& s);
+[[gnu::cold]] std::uint32_t register_site(const site& s);
 }  // namespace detail
 
 /// The number of site s (never 0).
-inline std::uint32_t site_id(const site& s) {
+[[gnu::always_inline]] inline std::uint32_t site_id(const site& s) {
   detail::site_cache_slot& c = detail::tls_site_cache[detail::site_slot(&s)];
   if (c.s == &s) return c.id;
   return detail::register_site(s);
