@@ -80,10 +80,12 @@ auto plain_thief(D& d, bool batch) {
                      const std::atomic<bool>& done) {
     std::unique_ptr<D> mine;
     if (batch && (me % 2) == 1) mine = std::make_unique<D>(64);
-    while (!done.load(std::memory_order_acquire)) {  // pairs with the owner's release store
+    // at least one steal, even when the owner is done before this thread first runs (an
+    // oversubscribed machine): every thief exercises steal in every run
+    do {
       steal_once(d, mine.get(), me, log, k);
       j();
-    }
+    } while (!done.load(std::memory_order_acquire));  // pairs with the owner's release store
   };
 }
 
