@@ -2,6 +2,7 @@
 #include "bench/cli.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <charconv>
@@ -59,10 +60,8 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   if (!a.runtimes.empty()) {
     for (const auto& name : split(a.runtimes)) {
       if (make_runtime(name) == nullptr)
-        return fmt::format(
-            "unknown runtime '{}' (known: serial, sc-chase_lev, sc-locked, "
-            "sc-steal_half, cs-chase_lev, cs-locked, cs-steal_half, tbb, omp)",
-            name);
+        return fmt::format("unknown runtime '{}' (known: {})", name,
+                           fmt::join(all_runtime_names(), ", "));
       cfg.runtimes.push_back(name);
     }
   }
@@ -113,10 +112,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option("--kernels", args->kernels,
                   "Comma list of fib,nqueens,uts,matmul,loop (default all)");
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
-  sub->add_option(
-      "--runtimes", args->runtimes,
-      "Comma list of serial,sc-chase_lev,sc-locked,sc-steal_half,cs-chase_lev,cs-locked,"
-      "cs-steal_half,tbb,omp (default all; sc = child stealing, cs = continuation stealing)");
+  sub->add_option("--runtimes", args->runtimes,
+                  "Comma list of "
+                  "serial,coro-serial,sc-chase_lev,sc-locked,sc-steal_half,cs-chase_lev,cs-locked,"
+                  "cs-steal_half,tbb,omp (default all; sc = child stealing, cs = continuation "
+                  "stealing, coro-serial = the cs kernels run serially)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE");

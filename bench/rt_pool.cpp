@@ -135,7 +135,29 @@ class coro_pool_runtime final : public runtime {
   std::unique_ptr<pool_type> pool_;
 };
 
+// The coroutine kernels run serially on the calling thread (scheduler/coro_serial.hpp): no
+// deque, no worker, every fork a call. What it costs over `serial` is the cost of the coroutine
+// calls themselves (frame allocation, resumption, destruction), the floor under every cs-* row.
+class coro_serial_runtime final : public runtime {
+ public:
+  std::string_view name() const override { return "coro-serial"; }
+  bool parallel() const override { return false; }
+  void set_threads(unsigned /*p*/) override {}
+  std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) override {
+    return scheduler::coro_serial::run(
+        [&] { return run_coro_kernel<scheduler::coro_serial>(k, params, m); }, &peak_);
+  }
+  std::optional<std::int64_t> take_peak_live() override { return peak_; }
+
+ private:
+  std::int64_t peak_ = -1;
+};
+
 }  // namespace
+
+std::unique_ptr<runtime> make_coro_serial_runtime() {
+  return std::make_unique<coro_serial_runtime>();
+}
 
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
   std::unique_ptr<runtime> r;

@@ -22,13 +22,13 @@ std::unique_ptr<runtime> make_serial_runtime() {
 }
 
 std::vector<std::string> all_runtime_names() {
-  return {"serial",        "sc-chase_lev", "sc-locked",
-          "sc-steal_half", "cs-chase_lev", "cs-locked",
-          "cs-steal_half", "tbb",          "omp"};
+  return {"serial",       "coro-serial", "sc-chase_lev",  "sc-locked", "sc-steal_half",
+          "cs-chase_lev", "cs-locked",   "cs-steal_half", "tbb",       "omp"};
 }
 
 std::unique_ptr<runtime> make_runtime(std::string_view name) {
   if (name == "serial") return make_serial_runtime();
+  if (name == "coro-serial") return make_coro_serial_runtime();
   if (name == "tbb") return make_tbb_runtime();
   if (name == "omp") return make_omp_runtime();
   if (name.starts_with("sc-")) return make_pool_runtime(name.substr(3));

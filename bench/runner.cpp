@@ -178,6 +178,7 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
                      std::FILE* progress) {
   std::vector<sample_set> sets(rts.size());
   for (auto& rt : rts) {
+    if (!rt->parallel() && p > 1) continue;
     rt->set_threads(p);
     sample_set warm;
     rt->count_live(true);  // child stealing counts live tasks in this untimed run only
@@ -189,8 +190,10 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
   }
   for (int r = 0; r < cfg.reps; ++r)
     for (std::size_t i = 0; i < rts.size(); ++i)
-      timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
+      if (rts[i]->parallel() || p == 1)
+        timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
   for (std::size_t i = 0; i < rts.size(); ++i) {
+    if (!rts[i]->parallel() && p > 1) continue;
     out.rows.push_back(make_row(ki, rts[i]->name(), p, sets[i], cfg.reps));
     out.checks_ok = out.checks_ok && sets[i].ok;
     if (progress)
@@ -228,6 +231,7 @@ void measure_idle(const bench_config& cfg, std::vector<std::unique_ptr<runtime>>
   small.fib_n = 20;
   matmul_data none(1);
   for (auto& rt : rts) {
+    if (!rt->parallel()) continue;  // no threads of its own to stay idle
     for (unsigned p : cfg.threads) {
       rt->set_threads(p);
       (void)rt->run(kernel_id::fib, small, none);

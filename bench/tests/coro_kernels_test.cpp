@@ -1,9 +1,9 @@
 // bench/tests/coro_kernels_test.cpp: the kernels of bench/kernels.hpp on the continuation-stealing
-// runtimes (`cs-*`, bench/rt_pool.cpp) against the serial program, P = 1, 2, 4 (oversubscribed
-// on this 2-core machine), quick sizes; and the space property that tells the two modes apart:
-// on the loop kernel (one function spawning n children), continuation stealing's peak of live
-// frames stays within P*S1 while child stealing's live tasks exceed it. Both sides are asserted,
-// so the test fails if the continuation pool's frames grow with the loop. No timing.
+// runtimes (`cs-*`, bench/rt_pool.cpp) and on `coro-serial` against the serial program, P = 1, 2, 4
+// (oversubscribed on this 2-core machine), quick sizes; and the space property that tells the two
+// modes apart: on the loop kernel (one function spawning n children), continuation stealing's peak
+// of live frames stays within P*S1 while child stealing's live tasks exceed it. Both sides are
+// asserted, so the test fails if the continuation pool's frames grow with the loop. No timing.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -24,8 +24,14 @@ TEST(CoroKernels, EveryKernelEqualsSerialOnEveryVariantForOneTwoFourWorkers) {
     serial_rt serial;
     const std::uint64_t expected = run_kernel(serial, k, params, m);
     std::uint64_t coro_serial_result = 0;
-    EXPECT_GT(serial_frames(k, params, m, coro_serial_result), 0);
+    const std::int64_t s1 = serial_frames(k, params, m, coro_serial_result);
+    EXPECT_GT(s1, 0);
     EXPECT_EQ(coro_serial_result, expected) << kernel_name(k) << " serial coroutine";
+    auto floor = make_runtime("coro-serial");  // the same, as the bench's runtime
+    ASSERT_NE(floor, nullptr);
+    EXPECT_FALSE(floor->parallel());
+    EXPECT_EQ(floor->run(k, params, m), expected) << kernel_name(k) << " coro-serial";
+    EXPECT_EQ(floor->take_peak_live(), s1) << kernel_name(k) << " coro-serial's peak is S1";
     for (const char* name : coro_runtimes) {
       auto rt = make_runtime(name);
       ASSERT_NE(rt, nullptr) << name;
