@@ -1,6 +1,7 @@
 // scheduler/known_bad.hpp: KNOWN-BAD orders of the scheduler's synchronization. Deliberately
 // broken; never use them for work. Each is the unmodified source (scheduler/event_count.hpp,
-// scheduler/join.hpp) with sites weakened, run by the model clients of
+// scheduler/join.hpp, scheduler/inject.hpp) with sites weakened or the non-strict wake-up, run
+// by the model clients of
 // scheduler/model_clients.hpp, which must catch it (`stealcheck verify --include-known-bad`);
 // and a policy of the continuation-stealing pool (scheduler/coro_pool.hpp) whose join does not
 // wait, which the result checks of scheduler/tests/coro_pool_test.cpp must catch.
@@ -13,6 +14,7 @@
 
 #include "deques/memory.hpp"
 #include "scheduler/event_count.hpp"
+#include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 
 namespace stealcheck::scheduler {
@@ -35,6 +37,23 @@ struct event_count_sites_relaxed : event_count_sites {
 struct join_sites_relaxed_done : join_sites {
   static constexpr site flag_store{"join::flag.store_done", std::memory_order_relaxed,
                                    site_kind::store, "KNOWN-BAD: relaxed (no release)"};
+};
+
+/// KNOWN-BAD: work injected from outside announced with the non-strict hint_one() instead of
+/// notify_one(). hint_one()'s relaxed load of the event-count word can miss a worker that has
+/// just registered as a sleeper, while that worker's check misses the queued task (store
+/// buffering): it sleeps, the caller waits for the task forever. The model checker reports a
+/// deadlock in run_from_outside.
+struct inject_wake_hint {
+  static constexpr bool strict = false;
+};
+
+/// KNOWN-BAD: the outside wait's epoch bump relaxed (no release). A waiter can read the bump
+/// without synchronizing with the completion before it, see done() false and wait on an epoch
+/// that never moves again: a deadlock in run_from_outside.
+struct inject_sites_relaxed_notify : inject_sites {
+  static constexpr site external_rmw{"external::notify.rmw", std::memory_order_relaxed,
+                                     site_kind::rmw, "KNOWN-BAD: relaxed (no release)"};
 };
 
 /// KNOWN-BAD: coro_pool<D, coro_policy_join_skips_stolen>: join() returns at once even when a

@@ -5,24 +5,27 @@
 // (scheduler/model_clients.hpp, `stealcheck model sched`); with native_memory the same source
 // runs on real threads (scheduler/tests).
 //
-// What it keeps of pool<D> (scheduler/pool.hpp): a worker pops its own deque, then steals from
-// the other one (steal half for a batch-stealing deque), and then parks in the event count,
+// What it keeps of pool<D> (scheduler/pool.hpp): a worker pops its own deque, then takes an
+// injected task (worker_loop only, never inside a join), then steals from the other one (steal
+// half for a batch-stealing deque), and then parks in the event count,
 // looking for work and for shutdown after registering (event_count::sleep_unless); a push
 // wakes a sleeper with hint_one(), a steal cascades with hint_one(), shutdown is a release
-// store of `stopping` and a strict notify_all(); a join pops, then helps, exactly as fork_join.
+// store of `stopping` and a strict notify_all(); a join pops, then helps, exactly as fork_join;
+// run() from a thread that is not a worker is pool::run's own code (run_outside: the injection
+// queue and the outside wait of scheduler/inject.hpp).
 // What it leaves out: threads (the caller runs worker_loop on its own threads, or the model
-// checker's), the injection queue, statistics, random victims (there is one other worker), and
-// the idle spin before parking. A join that finds nothing to run waits for its flag or counter
+// checker's), statistics, random victims (there is one other worker), and the idle spin before
+// parking. A join that finds nothing to run waits for its flag or counter
 // to change (join_flag::await: a spin natively, a blocking read under the model checker)
 // instead of trying again: that explores every execution of clients whose stolen tasks fork
 // nothing more, as the model clients' tasks do; deeper helping is not explored.
 //
 // Thread role: worker_loop(i), push(i, ...), pop(i), wait_for(i, ...), fork_join(i, ...) and
-// spawn_and_wait(i, ...) on worker i's thread; shutdown() on any thread, once.
-// Memory ordering: the components' sites (EcSites, JoinSites); stopping: release store /
-// acquire load (as pool<D>). Complexity: O(1) deque operations per task; a park is O(1).
-// Source: Blumofe, Leiserson, JACM 1999 (work stealing with helping joins); D. Vyukov 2008
-// (eventcount).
+// spawn_and_wait(i, ...) on worker i's thread; run(f) on a thread that runs no worker_loop;
+// shutdown() on any thread, once.
+// Memory ordering: the components' sites (EcSites, JoinSites, InjectSites); stopping: release store
+// / acquire load (as pool<D>). Complexity: O(1) deque operations per task; a park is O(1). Source:
+// Blumofe, Leiserson, JACM 1999 (work stealing with helping joins); D. Vyukov 2008 (eventcount).
 #pragma once
 
 #include <array>
@@ -37,6 +40,7 @@
 #include "deques/memory.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/fork_join.hpp"
+#include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/pool.hpp"
 #include "scheduler/task.hpp"
@@ -44,7 +48,8 @@
 namespace stealcheck::scheduler {
 
 template <template <class, class> class D, class Mem = native_memory,
-          class EcSites = event_count_sites, class JoinSites = join_sites>
+          class EcSites = event_count_sites, class JoinSites = join_sites,
+          class InjectSites = inject_sites, class Wake = inject_wake_strict>
 class mini_pool {
  public:
   using deque_type = D<task*, Mem>;
@@ -58,7 +63,7 @@ class mini_pool {
   /// Thread role: worker i. Runs tasks until shutdown() (see the file comment).
   void worker_loop(unsigned i) {
     for (;;) {
-      if (task* t = find_work(i)) {
+      if (task* t = find_work(i, /*take_injected=*/true)) {
         t->execute(t);
         continue;
       }
@@ -74,6 +79,20 @@ class mini_pool {
     stopping_.store(true, std::memory_order_release);
     sleep_.notify_all();  // strict: the store above precedes it (event_count protocol)
   }
+
+  /// Thread role: a thread that runs no worker_loop. pool::run's outside path: f runs on a
+  /// worker; returns its result, rethrows its exception.
+  template <class F>
+  std::invoke_result_t<F&> run(F&& f) {
+    return run_outside<Mem, JoinSites>(*this, f);
+  }
+  /// The hooks of run_outside (scheduler/inject.hpp), as pool<D> has them.
+  void inject(task* t) { injected_.push(t, sleep_); }
+  template <class Done>
+  void block_until(Done&& done) {
+    external_.block_until(done);
+  }
+  void notify_external() { external_.notify(); }
 
   /// The hooks of detail::fork_join_on (scheduler/fork_join.hpp). Thread role: worker i.
   bool push(unsigned i, task* t) {
@@ -139,17 +158,23 @@ class mini_pool {
     }
   };
 
-  // Own deque first, then one steal from the other worker (hint_one on success: the cascade).
-  task* find_work(unsigned i) {
+  // Own deque first, then (outside a join) the injection queue, then one steal from the other
+  // worker (hint_one on success: the cascade).
+  task* find_work(unsigned i, bool take_injected = false) {
     if (std::optional<task*> t = deques_[i].pop()) return *t;
+    if (take_injected) {
+      if (task* t = injected_.take()) return t;
+    }
     steal_result<task*> r = steal_task(deques_[1 - i], deques_[i]);
     if (r.status() != steal_status::item) return nullptr;
     sleep_.hint_one();
     return *r;
   }
 
-  // After prepare_wait(): anything to take? (pool::work_visible without the injection queue)
-  bool work_visible() const { return deques_[0].size_hint() > 0 || deques_[1].size_hint() > 0; }
+  // After prepare_wait(): anything to take? (pool::work_visible)
+  bool work_visible() const {
+    return injected_.visible() || deques_[0].size_hint() > 0 || deques_[1].size_hint() > 0;
+  }
 
   bool stopping() const {
     return stopping_.load(std::memory_order_acquire);  // acquire: pairs with shutdown()
@@ -157,6 +182,8 @@ class mini_pool {
 
   deque_type deques_[workers];
   basic_event_count<Mem, EcSites> sleep_;
+  basic_inject_queue<Mem, InjectSites, Wake> injected_;
+  basic_external_wait<Mem, InjectSites> external_;
   typename Mem::template atomic<bool> stopping_{false, "stopping"};
 };
 

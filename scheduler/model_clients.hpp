@@ -16,6 +16,9 @@
 //   stolen_exception    fork_join where b throws: the exception reaches the joiner, after a.
 //   shutdown_parking    no work: worker 1 parks while worker 0 shuts the pool down; worker 1
 //                       must see `stopping` or be woken (the strict notify_all).
+//   run_from_outside    the main thread, no worker, calls run(f) (pool::run's code: inject with
+//                       the strict notify_one, then block_until) while worker 1 parks: f runs
+//                       once, its result and write reach the caller, nobody sleeps forever.
 //
 // Thread role: run inside model::explore. Complexity: a few dozen events per thread.
 #pragma once
@@ -33,6 +36,7 @@
 #include "models/explore.hpp"
 #include "models/memory.hpp"
 #include "scheduler/event_count.hpp"
+#include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/mini_pool.hpp"
 
@@ -41,20 +45,20 @@ namespace stealcheck::scheduler::model_clients {
 using model::client;
 using mem = model::memory;
 
-/// The sites of the scheduler's synchronization, event count then join protocol (for
-/// `stealcheck list --sites sched` and --site overrides).
-template <class Ec, class Js>
+/// The sites of the scheduler's synchronization, event count, join protocol, then injection
+/// and outside wait (for `stealcheck list --sites sched` and --site overrides).
+template <class Ec, class Js, class Is = inject_sites>
 struct sched_sites {
   template <class S>
-  static constexpr std::array<const site*, 20> list() {
-    std::array<const site*, 20> out{};
-    const auto ec = Ec::template list<Ec>();
-    const auto js = Js::template list<Js>();
-    static_assert(ec.size() + js.size() == out.size());
-    for (std::size_t i = 0; i < ec.size(); ++i)
-      out[i] = ec[i];
-    for (std::size_t i = 0; i < js.size(); ++i)
-      out[ec.size() + i] = js[i];
+  static constexpr std::array<const site*, 27> list() {
+    std::array<const site*, 27> out{};
+    std::size_t n = 0;
+    for (const site* s : Ec::template list<Ec>())
+      out[n++] = s;
+    for (const site* s : Js::template list<Js>())
+      out[n++] = s;
+    for (const site* s : Is::template list<Is>())
+      out[n++] = s;
     return out;
   }
 };
@@ -132,16 +136,32 @@ void shutdown_parking(client& c) {
   with_pool<P>(c, [](P&) {});
 }
 
-/// The five clients on mini_pool<D, model::memory, Ec, Js>, named "<client>.<deque>".
-template <template <class, class> class D, class Ec = event_count_sites, class Js = join_sites>
+template <class P>
+void run_from_outside(client& c) {
+  mem::nonatomic<int> r1(named{"r1"}, 0);
+  with_pool<P>(c, [&](P& p) {  // the main thread runs no worker_loop: it is outside the pool
+    const int got = p.run([&] {
+      r1.write() = 1;
+      return 7;
+    });
+    const int x = r1.read();
+    c.check(got == 7 && x == 1, "run returned " + std::to_string(got) +
+                                    " with r1 = " + std::to_string(x) + " (7 and 1 expected)");
+  });
+}
+
+/// The six clients on mini_pool<D, model::memory, Ec, Js, Is, Wake>, named "<client>.<deque>".
+template <template <class, class> class D, class Ec = event_count_sites, class Js = join_sites,
+          class Is = inject_sites, class Wake = inject_wake_strict>
 void add_clients(std::vector<model::clients::client_entry>& out, std::string_view deque) {
-  using P = mini_pool<D, mem, Ec, Js>;
-  const std::array<std::pair<std::string_view, void (*)(client&)>, 5> all{{
+  using P = mini_pool<D, mem, Ec, Js, Is, Wake>;
+  const std::array<std::pair<std::string_view, void (*)(client&)>, 6> all{{
       {"fork2_join", &fork2_join<P>},
       {"steal_while_join", &steal_while_join<P>},
       {"park_while_push", &park_while_push<P>},
       {"stolen_exception", &stolen_exception<P>},
       {"shutdown_parking", &shutdown_parking<P>},
+      {"run_from_outside", &run_from_outside<P>},
   }};
   static std::set<std::string, std::less<>> names;  // client_entry names are views: kept here
   for (const auto& [name, run] : all)

@@ -33,10 +33,8 @@
 #include <chrono>
 #include <concepts>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -46,6 +44,7 @@
 #include "deques/deque.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/frame_arena.hpp"
+#include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/task.hpp"
 
@@ -195,15 +194,7 @@ class pool {
   /// Requires: t stays valid until it ran. Ensures: some worker runs t, even if all were parked.
   /// Memory ordering: writes before inject() happen-before t runs (the queue's mutex).
   /// Complexity: one lock and at most one futex wake.
-  void inject(task* t) {
-    {
-      std::scoped_lock lock(inject_mutex_);
-      injected_.push_back(t);
-      // relaxed: a hint for workers to take the lock; the lock orders the queue itself.
-      inject_size_.store(injected_.size(), std::memory_order_relaxed);
-    }
-    sleep_.notify_one();  // strict: the queue change above precedes it (event_count protocol)
-  }
+  void inject(task* t) { injected_.push(t, sleep_); }  // strict (scheduler/inject.hpp)
 
   /// Thread role: a worker of this pool (w is the caller's own worker). Runs tasks until
   /// done() holds: pops its own deque first, then steals from other workers' deques; never
@@ -253,25 +244,14 @@ class pool {
   /// Memory ordering: as done() provides (callers use an acquire load).
   template <class Done>
   void block_until(Done&& done) {
-    for (;;) {
-      // acquire: pairs with the acq_rel bump in notify_external(): a waiter that reads the
-      // bump also sees what the notifier did before it, so done() cannot miss it.
-      const std::uint32_t e = external_done_.load(std::memory_order_acquire);
-      if (done()) return;
-      external_done_.wait(e, std::memory_order_acquire);  // acquire: as the load above
-    }
+    external_.block_until(done);  // scheduler/inject.hpp, model-checked in sched run_from_outside
   }
 
   /// Thread role: any (a worker, after making a blocked thread's done() true). Wakes every
   /// thread in block_until(). Touches only the pool, so the caller may already have released
   /// the object done() looks at (a finished task's frame, a waited-for group).
   /// Complexity: one RMW; a futex wake only if some thread waits.
-  void notify_external() noexcept {
-    // acq_rel: the release half orders the caller's completion store before the bump (see
-    // block_until); the acquire half keeps later accesses after it (none depend on it today).
-    external_done_.fetch_add(1, std::memory_order_acq_rel);
-    external_done_.notify_all();
-  }
+  void notify_external() noexcept { external_.notify(); }
 
  private:
   void main_loop(worker_type& w) {
@@ -319,8 +299,7 @@ class pool {
   // notify_one() RMW orders the queue write before or after our prepare_wait(); see
   // event_count.hpp). For deque pushes it is a best-effort check (see the file comment).
   bool work_visible() const {
-    // relaxed: the event count's RMWs order what matters (see the comment above).
-    if (inject_size_.load(std::memory_order_relaxed) != 0) return true;
+    if (injected_.visible()) return true;
     return std::any_of(workers_.begin(), workers_.end(),
                        [](const auto& v) { return v->deque.size_hint() > 0; });
   }
@@ -359,16 +338,7 @@ class pool {
     return nullptr;
   }
 
-  task* take_injected() {
-    // relaxed: a hint; the lock below orders the queue (and the task it holds) for us.
-    if (inject_size_.load(std::memory_order_relaxed) == 0) return nullptr;
-    std::scoped_lock lock(inject_mutex_);
-    if (injected_.empty()) return nullptr;
-    task* t = injected_.front();
-    injected_.pop_front();
-    inject_size_.store(injected_.size(), std::memory_order_relaxed);  // relaxed: as in inject()
-    return t;
-  }
+  task* take_injected() { return injected_.take(); }
 
   // Failed attempts: pause, and yield the processor from time to time (ABP: with more workers
   // than processors, a thief that does not yield can delay the worker holding the work).
@@ -385,44 +355,9 @@ class pool {
   std::vector<std::unique_ptr<worker_type>> workers_;
   alignas(64) event_count sleep_;
   alignas(64) std::atomic<bool> stopping_{false};
-  alignas(64) std::atomic<std::size_t> inject_size_{0};
-  std::mutex inject_mutex_;
-  std::deque<task*> injected_;
-  alignas(64) std::atomic<std::uint32_t> external_done_{0};  // block_until()'s epoch
+  alignas(64) basic_inject_queue<> injected_;
+  alignas(64) basic_external_wait<> external_;  // block_until()'s epoch
 };
-
-namespace detail {
-
-// The root of a run() from a non-worker thread: lives in the caller's frame.
-template <class P, class F, class R>
-struct root_task final : task {
-  root_task(P& p, F& fn) : task{&run_it}, pool(p), f(fn) {}
-  P& pool;  // outlives the frame
-  F& f;
-  std::optional<std::conditional_t<std::is_void_v<R>, char, R>> result;
-  join_flag<> join;
-
-  static void run_it(task* t) {
-    auto* self = static_cast<root_task*>(t);
-    P& p = self->pool;
-    std::exception_ptr error;
-    try {
-      if constexpr (std::is_void_v<R>) {
-        self->f();
-      } else {
-        self->result.emplace(self->f());
-      }
-    } catch (...) {
-      error = std::current_exception();
-    }
-    // release (join::flag.store_done): pairs with the caller's acquire load; publishes result
-    // and error.
-    self->join.finish(std::move(error));
-    p.notify_external();  // the frame may be gone from here on: only the pool is touched
-  }
-};
-
-}  // namespace detail
 
 template <class D>
 requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
@@ -432,12 +367,7 @@ std::invoke_result_t<F&> pool<D>::run(F&& f) {
   static_assert(std::is_void_v<R> || std::is_object_v<R>,
                 "pool::run: f must return void or an object type (not a reference)");
   if (worker_type* w = current_worker<D>; w != nullptr && w->owner == this) return f();
-  detail::root_task<pool, std::remove_reference_t<F>, R> root(*this, f);
-  inject(&root);
-  // acquire (join::flag.load_done): pairs with finish(); result and error are then visible.
-  block_until([&] { return root.join.done(); });
-  root.join.rethrow_if_failed();
-  if constexpr (!std::is_void_v<R>) return std::move(*root.result);
+  return run_outside<native_memory, join_sites>(*this, f);  // scheduler/inject.hpp
 }
 
 }  // namespace stealcheck::scheduler

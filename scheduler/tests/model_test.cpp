@@ -1,8 +1,9 @@
 // scheduler/tests/model_test.cpp: the scheduler's own synchronization under the model checker
-// (scheduler/model_clients.hpp). The correct event count and join protocol pass every client on
-// every correct built-in deque with exactly the recorded execution counts (a change of a count
-// means the protocol or the checker changed: look before updating the table); each known-bad
-// order (scheduler/known_bad.hpp) is caught with its exact failure kind. About 15 s in release.
+// (scheduler/model_clients.hpp). The correct event count, join protocol, injection queue and
+// outside wait pass every client on every correct built-in deque with exactly the recorded
+// execution counts (a change of a count means the protocol or the checker changed: look before
+// updating the table); each known-bad order or wake-up (scheduler/known_bad.hpp) is caught with
+// its exact failure kind. About 15 s in release.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,16 +40,19 @@ constexpr expected_counts rc11_counts[] = {
     {"park_while_push.chase_lev", 174479, 34676},
     {"stolen_exception.chase_lev", 2321, 476},
     {"shutdown_parking.chase_lev", 6, 1},
+    {"run_from_outside.chase_lev", 134, 31},
     {"fork2_join.steal_half", 7022, 1246},
     {"steal_while_join.steal_half", 7022, 1246},
     {"park_while_push.steal_half", 1082360, 178612},
     {"stolen_exception.steal_half", 7022, 1246},
     {"shutdown_parking.steal_half", 7, 1},
+    {"run_from_outside.steal_half", 183, 38},
     {"fork2_join.locked", 661, 363},
     {"steal_while_join.locked", 661, 363},
     {"park_while_push.locked", 25710, 12549},
     {"stolen_exception.locked", 661, 363},
     {"shutdown_parking.locked", 7, 1},
+    {"run_from_outside.locked", 183, 38},
 };
 
 TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
@@ -69,11 +73,12 @@ TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
   }
 }
 
-// Runs the named client of mini_pool<chase_lev> with the given orders.
-template <class Ec, class Js>
+// Runs the named client of mini_pool<chase_lev> with the given orders and wake-up policy.
+template <class Ec, class Js, class Is = inject_sites, class Wake = inject_wake_strict>
 model::result run_bad(std::string_view name) {
   std::vector<client_entry> clients;
-  model_clients::add_clients<stealcheck::detail::chase_lev_default, Ec, Js>(clients, "chase_lev");
+  model_clients::add_clients<stealcheck::detail::chase_lev_default, Ec, Js, Is, Wake>(clients,
+                                                                                      "chase_lev");
   for (const client_entry& c : clients)
     if (c.name == name) return model::explore(model::options{}, c.run);
   ADD_FAILURE() << "no client " << name;
@@ -110,6 +115,39 @@ TEST(SchedModel, RelaxedDoneFlagLetsTheJoinerRaceWithTheThief) {
     EXPECT_NE(t.find("read of done"), std::string::npos) << t;
     EXPECT_NE(t.find("(join::flag.store_done) is not a release"), std::string::npos) << t;
   }
+}
+
+// The caller of run() waits forever for its task: checks the failure kind and message, returns
+// the report's trace (empty if the bug was not caught).
+std::string outside_deadlock(const model::result& r) {
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.bug->kind, model::error_kind::deadlock) << r.bug->message;
+  EXPECT_NE(r.bug->message.find("waits forever on external_done,"), std::string::npos)
+      << r.bug->message;
+  return r.bug->trace;
+}
+
+// Injected work announced with hint_one(): the parking worker and the injector each miss the
+// other's write (store buffering), the worker sleeps and the caller waits for its task forever.
+// The same client passes with notify_one() (CorrectProtocolPassesEveryClientWithItsCounts).
+TEST(SchedModel, InjectionWithTheNonStrictHintLosesTheWakeUp) {
+  const std::string t =
+      outside_deadlock(run_bad<event_count_sites, join_sites, inject_sites, inject_wake_hint>(
+          "run_from_outside.chase_lev"));
+  EXPECT_EQ(t.rfind("cause: store buffering", 0), 0u) << t;
+  EXPECT_NE(t.find("relaxed store of inject_size"), std::string::npos) << t;
+  EXPECT_NE(t.find("relaxed read of event_count"), std::string::npos) << t;
+}
+
+// The outside wait's epoch bump relaxed: the caller reads the bump, still reads done == false,
+// and waits on an epoch that never moves again.
+TEST(SchedModel, RelaxedOutsideNotifyLetsTheCallerMissTheCompletion) {
+  const std::string t =
+      outside_deadlock(run_bad<event_count_sites, join_sites, inject_sites_relaxed_notify>(
+          "run_from_outside.chase_lev"));
+  EXPECT_NE(t.find("read of done"), std::string::npos) << t;
+  EXPECT_NE(t.find("(external::notify.rmw) is not a release"), std::string::npos) << t;
 }
 
 }  // namespace

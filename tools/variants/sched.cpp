@@ -1,6 +1,7 @@
 // The scheduler's own synchronization registers itself as model-only variants (see
-// builtin.hpp): `sched` (the event count and the join protocol as the pool runs them, in a
-// two-worker mini pool on each correct built-in deque) and its known-bad orders
+// builtin.hpp): `sched` (the event count, the join protocol, the injection queue and the outside
+// wait as the pool runs them, in a two-worker mini pool on each correct built-in deque) and its
+// known-bad orders
 // (scheduler/known_bad.hpp), which the model checker must catch.
 #include <string_view>
 #include <vector>
@@ -18,9 +19,10 @@ namespace {
 
 using scheduler::model_clients::add_clients;
 
-// A model-only variant whose clients run the mini pool with orders Ec, Js; on every correct
-// built-in deque when all_deques, else on chase_lev.
-template <class Ec, class Js>
+// A model-only variant whose clients run the mini pool with orders Ec, Js, Is and wake-up
+// policy Wake; on every correct built-in deque when all_deques, else on chase_lev.
+template <class Ec, class Js, class Is = scheduler::inject_sites,
+          class Wake = scheduler::inject_wake_strict>
 harness::variant sched_variant(std::string_view name, std::string_view summary,
                                std::string_view bad_reason, bool all_deques) {
   variant_info info;
@@ -30,14 +32,14 @@ harness::variant sched_variant(std::string_view name, std::string_view summary,
   info.known_bad_reason = bad_reason;
   info.values = value_support::scalar;
   info.backends = backend_support::model_only;
-  info.sites = sites_of<scheduler::model_clients::sched_sites<Ec, Js>>();
+  info.sites = sites_of<scheduler::model_clients::sched_sites<Ec, Js, Is>>();
   harness::variant v(info);
   v.bind(model::binding{[all_deques] {
     std::vector<model::clients::client_entry> out;
-    add_clients<detail::chase_lev_default, Ec, Js>(out, "chase_lev");
+    add_clients<detail::chase_lev_default, Ec, Js, Is, Wake>(out, "chase_lev");
     if (all_deques) {
-      add_clients<detail::steal_half_default, Ec, Js>(out, "steal_half");
-      add_clients<detail::locked_default, Ec, Js>(out, "locked");
+      add_clients<detail::steal_half_default, Ec, Js, Is, Wake>(out, "steal_half");
+      add_clients<detail::locked_default, Ec, Js, Is, Wake>(out, "locked");
     }
     return out;
   }});
@@ -56,6 +58,15 @@ const bool sched_registered =
     harness::add_variant(
         sched_variant<scheduler::event_count_sites, scheduler::join_sites_relaxed_done>(
             "sched_done_relaxed", "KNOWN-BAD sched",
-            "stolen task's done flag stored relaxed: the joiner reads results unordered", false));
+            "stolen task's done flag stored relaxed: the joiner reads results unordered", false)) &&
+    harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
+                                       scheduler::inject_sites, scheduler::inject_wake_hint>(
+        "sched_inject_hint", "KNOWN-BAD sched",
+        "injected work announced with hint_one: a parking worker misses it (lost wake-up)",
+        false)) &&
+    harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
+                                       scheduler::inject_sites_relaxed_notify>(
+        "sched_external_relaxed", "KNOWN-BAD sched",
+        "outside wait's epoch bump relaxed: the caller misses the completion", false));
 
 }  // namespace stealcheck::tools
