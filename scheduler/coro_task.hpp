@@ -67,12 +67,12 @@
 #include "scheduler/task.hpp"
 
 // clang before 19 can move a write to a coroutine frame past the call of await_suspend, after
-// which a thief may already run that coroutine (LLVM issues 56301 and 65054): stolen
+// which a thief may already run that coroutine (llvm-project bugs #56301 and #65054): stolen
 // continuations get corrupted frames. With clang 16, the pool hung on the uts kernel at P = 2
 // in each of 3 runs (docs/toolchain.md). LLVM 19's llvm.coro.await.suspend intrinsics fixed it.
 #if defined(__clang__) && __clang_major__ < 19 && !defined(__clang_analyzer__)  // not clang-tidy
 #error \
-    "scheduler/coro_task.hpp needs g++ or clang 19+: older clang miscompiles await_suspend (LLVM issue 65054)"
+    "scheduler/coro_task.hpp needs g++ or clang 19+: older clang miscompiles await_suspend (llvm-project bug #65054)"
 #endif
 
 namespace stealcheck::scheduler {
