@@ -172,13 +172,18 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   return row;
 }
 
-// All parallel runtimes at p threads for one kernel, reps interleaved.
+// Whether runtime rt is measured at p threads: a runtime without threads of its own only at 1.
+bool runs_at(const runtime& rt, unsigned p) {
+  return rt.parallel() || p == 1;
+}
+
+// Every runtime measured at p threads (runs_at), for one kernel, reps interleaved.
 void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
                      std::vector<std::unique_ptr<runtime>>& rts, matmul_data& m, bench_report& out,
                      std::FILE* progress) {
   std::vector<sample_set> sets(rts.size());
   for (auto& rt : rts) {
-    if (!rt->parallel() && p > 1) continue;
+    if (!runs_at(*rt, p)) continue;
     rt->set_threads(p);
     sample_set warm;
     rt->count_live(true);  // child stealing counts live tasks in this untimed run only
@@ -190,10 +195,9 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
   }
   for (int r = 0; r < cfg.reps; ++r)
     for (std::size_t i = 0; i < rts.size(); ++i)
-      if (rts[i]->parallel() || p == 1)
-        timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
+      if (runs_at(*rts[i], p)) timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
   for (std::size_t i = 0; i < rts.size(); ++i) {
-    if (!rts[i]->parallel() && p > 1) continue;
+    if (!runs_at(*rts[i], p)) continue;
     out.rows.push_back(make_row(ki, rts[i]->name(), p, sets[i], cfg.reps));
     out.checks_ok = out.checks_ok && sets[i].ok;
     if (progress)

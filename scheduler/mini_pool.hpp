@@ -15,17 +15,18 @@
 // queue and the outside wait of scheduler/inject.hpp).
 // What it leaves out: threads (the caller runs worker_loop on its own threads, or the model
 // checker's), statistics, random victims (there is one other worker), and the idle spin before
-// parking. A join that finds nothing to run waits for its flag or counter
-// to change (join_flag::await: a spin natively, a blocking read under the model checker)
-// instead of trying again: that explores every execution of clients whose stolen tasks fork
-// nothing more, as the model clients' tasks do; deeper helping is not explored.
+// parking. A join that finds nothing to run waits for its flag or counter to change
+// (join_flag::await: a spin natively, a blocking read under the model checker) instead of
+// trying again: that explores every execution of clients whose stolen tasks fork nothing more,
+// as the model clients' tasks do; deeper helping is not explored.
 //
 // Thread role: worker_loop(i), push(i, ...), pop(i), wait_for(i, ...), fork_join(i, ...) and
 // spawn_and_wait(i, ...) on worker i's thread; run(f) on a thread that runs no worker_loop;
 // shutdown() on any thread, once.
-// Memory ordering: the components' sites (EcSites, JoinSites, InjectSites); stopping: release store
-// / acquire load (as pool<D>). Complexity: O(1) deque operations per task; a park is O(1). Source:
-// Blumofe, Leiserson, JACM 1999 (work stealing with helping joins); D. Vyukov 2008 (eventcount).
+// Memory ordering: the components' sites (EcSites, JoinSites, InjectSites); stopping: release
+// store / acquire load (as pool<D>). Complexity: O(1) deque operations per task; a park is O(1).
+// Source: Blumofe, Leiserson, JACM 1999 (work stealing with helping joins); D. Vyukov 2008
+// (eventcount).
 #pragma once
 
 #include <array>
