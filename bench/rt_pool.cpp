@@ -138,11 +138,9 @@ class coro_pool_runtime final : public runtime {
 // The coroutine kernels run serially on the calling thread (scheduler/coro_serial.hpp): no
 // deque, no worker, every fork a call. What it costs over `serial` is the cost of the coroutine
 // calls themselves (frame allocation, resumption, destruction), the floor under every cs-* row.
-class coro_serial_runtime final : public runtime {
+class coro_serial_runtime final : public calling_thread_runtime {
  public:
   std::string_view name() const override { return "coro-serial"; }
-  bool parallel() const override { return false; }
-  void set_threads(unsigned /*p*/) override {}
   std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) override {
     return scheduler::coro_serial::run(
         [&] { return run_coro_kernel<scheduler::coro_serial>(k, params, m); }, &peak_);

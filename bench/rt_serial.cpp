@@ -4,11 +4,9 @@
 namespace stealcheck::bench {
 namespace {
 
-class serial_runtime final : public runtime {
+class serial_runtime final : public calling_thread_runtime {
  public:
   std::string_view name() const override { return "serial"; }
-  bool parallel() const override { return false; }
-  void set_threads(unsigned /*p*/) override {}
   std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) override {
     serial_rt rt;
     return run_kernel(rt, k, params, m);

@@ -38,6 +38,14 @@ class runtime {
   virtual std::optional<std::int64_t> take_peak_live() { return std::nullopt; }
 };
 
+/// A runtime that runs every kernel on the calling thread: no threads to set, measured at
+/// P = 1 only.
+class calling_thread_runtime : public runtime {
+ public:
+  bool parallel() const override { return false; }
+  void set_threads(unsigned /*p*/) override {}
+};
+
 std::unique_ptr<runtime> make_serial_runtime();
 /// The coroutine kernels run serially (scheduler/coro_serial.hpp): the coroutine calls' own
 /// cost, without any scheduler.
