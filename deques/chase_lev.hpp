@@ -211,7 +211,7 @@ class chase_lev {
 
   /// Thread role: owner. Always succeeds (grows when full). Fig. 1 push.
   /// Ensures: v is the new bottom value; visible to a thief whose steal reads the new bottom.
-  void push(T v) {
+  STEALCHECK_OWNER_INLINE void push(T v) {
     const std::int64_t b = bottom_.load(Mem::order(Sites::push_load_bottom));  // own store
     const std::int64_t t = top_.load(Mem::order(Sites::push_load_top));        // pairs: steal's CAS
     ring* a = array_.load(Mem::order(Sites::push_load_array));                 // own store
@@ -224,7 +224,9 @@ class chase_lev {
 
   /// Thread role: owner. Takes the bottom value; nullopt when empty or when a thief won the
   /// race for the last value. Fig. 1 take.
-  std::optional<T> pop() {
+  // Inlined: out of line, g++ 12 returns the std::optional<T> through the stack, a byte store
+  // reloaded as a word (a store-forwarding stall that nearly doubled fib's cost per task).
+  STEALCHECK_OWNER_INLINE std::optional<T> pop() {
     const std::int64_t b = bottom_.load(Mem::order(Sites::pop_load_bottom)) - 1;
     ring* a = array_.load(Mem::order(Sites::pop_load_array));
     // relaxed: a thief that reads it still sees earlier pushes' slots through push.fence

@@ -16,6 +16,16 @@
 #include <string_view>
 #include <utility>
 
+// STEALCHECK_OWNER_INLINE marks an owner operation that runs once per fork (push, pop): forced
+// inline in optimized builds, where a call costs more than the operation (see chase_lev::pop);
+// left to the compiler at -O0, so that the coverage build counts each source line once rather
+// than once per inlined copy.
+#if defined(__OPTIMIZE__)
+#define STEALCHECK_OWNER_INLINE [[gnu::always_inline]]
+#else
+#define STEALCHECK_OWNER_INLINE
+#endif
+
 namespace stealcheck {
 
 /// The three outcomes of a steal (libfork: {none, lost, empty}; crossbeam: Steal::{...}).

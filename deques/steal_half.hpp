@@ -184,7 +184,7 @@ class steal_half {
 
   /// Thread role: owner. Returns false (and leaves v untouched) when the ring is full; callers
   /// must check it (generic code over the concept treats a void push as always succeeding).
-  bool push(T&& v) {
+  STEALCHECK_OWNER_INLINE bool push(T&& v) {
     const std::uint32_t b = bottom_.load(Mem::order(Sites::push_load_bottom));   // own store
     const std::uint32_t t = index(top_.load(Mem::order(Sites::push_load_top)));  // see site
     if (distance(t, b) >= static_cast<std::int64_t>(mask_ + 1)) return false;
@@ -193,14 +193,14 @@ class steal_half {
     bottom_.store(b + 1, Mem::order(Sites::push_store_bottom));
     return true;
   }
-  bool push(const T& v) {
+  STEALCHECK_OWNER_INLINE bool push(const T& v) {
     T copy(v);
     return push(std::move(copy));
   }
 
   /// Thread role: owner. The bottom value, or nullopt when empty (including when thieves
   /// claimed the remaining items first).
-  std::optional<T> pop() {
+  STEALCHECK_OWNER_INLINE std::optional<T> pop() {
     const std::uint32_t b = bottom_.load(Mem::order(Sites::pop_load_bottom));  // own store
     // relaxed (pop.fast_load_top): a stale top is smaller, so "empty" here is really empty.
     if (distance(index(top_.load(Mem::order(Sites::pop_fast_load_top))), b) <= 0) {
