@@ -9,9 +9,10 @@
 //               `coro-serial` row, the floor under every continuation-stealing row).
 // bare/call is what the compiler's lowering of a coroutine call costs; coro_task/bare is what
 // stealcheck's coroutine type (frame arena, join and exception state) adds on top.
-// Run: cmake --build build/release --target coro_floor_bench &&
-// build/release/bench/coro_floor_bench Every result is checked against fib's closed form; the exit
-// code is 1 if one is wrong. Never pass/fail on time.
+// Run:
+//   cmake --build build/release --target coro_floor_bench && build/release/bench/coro_floor_bench
+// Every result is checked against bench::fib_number; the exit code is 1 if one is wrong. Never
+// pass/fail on time.
 #include <benchmark/benchmark.h>
 
 #include <coroutine>
@@ -32,25 +33,15 @@ using namespace stealcheck;
 constexpr int fib_n = 27;
 bool wrong_result = false;
 
-std::uint64_t fib_closed(int n) {
-  std::uint64_t a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const std::uint64_t c = a + b;
-    a = b;
-    b = c;
-  }
-  return a;
-}
-
 // fib(n + 1) - 1 tasks; the rate counter, inverted, is the time per task (printed with its SI
 // prefix: 19.3ns).
 void report(benchmark::State& st, std::uint64_t result) {
-  if (result != fib_closed(fib_n)) {
+  if (result != bench::fib_number(fib_n)) {
     wrong_result = true;
     st.SkipWithError("wrong fib result");
   }
   st.counters["per_task"] = benchmark::Counter(
-      static_cast<double>(fib_closed(fib_n + 1) - 1),
+      static_cast<double>(bench::fib_number(fib_n + 1) - 1),
       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 

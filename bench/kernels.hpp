@@ -89,6 +89,17 @@ struct matmul_data {
 };
 
 // ---- fib --------------------------------------------------------------------------------------
+/// The n-th Fibonacci number, iteratively: the independent check of the fib kernel's result.
+constexpr std::uint64_t fib_number(int n) noexcept {
+  std::uint64_t a = 0, b = 1;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t c = a + b;
+    a = b;
+    b = c;
+  }
+  return a;
+}
+
 template <class R>
 [[gnu::noinline]] std::uint64_t fib(R& rt, int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
