@@ -155,12 +155,9 @@ class basic_event_count {
   void hint_one() {
     // relaxed (hint_one.load): a hint; a stale value only delays a wake-up (see the site).
     std::uint32_t v = word_.load(Mem::order(Sites::hint_load));
-    if ((v & waiter_mask) == 0 || (v & signalled) != 0) return;
-    // relaxed (hint_one.cas): only throttles; strictness is not claimed for hint_one().
-    if (word_.compare_exchange_strong(v, (v + epoch_one) | signalled, Mem::order(Sites::hint_cas),
-                                      Mem::order(Sites::hint_cas_failure))) {
-      word_.notify_one();
-    }
+    if ((v & waiter_mask) == 0 || (v & signalled) != 0) [[likely]]
+      return;
+    wake_one_hinted(v);
   }
 
   /// Thread role: any. The raw word (a snapshot; for tests and diagnostics).
@@ -172,6 +169,15 @@ class basic_event_count {
   std::uint32_t sleepers() const { return snapshot() & waiter_mask; }
 
  private:
+  // hint_one()'s wake-up, out of line: the hot path is the load and the test.
+  [[gnu::noinline]] void wake_one_hinted(std::uint32_t v) {
+    // relaxed (hint_one.cas): only throttles; strictness is not claimed for hint_one().
+    if (word_.compare_exchange_strong(v, (v + epoch_one) | signalled, Mem::order(Sites::hint_cas),
+                                      Mem::order(Sites::hint_cas_failure))) {
+      word_.notify_one();
+    }
+  }
+
   void notify(bool all) {
     // acq_rel (notify.rmw): the release half publishes the condition the caller made true to a
     // sleeper whose prepare_wait() RMW comes later; the acquire half orders this RMW after an

@@ -4,8 +4,10 @@
 //
 // Fast path (the work-first principle of Cilk-5, Frigo, Leiserson, Randall, PLDI 1998, section
 // 3): fork_join builds the task for b in its own stack frame, pushes a pointer to it, runs a
-// inline, then pops; if the pop returns b, nobody stole it and b runs inline too (no atomic
-// read-modify-write, no allocation). Only a stolen b costs a release store of its `done` flag.
+// inline, then pops; if the pop returns b, nobody stole it and b runs inline too (the join
+// protocol adds no atomic read-modify-write and no allocation; the deque's pop may). Only a
+// stolen b costs a release store of its `done` flag. That fast path is inlined into the caller;
+// the stolen, throwing and non-worker paths are out of line, so the caller's frame stays small.
 // task_group keeps spawned closures in a bump arena inside the group (an inline block in the
 // group object, then 4 KiB heap blocks reused across waits), so spawning allocates at most once
 // per ~4 KiB of closures, never per task.
@@ -65,45 +67,70 @@ struct fork_task final : task {
   }
 };
 
+// b was stolen: helps until the thief finished b. Every task pushed after tb was consumed
+// before a() returned, so `back`, if any, is older than tb: with single steals there is none (a
+// thief took tb, the oldest task left), but a batch steal (steal_into) may have left a victim's
+// older tasks in this deque. Running it here is helping: it does not depend on b.
+// Out of line: the fast path of fork_join_on stays small enough to inline into the caller.
+template <class P, class W, class T>
+[[gnu::noinline]] void join_stolen(P& p, W& w, T& tb, std::optional<task*> back) {
+  if (back) (*back)->execute(*back);
+  p.wait_for(w, tb.join);  // acquire (join::flag.load_done): pairs with run_stolen's finish()
+}
+
+// a() threw (its exception is the one in flight): finishes b as fork_join_on would, then
+// rethrows a's exception. b's own exception, if any, is dropped (a's wins, file comment).
+template <class Mem, class P, class W, class T, class B>
+[[gnu::noinline, gnu::cold, noreturn]] void join_after_throw(P& p, W& w, T& tb, B& b) {
+  std::exception_ptr ea = Mem::caught_exception();
+  std::optional<task*> back = p.pop(w);
+  if (back && *back == &tb) {
+    try {
+      b();
+    } catch (...) {
+      static_cast<void>(Mem::caught_exception());
+    }
+  } else {
+    join_stolen(p, w, tb, back);
+  }
+  std::rethrow_exception(ea);
+}
+
 /// The fork-join protocol on worker `w` of a pool `p`: pool<D> (below) and the model-checked
 /// mini_pool (scheduler/mini_pool.hpp) both run exactly this. P offers push(w, task*) -> bool
 /// (false: a bounded deque is full), pop(w) -> std::optional<task*>, and wait_for(w, join),
 /// which runs other tasks until join.done().
+/// The fast path (b not stolen, nothing thrown) is inline in the caller: a push, a(), a pop
+/// and b(); the stolen and the throwing paths are out of line.
 template <class Mem, class Sites, class P, class W, class A, class B>
-void fork_join_on(P& p, W& w, A& a, B& b) {
+STEALCHECK_OWNER_INLINE inline void fork_join_on(P& p, W& w, A& a, B& b) {
   fork_task<std::remove_reference_t<B>, Mem, Sites> tb(b);
-  if (!p.push(w, &tb)) {  // a bounded deque is full: run both inline
+  if (!p.push(w, &tb)) [[unlikely]] {  // a bounded deque is full: run both inline
     a();
     b();
     return;
   }
-  std::exception_ptr ea;
   try {
     a();
   } catch (...) {
-    ea = Mem::caught_exception();
+    join_after_throw<Mem>(p, w, tb, b);  // rethrows a's exception
   }
   std::optional<task*> back = p.pop(w);
-  if (back && *back == &tb) {  // not stolen: b runs here
-    if (!ea) {
-      b();
-      return;
-    }
-    try {
-      b();
-    } catch (...) {  // a's exception wins (file comment)
-      static_cast<void>(Mem::caught_exception());
-    }
-    std::rethrow_exception(ea);
+  if (back && *back == &tb) [[likely]] {  // not stolen: b runs here
+    b();
+    return;
   }
-  // b was stolen. Every task pushed after tb was consumed before a() returned, so `back`, if
-  // any, is older than tb: with single steals there is none (a thief took tb, the oldest task
-  // left), but a batch steal (steal_into) may have left a victim's older tasks in this deque.
-  // Running it here is helping: it does not depend on b.
-  if (back) (*back)->execute(*back);
-  p.wait_for(w, tb.join);  // acquire (join::flag.load_done): pairs with run_stolen's finish()
-  if (ea) std::rethrow_exception(ea);
+  join_stolen(p, w, tb, back);
   tb.join.rethrow_if_failed();
+}
+
+// fork_join called on a thread that is not a worker of p: submits itself (pool::run blocks).
+template <class D, class A, class B>
+[[gnu::noinline]] void fork_join_outside(pool<D>& p, A& a, B& b) {
+  p.run([&] {
+    worker<D>* w = current_worker<D>;
+    fork_join_on<native_memory, join_sites>(p, *w, a, b);
+  });
 }
 
 }  // namespace detail
@@ -117,10 +144,10 @@ void fork_join_on(P& p, W& w, A& a, B& b) {
 ///   on the calling thread.
 /// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps.
 template <class D, class A, class B>
-void fork_join(pool<D>& p, A&& a, B&& b) {
+STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
   worker<D>* w = current_worker<D>;
-  if (w == nullptr || w->owner != &p) {
-    p.run([&] { fork_join(p, a, b); });
+  if (w == nullptr || w->owner != &p) [[unlikely]] {
+    detail::fork_join_outside(p, a, b);
     return;
   }
   detail::fork_join_on<native_memory, join_sites>(p, *w, a, b);
@@ -138,7 +165,7 @@ void fork_join(pool<D>& p, A&& a, B&& b) {
 template <class D>
 class task_group {
  public:
-  explicit task_group(pool<D>& p) : pool_(p) {}
+  explicit task_group(pool<D>& p) : pool_(p), worker_(own_worker(p)) {}
   task_group(const task_group&) = delete;
   task_group& operator=(const task_group&) = delete;
   /// Waits for unfinished tasks (dropping their exceptions; call wait() to see them).
@@ -154,11 +181,10 @@ class task_group {
   template <class F>
   void spawn(F&& f) {
     using T = group_task<std::decay_t<F>>;
-    T* t = new (arena_.allocate(sizeof(T), alignof(T))) T(this, std::forward<F>(f));
+    T* t = new (arena_.allocate<T>()) T(this, std::forward<F>(f));
     join_.add();  // before the push that makes the task reachable (join::counter.add)
-    worker<D>* w = current_worker<D>;
-    if (w != nullptr && w->owner == &pool_) {
-      if (!w->push(t)) t->execute(t);  // bounded deque full: run inline
+    if (worker_ != nullptr) [[likely]] {
+      if (!worker_->push(t)) t->execute(t);  // bounded deque full: run inline
     } else {
       pool_.inject(t);
     }
@@ -166,9 +192,8 @@ class task_group {
 
   /// Runs or waits for every task spawned so far; rethrows the first exception recorded.
   void wait() {
-    worker<D>* w = current_worker<D>;
-    if (w != nullptr && w->owner == &pool_) {
-      pool_.wait_for(*w, join_);  // acquire (join::counter.load): pairs with each arrive()
+    if (worker_ != nullptr) {
+      pool_.wait_for(*worker_, join_);  // acquire (join::counter.load): pairs with each arrive()
     } else {
       // Blocks here, never on a worker (pool::block_until says why). The mark tells the task
       // that brings the count to 0 to call notify_external(); groups waited for on workers
@@ -190,21 +215,28 @@ class task_group {
     static void run_it(task* t) {
       auto* self = static_cast<group_task*>(t);
       task_group* g = self->group;
-      std::exception_ptr error;
       try {
         self->f();
       } catch (...) {
-        error = std::current_exception();
+        g->join_.fail(std::current_exception());
       }
       pool<D>& p = g->pool_;  // read before the decrement: g may be gone after it
       self->~group_task();    // the arena memory is recycled by wait()
       // release (join::counter.arrive): pairs with wait()'s acquire load; publishes the task's
       // effects and error.
-      if (g->join_.arrive(std::move(error))) p.notify_external();  // the last, and one blocks
+      if (g->join_.arrive()) p.notify_external();  // the last, and one blocks
     }
   };
 
+  // The constructing thread's worker in p, or nullptr if it is not one (spawn() and wait()
+  // run on that thread, so it is looked up once).
+  static worker<D>* own_worker(pool<D>& p) noexcept {
+    worker<D>* w = current_worker<D>;
+    return w != nullptr && w->owner == &p ? w : nullptr;
+  }
+
   pool<D>& pool_;
+  worker<D>* worker_;
   join_counter<> join_;  // unfinished tasks (+ external_waiter, see wait()), first exception
   group_arena arena_;
 };

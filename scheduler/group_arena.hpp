@@ -20,17 +20,25 @@ class group_arena {
  public:
   static constexpr std::size_t inline_bytes = 768;
   static constexpr std::size_t block_bytes = 4096;
+  /// The allocation unit (and the largest alignment served): operator new[]'s guarantee.
+  static constexpr std::size_t grain = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
   group_arena() = default;
   group_arena(const group_arena&) = delete;
   group_arena& operator=(const group_arena&) = delete;
 
-  /// Requires: align is a power of two <= alignof(std::max_align_t).
-  /// Ensures: size bytes aligned to align, valid until reset() or destruction.
-  void* allocate(std::size_t size, std::size_t align) {
-    if (void* p = bump(size, align)) return p;
-    next_block(size + align);
-    return bump(size, align);
+  /// Storage for one T, valid until reset() or destruction. Every object takes a multiple of
+  /// `grain` bytes, so the cursor stays grain-aligned and the hot path is a compare and an add.
+  /// Requires: alignof(T) <= grain.
+  template <class T>
+  void* allocate() {
+    static_assert(alignof(T) <= grain, "group_arena: over-aligned closure");
+    constexpr std::size_t size = (sizeof(T) + grain - 1) / grain * grain;
+    if (size > static_cast<std::size_t>(end_ - cursor_)) [[unlikely]]
+      next_block(size);
+    std::byte* p = cursor_;
+    cursor_ += size;
+    return p;
   }
 
   /// Requires: every object allocated since the last reset() has been destroyed.
@@ -41,15 +49,6 @@ class group_arena {
   }
 
  private:
-  void* bump(std::size_t size, std::size_t align) noexcept {
-    const auto at = reinterpret_cast<std::uintptr_t>(cursor_);
-    const std::uintptr_t aligned = (at + align - 1) & ~(std::uintptr_t{align} - 1);
-    const std::size_t pad = aligned - at;
-    if (pad + size > static_cast<std::size_t>(end_ - cursor_)) return nullptr;
-    cursor_ += pad + size;
-    return cursor_ - size;
-  }
-
   // Moves to the next heap block that holds `need` bytes, allocating one if needed.
   void next_block(std::size_t need) {
     while (current_ < blocks_.size() && blocks_[current_].size < need)

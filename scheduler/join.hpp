@@ -7,11 +7,11 @@
 //                 root task): the task's runner records an exception, then sets `done` with a
 //                 release store; the joiner reads `done` with an acquire load, then the
 //                 task's effects and its exception.
-//   join_counter  many tasks (task_group): each task records its exception (the first one
-//                 wins), then decrements `pending` with a release RMW; the joiner reads 0 with
-//                 an acquire load, which synchronizes with every decrement (they form one
-//                 release sequence of RMWs). A thread that is not a worker marks the counter
-//                 (external_waiter) so that the last task knows to wake it.
+//   join_counter  many tasks (task_group): a task that threw records its exception (the
+//                 first one wins), then every task decrements `pending` with a release RMW;
+//                 the joiner reads 0 with an acquire load, which synchronizes with every
+//                 decrement (they form one release sequence of RMWs). A thread that is not a worker
+//                 marks the counter (external_waiter) so that the last task knows to wake it.
 //
 // Thread role: see each member. Memory ordering: the sites below, each naming its partner.
 // Complexity: O(1) per call; await() waits for the value to change (a spin natively, a
@@ -111,13 +111,17 @@ class join_counter {
   /// Thread role: the spawning thread, before the task becomes reachable (pushed, injected).
   void add() { pending_.fetch_add(1, Mem::order(Sites::counter_add)); }
 
-  /// Thread role: the thread that ran a task, after it (records `e` first when not null).
+  /// Thread role: the thread that ran a task that threw, before its arrive(). Records `e`
+  /// unless an earlier task's exception was recorded (the first one wins).
+  void fail(std::exception_ptr e) {
+    // relaxed (counter.failed_exchange): picks the one writer of error_.
+    if (!failed_.exchange(true, Mem::order(Sites::failed_exchange))) error_.write() = std::move(e);
+  }
+
+  /// Thread role: the thread that ran a task, after it (and after fail() if it threw).
   /// Returns true when this was the last task and a thread waits outside the pool (the caller
   /// then wakes it). The counter may be gone right after the decrement.
-  bool arrive(std::exception_ptr e) {
-    // relaxed (counter.failed_exchange): picks the one writer of error_.
-    if (e && !failed_.exchange(true, Mem::order(Sites::failed_exchange)))
-      error_.write() = std::move(e);
+  bool arrive() {
     // release (counter.arrive): pairs with the acquire load in done().
     return pending_.fetch_sub(1, Mem::order(Sites::counter_arrive)) == external_waiter + 1;
   }

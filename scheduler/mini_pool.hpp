@@ -148,14 +148,13 @@ class mini_pool {
     }
     static void run_it(task* t) {
       auto* self = static_cast<counted_task*>(t);
-      std::exception_ptr error;
       try {
         self->call(self->f);
       } catch (...) {
-        error = Mem::caught_exception();
+        self->join->fail(Mem::caught_exception());
       }
       // release (join::counter.arrive): publishes the task's effects and error.
-      static_cast<void>(self->join->arrive(std::move(error)));
+      static_cast<void>(self->join->arrive());
     }
   };
 

@@ -63,7 +63,7 @@ class pool;
 
 /// Thread role: d's owner. Pushes t; false if a bounded deque is full.
 template <class D>
-bool push_task(D& d, task* t) {
+STEALCHECK_OWNER_INLINE inline bool push_task(D& d, task* t) {
   if constexpr (std::is_same_v<decltype(d.push(t)), bool>) {
     return d.push(t);
   } else {
@@ -101,7 +101,7 @@ struct alignas(64) worker {
   std::thread thread;
 
   /// Thread role: owner. Pushes t; false if a bounded deque is full (the caller runs t inline).
-  bool push(task* t) {
+  STEALCHECK_OWNER_INLINE bool push(task* t) {
     worker_counters::bump(counters.tasks);
     const bool pushed = push_task(deque, t);
     if (pushed) owner->wake_hint();
@@ -222,14 +222,14 @@ class pool {
     }
   }
 
-  void wake_hint() noexcept { sleep_.hint_one(); }
+  STEALCHECK_OWNER_INLINE void wake_hint() noexcept { sleep_.hint_one(); }
 
   /// The hooks of the fork-join protocol (detail::fork_join_on, scheduler/fork_join.hpp).
   /// Thread role: w's own thread. push: false if a bounded deque is full; pop: w's newest task;
   /// wait_for: helps (help_until) until join.done() (an acquire load: join.done() publishes
   /// the joined tasks' effects).
-  bool push(worker_type& w, task* t) { return w.push(t); }
-  std::optional<task*> pop(worker_type& w) { return w.deque.pop(); }
+  STEALCHECK_OWNER_INLINE bool push(worker_type& w, task* t) { return w.push(t); }
+  STEALCHECK_OWNER_INLINE std::optional<task*> pop(worker_type& w) { return w.deque.pop(); }
   template <class Join>
   void wait_for(worker_type& w, const Join& join) {
     help_until(w, [&] { return join.done(); });

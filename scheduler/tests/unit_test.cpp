@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <set>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "scheduler/event_count.hpp"
 #include "scheduler/group_arena.hpp"
@@ -46,19 +50,34 @@ TEST(EventCount, HintIsThrottledUntilTheSleeperLeaves) {
   EXPECT_EQ(ec.snapshot() & (event_count::waiter_mask | event_count::signalled), 0u);
 }
 
+template <std::size_t N, std::size_t A>
+struct alignas(A) blob {
+  unsigned char bytes[N];
+};
+
 TEST(GroupArena, AlignsAndGrowsAndReuses) {
   group_arena a;
-  std::set<void*> seen;
-  for (int i = 0; i < 1000; ++i) {
-    void* p = a.allocate(24 + static_cast<std::size_t>(i % 5) * 8, i % 2 ? 16 : 8);
-    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % (i % 2 ? 16 : 8), 0u);
-    EXPECT_TRUE(seen.insert(p).second) << "address handed out twice before reset";
+  std::vector<std::pair<unsigned char*, std::size_t>> got;
+  auto take = [&]<class T>(std::type_identity<T>) {
+    auto* p = static_cast<unsigned char*>(a.allocate<T>());
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignof(T), 0u);
+    std::memset(p, static_cast<int>(got.size() & 0xff), sizeof(T));
+    got.emplace_back(p, sizeof(T));
+  };
+  for (int i = 0; i < 1000; ++i) {  // 1000 objects: the inline block, then heap blocks
+    if (i % 3 == 0) take(std::type_identity<blob<24, 8>>{});
+    if (i % 3 == 1) take(std::type_identity<blob<40, 16>>{});
+    if (i % 3 == 2) take(std::type_identity<blob<56, 8>>{});
   }
-  void* big = a.allocate(10000, 8);  // larger than a block: its own block
-  ASSERT_NE(big, nullptr);
+  take(std::type_identity<blob<10000, 8>>{});     // larger than a block: its own block
+  for (std::size_t k = 0; k < got.size(); ++k) {  // a later object overwriting one: overlap
+    const auto [p, n] = got[k];
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(p[i], static_cast<unsigned char>(k & 0xff)) << "object " << k << " overlaps";
+  }
   a.reset();
-  void* again = a.allocate(24, 8);
-  EXPECT_TRUE(seen.count(again) == 1) << "reset() must reuse the inline block";
+  void* again = a.allocate<blob<24, 8>>();
+  EXPECT_EQ(again, got[0].first) << "reset() must reuse the inline block";
 }
 
 TEST(VictimRng, StaysInRangeAndCoversIt) {
