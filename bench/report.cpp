@@ -271,9 +271,13 @@ bool write_plot(const bench_report& r, const std::string& png, std::string& erro
   const std::string dat = png + ".dat", gp = png + ".gp";
   if (!write_plot_data(r, runtimes, dat)) return error = "cannot write " + dat, false;
   if (!write_plot_script(r, runtimes, dat, png, gp)) return error = "cannot write " + gp, false;
-  const std::string cmd = "gnuplot '" + gp + "'";
+  // gnuplot's messages (e.g. a panel where a runtime has no measured point, such as steals of
+  // coro-serial) go to a log next to the script, not into the report.
+  const std::string log = gp + ".log";
+  const std::string cmd = "gnuplot '" + gp + "' 2>'" + log + "'";
   if (std::system(cmd.c_str()) != 0)
-    return error = "gnuplot failed (is gnuplot installed? apt-get install gnuplot-nox): " + cmd,
+    return error = "gnuplot failed (is gnuplot installed? apt-get install gnuplot-nox): " + cmd +
+                   "; see " + log,
            false;
   return true;
 }
