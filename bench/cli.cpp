@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -81,6 +82,7 @@ int run_command(const bench_args& a, const std::string& command) {
   }
   const bench_report r = run_bench(cfg, stderr);
   print_table(r, stdout);
+  std::fflush(stdout);  // the table before any later message on stderr, even into one file
   int code = r.checks_ok ? 0 : 1;
   if (!a.json.empty()) {
     std::ofstream f(a.json);
