@@ -102,6 +102,36 @@ TYPED_TEST(PoolTest, ExceptionFromStolenOrInlineBranchReachesTheWaiter) {
   }
 }
 
+TYPED_TEST(PoolTest, WhenBothBranchesThrowTheFirstBranchsExceptionWins) {
+  for (unsigned threads = 1; threads <= 4; ++threads) {
+    TypeParam p(threads);
+    for (int round = 0; round < 20; ++round) {
+      std::atomic<int> ran{0};
+      try {
+        p.run([&] {
+          fork_join(
+              p,
+              [&] {
+                ran.fetch_add(1, std::memory_order_relaxed);
+                static_cast<void>(fib(p, 12));  // time for a thief to take b (threads > 1)
+                throw std::runtime_error("a");
+              },
+              [&] {
+                ran.fetch_add(1, std::memory_order_relaxed);
+                throw std::logic_error("b");
+              });
+        });
+        ADD_FAILURE() << "no exception, threads=" << threads;
+      } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "a");
+      } catch (const std::logic_error&) {
+        ADD_FAILURE() << "b's exception reached the caller, threads=" << threads;
+      }
+      EXPECT_EQ(ran.load(), 2) << "both branches run even when a throws, threads=" << threads;
+    }
+  }
+}
+
 TYPED_TEST(PoolTest, ManyNonWorkerThreadsSubmitConcurrently) {
   TypeParam p(2);
   const int n = full ? 18 : 14;
