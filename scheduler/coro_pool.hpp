@@ -148,8 +148,7 @@ requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
 template <class F>
 auto coro_pool<D, Policy>::run(F&& f) {
   using T = typename std::invoke_result_t<F&>::value_type;
-  assert((current_worker<D> == nullptr || current_worker<D>->owner != &pool_) &&
-         "coro_pool::run on its own worker");
+  assert(pool_.own_worker() == nullptr && "coro_pool::run on its own worker");
   root<T, std::remove_reference_t<F>> r(pool_, f);
   pool_.inject(&r);
   // acquire (join::flag.load_done): pairs with root_done()'s finish().

@@ -145,8 +145,8 @@ template <class D, class A, class B>
 /// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps.
 template <class D, class A, class B>
 STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
-  worker<D>* w = current_worker<D>;
-  if (w == nullptr || w->owner != &p) [[unlikely]] {
+  worker<D>* w = p.own_worker();
+  if (w == nullptr) [[unlikely]] {
     detail::fork_join_outside(p, a, b);
     return;
   }
@@ -165,7 +165,7 @@ STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
 template <class D>
 class task_group {
  public:
-  explicit task_group(pool<D>& p) : pool_(p), worker_(own_worker(p)) {}
+  explicit task_group(pool<D>& p) : pool_(p), worker_(p.own_worker()) {}
   task_group(const task_group&) = delete;
   task_group& operator=(const task_group&) = delete;
   /// Waits for unfinished tasks (dropping their exceptions; call wait() to see them).
@@ -228,14 +228,9 @@ class task_group {
     }
   };
 
-  // The constructing thread's worker in p, or nullptr if it is not one (spawn() and wait()
-  // run on that thread, so it is looked up once).
-  static worker<D>* own_worker(pool<D>& p) noexcept {
-    worker<D>* w = current_worker<D>;
-    return w != nullptr && w->owner == &p ? w : nullptr;
-  }
-
   pool<D>& pool_;
+  // The constructing thread's worker in pool_, or nullptr if it is not one (spawn() and wait()
+  // run on that thread, so it is looked up once).
   worker<D>* worker_;
   join_counter<> join_;  // unfinished tasks (+ external_waiter, see wait()), first exception
   group_arena arena_;

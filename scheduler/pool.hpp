@@ -146,6 +146,13 @@ class pool {
   }
 
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+
+  /// Thread role: any. The calling thread's worker in this pool, or nullptr if the caller is
+  /// not one (another thread, or a worker of another pool). Complexity: one thread-local read.
+  worker_type* own_worker() const noexcept {
+    worker_type* w = current_worker<D>;
+    return w != nullptr && w->owner == this ? w : nullptr;
+  }
   const pool_options& options() const noexcept { return opts_; }
 
   /// Runs f() on a worker and returns its result; rethrows what f throws.
@@ -366,7 +373,7 @@ std::invoke_result_t<F&> pool<D>::run(F&& f) {
   using R = std::invoke_result_t<F&>;
   static_assert(std::is_void_v<R> || std::is_object_v<R>,
                 "pool::run: f must return void or an object type (not a reference)");
-  if (worker_type* w = current_worker<D>; w != nullptr && w->owner == this) return f();
+  if (own_worker() != nullptr) return f();
   return run_outside<native_memory, join_sites>(*this, f);  // scheduler/inject.hpp
 }
 
