@@ -119,9 +119,9 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
   if (v != expected) s.ok = false;
 }
 
-kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial, matmul_data& m,
+kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, matmul_data& m,
                            std::FILE* progress, bool& ok) {
-  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0, 0};
+  kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0};
   counting_rt counter;
   info.expected = run_kernel(counter, k, cfg.params, m);
   info.tasks = counter.tasks;
@@ -139,23 +139,19 @@ kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, runtime& serial
       fmt::print(progress, "CHECK FAILED: serial coroutine {} gave {}\n", kernel_name(k),
                  coro_result);
   }
-  sample_set s;
-  for (int r = 0; r < cfg.reps; ++r)
-    timed_run(serial, k, cfg.params, m, info.expected, s);
-  info.ts = median(s.times);
-  info.serial_cores = median(s.cores);
-  ok = ok && s.ok;
   return info;
 }
 
+// ts: the serial program's median in the same round of repetitions as s.
 result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, const sample_set& s,
-                    int reps) {
+                    int reps, double ts) {
   result_row row;
   row.kernel = std::string(kernel_name(ki.kernel));
   row.runtime = std::string(rt);
   row.threads = p;
   row.seconds = median(s.times);
-  row.ts_over_tp = ki.ts / row.seconds;
+  row.ts = ts;
+  row.ts_over_tp = ts / row.seconds;
   row.ns_per_task = ki.tasks ? row.seconds * 1e9 / static_cast<double>(ki.tasks) : 0;
   row.peak_rss_kb = s.rss;
   row.cores = s.cores.empty() ? 0 : median(s.cores);
@@ -172,11 +168,17 @@ bool runs_at(const runtime& rt, unsigned p) {
   return rt.parallel() || p == 1;
 }
 
-// Every runtime measured at p threads (runs_at), for one kernel, reps interleaved.
-void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
+// Every runtime measured at p threads (runs_at), for one kernel, reps interleaved with each
+// other and with the serial program, whose median in this round is the Ts of every row at p.
+// The serial row itself is added once, in the first round (ki.ts == 0).
+void measure_threads(kernel_info& ki, const bench_config& cfg, unsigned p, runtime& serial,
                      std::vector<std::unique_ptr<runtime>>& rts, matmul_data& m, bench_report& out,
                      std::FILE* progress) {
   std::vector<sample_set> sets(rts.size());
+  sample_set serial_set;
+  timed_run(serial, ki.kernel, cfg.params, m, ki.expected, serial_set);  // warm-up, checked
+  serial_set.times.clear();
+  serial_set.cores.clear();
   for (auto& rt : rts) {
     if (!runs_at(*rt, p)) continue;
     rt->set_threads(p);
@@ -188,29 +190,40 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
     set.peak_live = warm.peak_live;
     if (!warm.ok) set.ok = false;
   }
-  for (int r = 0; r < cfg.reps; ++r)
+  for (int r = 0; r < cfg.reps; ++r) {
+    timed_run(serial, ki.kernel, cfg.params, m, ki.expected, serial_set);
     for (std::size_t i = 0; i < rts.size(); ++i)
       if (runs_at(*rts[i], p)) timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
-  for (std::size_t i = 0; i < rts.size(); ++i) {
-    if (!runs_at(*rts[i], p)) continue;
-    out.rows.push_back(make_row(ki, rts[i]->name(), p, sets[i], cfg.reps));
-    out.checks_ok = out.checks_ok && sets[i].ok;
-    if (progress)
-      fmt::print(progress, "  {:<8} {:<14} P={} {:9.3f} ms{}\n", kernel_name(ki.kernel),
-                 rts[i]->name(), p, out.rows.back().seconds * 1e3,
-                 sets[i].ok ? "" : "  WRONG RESULT");
   }
+  const double ts = median(serial_set.times);
+  auto add_row = [&](const runtime& rt, unsigned threads, const sample_set& s) {
+    out.rows.push_back(make_row(ki, rt.name(), threads, s, cfg.reps, ts));
+    out.checks_ok = out.checks_ok && s.ok;
+    if (progress)
+      fmt::print(progress, "  {:<8} {:<14} P={} {:9.3f} ms{}\n", kernel_name(ki.kernel), rt.name(),
+                 threads, out.rows.back().seconds * 1e3, s.ok ? "" : "  WRONG RESULT");
+  };
+  if (ki.ts == 0) {
+    ki.ts = ts;
+    serial_set.rss = -1;  // shown as "-": the process's peak there is what earlier rows left
+    add_row(serial, 1, serial_set);
+  } else {
+    out.checks_ok = out.checks_ok && serial_set.ok;
+  }
+  for (std::size_t i = 0; i < rts.size(); ++i)
+    if (runs_at(*rts[i], p)) add_row(*rts[i], p, sets[i]);
 }
 
-// T1 ratios, once every P of a kernel is measured.
+// T1 ratios, once every P of a kernel is measured. T1/Ts takes the Ts of T1's own round.
 void fill_t1(bench_report& out, const kernel_info& ki) {
-  std::map<std::string, double> t1;
+  std::map<std::string, const result_row*> one;
   for (const auto& r : out.rows)
-    if (r.kernel == kernel_name(ki.kernel) && r.threads == 1) t1[r.runtime] = r.seconds;
+    if (r.kernel == kernel_name(ki.kernel) && r.threads == 1) one[r.runtime] = &r;
   for (auto& r : out.rows) {
-    if (r.kernel != kernel_name(ki.kernel) || !t1.count(r.runtime)) continue;
-    r.t1_over_ts = t1[r.runtime] / ki.ts;
-    r.t1_over_tp = t1[r.runtime] / r.seconds;
+    if (r.kernel != kernel_name(ki.kernel) || !one.count(r.runtime)) continue;
+    const result_row& t1 = *one[r.runtime];
+    r.t1_over_ts = t1.seconds / t1.ts;
+    r.t1_over_tp = t1.seconds / r.seconds;
   }
 }
 
@@ -255,19 +268,14 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
   for (kernel_id k : cfg.kernels) {
     matmul_data m(k == kernel_id::matmul ? cfg.params.matmul_n : 1);
     bool ok = true;
-    out.kernels.push_back(prepare_kernel(k, cfg, *serial, m, progress, ok));
-    const kernel_info& ki = out.kernels.back();
+    out.kernels.push_back(prepare_kernel(k, cfg, m, progress, ok));
+    kernel_info& ki = out.kernels.back();
     out.checks_ok = out.checks_ok && ok;
     if (progress)
-      fmt::print(progress, "{} ({}): {} tasks, span {}, S1 {} frames, serial {:.3f} ms\n",
-                 kernel_name(k), ki.size, ki.tasks, ki.span, ki.s1, ki.ts * 1e3);
-    sample_set serial_set;
-    serial_set.times = {ki.ts};
-    serial_set.cores = {ki.serial_cores};
-    serial_set.ok = ok;
-    out.rows.push_back(make_row(ki, "serial", 1, serial_set, 1));
+      fmt::print(progress, "{} ({}): {} tasks, span {}, S1 {} frames\n", kernel_name(k), ki.size,
+                 ki.tasks, ki.span, ki.s1);
     for (unsigned p : cfg.threads)
-      measure_threads(ki, cfg, p, rts, m, out, progress);
+      measure_threads(ki, cfg, p, *serial, rts, m, out, progress);
     fill_t1(out, ki);
   }
   measure_idle(cfg, rts, out, progress);

@@ -1,11 +1,12 @@
 // bench/runner.hpp: the measurement loop behind `stealcheck bench`: every kernel, runtime and
 // thread count in one process, results checked against the serial program, ratios from one run.
 //
-// Method. Per kernel: a counting serial pass (tasks, span in fork levels), then the serial
-// program timed (Ts). Per thread count P: every runtime is set up for P threads and warmed up
-// once, then the repetitions interleave the runtimes (rep 1 of each, rep 2 of each, ...) so slow
-// drifts of the shared machine hit all runtimes alike; the reported time is the median. T1 is
-// the same runtime's median at P = 1. `cores` is the process's CPU time over the wall time of
+// Method. Per kernel: a counting serial pass (tasks, span in fork levels). Per thread count P:
+// every runtime is set up for P threads and warmed up once, then the repetitions interleave the
+// serial program and the runtimes (rep 1 of each, rep 2 of each, ...) so slow drifts of the
+// shared machine hit all runtimes and the baseline alike; the reported time is the median, and
+// the serial median of the same round is the Ts of that round's ratios. T1 is the same
+// runtime's median at P = 1. `cores` is the process's CPU time over the wall time of
 // each run (median): on a shared machine it shows how many cores the run actually got (idle
 // thieves that spin count too), which bounds any speedup. Peak RSS is the process's VmHWM, reset
 // before each run. S1: the peak of live frames of the kernel's coroutine program run serially
@@ -46,14 +47,14 @@ struct kernel_info {
   std::uint64_t tasks;     ///< spawned tasks per run
   int span;                ///< deepest spawn nesting (fork levels): the T_inf scale
   std::int64_t s1;         ///< peak live frames of the serial coroutine program (coro_serial)
-  double ts;               ///< serial median, seconds
-  double serial_cores;     ///< cores the serial runs obtained (see result_row::cores)
+  double ts;               ///< serial median of the first round (the serial row), seconds
 };
 
 struct result_row {
   std::string kernel, runtime;
   unsigned threads = 1;
-  double seconds = 0;                                     ///< median of the reps
+  double seconds = 0;  ///< median of the reps
+  double ts = 0;       ///< the serial program's median in the same round of reps (Ts of the ratios)
   double t1_over_ts = 0, ts_over_tp = 0, t1_over_tp = 0;  ///< 0 when T1 was not measured
   double ns_per_task = 0;                                 ///< seconds / tasks
   std::int64_t peak_rss_kb = -1;
