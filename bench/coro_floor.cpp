@@ -70,9 +70,9 @@ struct task {
     std::suspend_always initial_suspend() noexcept { return {}; }
     struct final_awaiter {
       bool await_ready() noexcept { return false; }
-      std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> h) noexcept {
-        const std::coroutine_handle<> p = h.promise().parent;
-        h.destroy();
+      std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> self) noexcept {
+        const std::coroutine_handle<> p = self.promise().parent;
+        self.destroy();
         return p;
       }
       void await_resume() noexcept {}

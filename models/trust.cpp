@@ -365,7 +365,7 @@ bool explorer::explore_write(event_id w, std::size_t t, bool live, bool consiste
   }
   for (const auto& [rid, keep] : cands) {
     if (stop_) break;
-    child(alternatives, [&, &rid = rid, &keep = keep] {
+    child(alternatives, [&] {
       rewind(after_w);  // back to g1
       graph g2;
       consistency_checker c2;

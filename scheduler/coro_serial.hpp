@@ -26,8 +26,11 @@ struct coro_serial {
   using task_type = coro_task<T, coro_serial>;
 
   static constexpr bool wait_for_stolen = true;
-  static bool push(task* /*t*/) noexcept { return false; }  // every fork runs as a call
-  static task* pop() noexcept { return nullptr; }           // never called: nothing is pushed
+  // Every fork runs as a call. Out of line so that the forked frame escapes, as it does into a
+  // pool's deque: otherwise clang (19) elides the frames of forks it sees run as calls into
+  // their parents', and S1 would count fewer frames than the same program allocates in a pool.
+  [[gnu::noinline]] static bool push(task* /*t*/) noexcept { return false; }
+  static task* pop() noexcept { return nullptr; }  // never called: nothing is pushed
   static void unpop(task* /*t*/) noexcept {}
   static void* allocate(std::size_t n) { return frame_arena::allocate(arena, n); }
   static void deallocate(void* p, std::size_t /*n*/) noexcept { frame_arena::deallocate(arena, p); }
