@@ -158,7 +158,6 @@ std::string report_json(const bench_report& r, const std::string& command) {
                         {"runtime", row.runtime},
                         {"threads", row.threads},
                         {"seconds", row.seconds},
-                        {"serial_seconds", row.ts},
                         {"t1_over_ts", row.t1_over_ts},
                         {"ts_over_tp", row.ts_over_tp},
                         {"t1_over_tp", row.t1_over_tp},

@@ -142,16 +142,14 @@ kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, matmul_data& m,
   return info;
 }
 
-// ts: the serial program's median in the same round of repetitions as s.
+// The ratios to Ts and T1 are filled in once every round of the kernel is measured (fill_ratios).
 result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, const sample_set& s,
-                    int reps, double ts) {
+                    int reps) {
   result_row row;
   row.kernel = std::string(kernel_name(ki.kernel));
   row.runtime = std::string(rt);
   row.threads = p;
   row.seconds = median(s.times);
-  row.ts = ts;
-  row.ts_over_tp = ts / row.seconds;
   row.ns_per_task = ki.tasks ? row.seconds * 1e9 / static_cast<double>(ki.tasks) : 0;
   row.peak_rss_kb = s.rss;
   row.cores = s.cores.empty() ? 0 : median(s.cores);
@@ -163,22 +161,23 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   return row;
 }
 
+void print_progress(const result_row& row, bool ok, std::FILE* progress) {
+  if (progress)
+    fmt::print(progress, "  {:<8} {:<14} P={} {:9.3f} ms{}\n", row.kernel, row.runtime, row.threads,
+               row.seconds * 1e3, ok ? "" : "  WRONG RESULT");
+}
+
 // Whether runtime rt is measured at p threads: a runtime without threads of its own only at 1.
 bool runs_at(const runtime& rt, unsigned p) {
   return rt.parallel() || p == 1;
 }
 
 // Every runtime measured at p threads (runs_at), for one kernel, reps interleaved with each
-// other and with the serial program, whose median in this round is the Ts of every row at p.
-// The serial row itself is added once, in the first round (ki.ts == 0).
-void measure_threads(kernel_info& ki, const bench_config& cfg, unsigned p, runtime& serial,
-                     std::vector<std::unique_ptr<runtime>>& rts, matmul_data& m, bench_report& out,
-                     std::FILE* progress) {
+// other and with the serial program, whose samples go to `serial` (all rounds of the kernel).
+void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p, runtime& serial_rt,
+                     sample_set& serial, std::vector<std::unique_ptr<runtime>>& rts, matmul_data& m,
+                     bench_report& out, std::FILE* progress) {
   std::vector<sample_set> sets(rts.size());
-  sample_set serial_set;
-  timed_run(serial, ki.kernel, cfg.params, m, ki.expected, serial_set);  // warm-up, checked
-  serial_set.times.clear();
-  serial_set.cores.clear();
   for (auto& rt : rts) {
     if (!runs_at(*rt, p)) continue;
     rt->set_threads(p);
@@ -191,39 +190,29 @@ void measure_threads(kernel_info& ki, const bench_config& cfg, unsigned p, runti
     if (!warm.ok) set.ok = false;
   }
   for (int r = 0; r < cfg.reps; ++r) {
-    timed_run(serial, ki.kernel, cfg.params, m, ki.expected, serial_set);
+    timed_run(serial_rt, ki.kernel, cfg.params, m, ki.expected, serial);
     for (std::size_t i = 0; i < rts.size(); ++i)
       if (runs_at(*rts[i], p)) timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
   }
-  const double ts = median(serial_set.times);
-  auto add_row = [&](const runtime& rt, unsigned threads, const sample_set& s) {
-    out.rows.push_back(make_row(ki, rt.name(), threads, s, cfg.reps, ts));
-    out.checks_ok = out.checks_ok && s.ok;
-    if (progress)
-      fmt::print(progress, "  {:<8} {:<14} P={} {:9.3f} ms{}\n", kernel_name(ki.kernel), rt.name(),
-                 threads, out.rows.back().seconds * 1e3, s.ok ? "" : "  WRONG RESULT");
-  };
-  if (ki.ts == 0) {
-    ki.ts = ts;
-    serial_set.rss = -1;  // shown as "-": the process's peak there is what earlier rows left
-    add_row(serial, 1, serial_set);
-  } else {
-    out.checks_ok = out.checks_ok && serial_set.ok;
+  for (std::size_t i = 0; i < rts.size(); ++i) {
+    if (!runs_at(*rts[i], p)) continue;
+    out.rows.push_back(make_row(ki, rts[i]->name(), p, sets[i], cfg.reps));
+    out.checks_ok = out.checks_ok && sets[i].ok;
+    print_progress(out.rows.back(), sets[i].ok, progress);
   }
-  for (std::size_t i = 0; i < rts.size(); ++i)
-    if (runs_at(*rts[i], p)) add_row(*rts[i], p, sets[i]);
 }
 
-// T1 ratios, once every P of a kernel is measured. T1/Ts takes the Ts of T1's own round.
-void fill_t1(bench_report& out, const kernel_info& ki) {
-  std::map<std::string, const result_row*> one;
+// Ts and T1 ratios, once every P of a kernel is measured.
+void fill_ratios(bench_report& out, const kernel_info& ki) {
+  std::map<std::string, double> t1;
   for (const auto& r : out.rows)
-    if (r.kernel == kernel_name(ki.kernel) && r.threads == 1) one[r.runtime] = &r;
+    if (r.kernel == kernel_name(ki.kernel) && r.threads == 1) t1[r.runtime] = r.seconds;
   for (auto& r : out.rows) {
-    if (r.kernel != kernel_name(ki.kernel) || !one.count(r.runtime)) continue;
-    const result_row& t1 = *one[r.runtime];
-    r.t1_over_ts = t1.seconds / t1.ts;
-    r.t1_over_tp = t1.seconds / r.seconds;
+    if (r.kernel != kernel_name(ki.kernel)) continue;
+    r.ts_over_tp = ki.ts / r.seconds;
+    if (!t1.count(r.runtime)) continue;
+    r.t1_over_ts = t1[r.runtime] / ki.ts;
+    r.t1_over_tp = t1[r.runtime] / r.seconds;
   }
 }
 
@@ -274,9 +263,21 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
     if (progress)
       fmt::print(progress, "{} ({}): {} tasks, span {}, S1 {} frames\n", kernel_name(k), ki.size,
                  ki.tasks, ki.span, ki.s1);
+    // The serial program runs in every round, beside the runtimes; Ts is the median of all its
+    // runs, so it is sampled over the same stretch of time as every TP of the kernel.
+    sample_set serial_set;
+    timed_run(*serial, k, cfg.params, m, ki.expected, serial_set);  // warm-up, checked
+    serial_set.times.clear();
+    serial_set.cores.clear();
+    const auto first = static_cast<std::ptrdiff_t>(out.rows.size());
     for (unsigned p : cfg.threads)
-      measure_threads(ki, cfg, p, *serial, rts, m, out, progress);
-    fill_t1(out, ki);
+      measure_threads(ki, cfg, p, *serial, serial_set, rts, m, out, progress);
+    ki.ts = median(serial_set.times);
+    serial_set.rss = -1;  // shown as "-": the process's peak there is what earlier rows left
+    out.rows.insert(out.rows.begin() + first, make_row(ki, "serial", 1, serial_set, 1));
+    out.checks_ok = out.checks_ok && serial_set.ok;
+    print_progress(out.rows[static_cast<std::size_t>(first)], serial_set.ok, progress);
+    fill_ratios(out, ki);
   }
   measure_idle(cfg, rts, out, progress);
   return out;

@@ -4,17 +4,17 @@
 // Method. Per kernel: a counting serial pass (tasks, span in fork levels). Per thread count P:
 // every runtime is set up for P threads and warmed up once, then the repetitions interleave the
 // serial program and the runtimes (rep 1 of each, rep 2 of each, ...) so slow drifts of the
-// shared machine hit all runtimes and the baseline alike; the reported time is the median, and
-// the serial median of the same round is the Ts of that round's ratios. T1 is the same
-// runtime's median at P = 1. `cores` is the process's CPU time over the wall time of
-// each run (median): on a shared machine it shows how many cores the run actually got (idle
-// thieves that spin count too), which bounds any speedup. Peak RSS is the process's VmHWM, reset
-// before each run. S1: the peak of live frames of the kernel's coroutine program run serially
-// (scheduler/coro_serial.hpp); peak live frames (cs-*) come from every run, live tasks (sc-*)
-// from the untimed warm-up run, counted only there. Idle CPU: after all kernels, each parallel
-// runtime runs a short job with P threads and the process CPU time (all threads, getrusage) is
-// measured over the following idle window; the other runtimes' threads have been idle for long and
-// are asleep, and a baseline window with no job is reported too.
+// shared machine hit all runtimes and the baseline alike; the reported time is the median. Ts
+// is the median of the serial runs of all rounds of the kernel (sampled over the same stretch of
+// time as every TP); T1 is the same runtime's median at P = 1. `cores` is the process's CPU time
+// over the wall time of each run (median): on a shared machine it shows how many cores the run
+// actually got (idle thieves that spin count too), which bounds any speedup. Peak RSS is the
+// process's VmHWM, reset before each run. S1: the peak of live frames of the kernel's coroutine
+// program run serially (scheduler/coro_serial.hpp); peak live frames (cs-*) come from every run,
+// live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after all kernels,
+// each parallel runtime runs a short job with P threads and the process CPU time (all threads,
+// getrusage) is measured over the following idle window; the other runtimes' threads have been idle
+// for long and are asleep, and a baseline window with no job is reported too.
 //
 // Thread role: run_bench() from one non-worker thread. Complexity: the kernels' times the reps.
 #pragma once
@@ -47,14 +47,13 @@ struct kernel_info {
   std::uint64_t tasks;     ///< spawned tasks per run
   int span;                ///< deepest spawn nesting (fork levels): the T_inf scale
   std::int64_t s1;         ///< peak live frames of the serial coroutine program (coro_serial)
-  double ts;               ///< serial median of the first round (the serial row), seconds
+  double ts;               ///< Ts: median of the serial runs of every round, seconds
 };
 
 struct result_row {
   std::string kernel, runtime;
   unsigned threads = 1;
-  double seconds = 0;  ///< median of the reps
-  double ts = 0;       ///< the serial program's median in the same round of reps (Ts of the ratios)
+  double seconds = 0;                                     ///< median of the reps
   double t1_over_ts = 0, ts_over_tp = 0, t1_over_tp = 0;  ///< 0 when T1 was not measured
   double ns_per_task = 0;                                 ///< seconds / tasks
   std::int64_t peak_rss_kb = -1;
