@@ -265,10 +265,9 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
                  ki.tasks, ki.span, ki.s1);
     // The serial program runs in every round, beside the runtimes; Ts is the median of all its
     // runs, so it is sampled over the same stretch of time as every TP of the kernel.
-    sample_set serial_set;
-    timed_run(*serial, k, cfg.params, m, ki.expected, serial_set);  // warm-up, checked
-    serial_set.times.clear();
-    serial_set.cores.clear();
+    sample_set warm, serial_set;
+    timed_run(*serial, k, cfg.params, m, ki.expected, warm);  // untimed warm-up, checked
+    serial_set.ok = warm.ok;
     const auto first = static_cast<std::ptrdiff_t>(out.rows.size());
     for (unsigned p : cfg.threads)
       measure_threads(ki, cfg, p, *serial, serial_set, rts, m, out, progress);
