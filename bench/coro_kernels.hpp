@@ -53,11 +53,14 @@ template <class C>
 coro_task<std::uint64_t, C> coro_uts_node(const uts_params& p, std::uint64_t id, int kids) {
   if (kids == 0) co_return 1;
   std::array<std::uint64_t, 8> counts{};  // Requires: m <= 8
-  for (int i = 0; i < kids; ++i) {
+  for (int i = 0; i + 1 < kids; ++i) {
     const std::uint64_t child = uts_child(id, i);
     co_await fork(counts[static_cast<std::size_t>(i)],
                   coro_uts_node<C>(p, child, uts_children(p, child)));
   }
+  const std::uint64_t last = uts_child(id, kids - 1);  // called, as in uts_node
+  co_await call(counts[static_cast<std::size_t>(kids - 1)],
+                coro_uts_node<C>(p, last, uts_children(p, last)));
   co_await join();
   co_return sum_children(counts, static_cast<std::size_t>(kids), 1);
 }
@@ -67,11 +70,14 @@ template <class C>
 coro_task<std::uint64_t, C> coro_uts_batch(const uts_params& p, int bi) {
   const int lo = bi * 50, hi = std::min(lo + 50, p.b0);
   std::array<std::uint64_t, 50> sub{};
-  for (int i = lo; i < hi; ++i) {
+  for (int i = lo; i + 1 < hi; ++i) {
     const std::uint64_t child = uts_child(p.seed, i);
     co_await fork(sub[static_cast<std::size_t>(i - lo)],
                   coro_uts_node<C>(p, child, uts_children(p, child)));
   }
+  const std::uint64_t last = uts_child(p.seed, hi - 1);  // called, as in uts_batch
+  co_await call(sub[static_cast<std::size_t>(hi - 1 - lo)],
+                coro_uts_node<C>(p, last, uts_children(p, last)));
   co_await join();
   co_return sum_children(sub, sub.size());
 }
@@ -80,8 +86,9 @@ template <class C>
 coro_task<std::uint64_t, C> coro_uts(const uts_params& p) {
   const int batches = (p.b0 + 49) / 50;
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(batches));
-  for (int bi = 0; bi < batches; ++bi)
+  for (int bi = 0; bi + 1 < batches; ++bi)
     co_await fork(counts[static_cast<std::size_t>(bi)], coro_uts_batch<C>(p, bi));
+  co_await call(counts[static_cast<std::size_t>(batches - 1)], coro_uts_batch<C>(p, batches - 1));
   co_await join();
   co_return sum_children(counts, counts.size(), 1);  // + the root
 }
