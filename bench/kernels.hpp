@@ -12,6 +12,7 @@
 //   nqueens  all solutions of n queens; each child gets its own copy of the board array.
 //   uts      Unbalanced Tree Search, binomial tree (T3-like; Olivier et al., LCPC 2006): the root
 //            has b0 children, every other node has m children with probability q, else none.
+//            A node spawns all its children but the last and calls the last (as libfork's UTS).
 //            Node ids are derived with splitmix64 instead of UTS's SHA-1 (see uts_child): the
 //            tree shape statistics are the same, the exact tree (and node count) differ from T3.
 //   matmul   C = A * B, n x n doubles holding small integers (so every order of sums is exact),
