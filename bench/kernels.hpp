@@ -32,7 +32,6 @@
 #include <bit>
 #include <cstdint>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "harness/random.hpp"
@@ -157,38 +156,41 @@ inline int uts_children(const uts_params& p, std::uint64_t id) noexcept {
   return u < p.q ? p.m : 0;
 }
 
-/// Children 0..n-2 are spawned and child n-1 runs as a call before the join, as in libfork's
-/// UTS (its libfork, oneTBB and OpenMP versions alike): a spawn right before the join would only
-/// hand a thief the task its parent runs next. The called child adds no spawn level to the span.
+template <class R>
+std::uint64_t uts_node(R& rt, const uts_params& p, std::uint64_t id, int kids);
+
+/// Children lo..hi-2 of `parent` are spawned and child hi-1 runs as a call before the join, as
+/// in libfork's UTS (its libfork, oneTBB and OpenMP versions alike): a spawn right before the
+/// join would only hand a thief the task its parent runs next. The called child adds no spawn
+/// level to the span. Child i's count goes to out[i - lo]. Requires: lo < hi.
+template <class R>
+void uts_subtrees(R& rt, const uts_params& p, std::uint64_t parent, int lo, int hi,
+                  std::uint64_t* out) {
+  typename R::group g(rt);
+  for (int i = lo; i + 1 < hi; ++i) {
+    const std::uint64_t child = uts_child(parent, i);
+    std::uint64_t* o = out + (i - lo);
+    g.spawn([&rt, &p, child, o] { *o = uts_node(rt, p, child, uts_children(p, child)); });
+  }
+  const std::uint64_t last = uts_child(parent, hi - 1);
+  out[hi - 1 - lo] = uts_node(rt, p, last, uts_children(p, last));
+  g.wait();
+}
+
 template <class R>
 [[gnu::noinline]] std::uint64_t uts_node(R& rt, const uts_params& p, std::uint64_t id, int kids) {
   if (kids == 0) return 1;
   std::array<std::uint64_t, 8> counts{};  // Requires: m <= 8 (checked by the runner)
-  typename R::group g(rt);
-  for (int i = 0; i + 1 < kids; ++i) {
-    const std::uint64_t child = uts_child(id, i);
-    std::uint64_t* out = &counts[static_cast<std::size_t>(i)];
-    g.spawn([&rt, &p, child, out] { *out = uts_node(rt, p, child, uts_children(p, child)); });
-  }
-  const std::uint64_t last = uts_child(id, kids - 1);
-  counts[static_cast<std::size_t>(kids - 1)] = uts_node(rt, p, last, uts_children(p, last));
-  g.wait();
+  uts_subtrees(rt, p, id, 0, kids, counts.data());
   return sum_children(counts, static_cast<std::size_t>(kids), 1);
 }
 
-/// The root's children i in [lo, hi) (a batch): all but the last spawned, the last called.
+/// Batch bi of the root's children: i in [50 bi, min(50 bi + 50, b0)).
 template <class R>
-std::uint64_t uts_batch(R& rt, const uts_params& p, int lo, int hi) {
-  std::array<std::uint64_t, 50> sub{};  // Requires: hi - lo <= 50
-  typename R::group g(rt);
-  for (int i = lo; i + 1 < hi; ++i) {
-    const std::uint64_t child = uts_child(p.seed, i);
-    std::uint64_t* out = &sub[static_cast<std::size_t>(i - lo)];
-    g.spawn([&rt, &p, child, out] { *out = uts_node(rt, p, child, uts_children(p, child)); });
-  }
-  const std::uint64_t last = uts_child(p.seed, hi - 1);
-  sub[static_cast<std::size_t>(hi - 1 - lo)] = uts_node(rt, p, last, uts_children(p, last));
-  g.wait();
+std::uint64_t uts_batch(R& rt, const uts_params& p, int bi) {
+  const int lo = bi * 50, hi = lo + 50 < p.b0 ? lo + 50 : p.b0;
+  std::array<std::uint64_t, 50> sub{};
+  uts_subtrees(rt, p, p.seed, lo, hi, sub.data());
   return sum_children(sub, sub.size());
 }
 
@@ -197,19 +199,12 @@ std::uint64_t uts_batch(R& rt, const uts_params& p, int lo, int hi) {
 template <class R>
 std::uint64_t uts(R& rt, const uts_params& p) {
   const int batches = (p.b0 + 49) / 50;
-  auto batch = [&p](int bi) {
-    return std::pair{bi * 50, bi * 50 + 50 < p.b0 ? bi * 50 + 50 : p.b0};
-  };
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(batches));
   typename R::group g(rt);
-  for (int bi = 0; bi + 1 < batches; ++bi) {
-    g.spawn([&rt, &p, &counts, &batch, bi] {
-      const auto [lo, hi] = batch(bi);
-      counts[static_cast<std::size_t>(bi)] = uts_batch(rt, p, lo, hi);
-    });
-  }
-  const auto [lo, hi] = batch(batches - 1);
-  counts[static_cast<std::size_t>(batches - 1)] = uts_batch(rt, p, lo, hi);
+  for (int bi = 0; bi + 1 < batches; ++bi)
+    g.spawn(
+        [&rt, &p, &counts, bi] { counts[static_cast<std::size_t>(bi)] = uts_batch(rt, p, bi); });
+  counts[static_cast<std::size_t>(batches - 1)] = uts_batch(rt, p, batches - 1);
   g.wait();
   return sum_children(counts, counts.size(), 1);  // + the root
 }
