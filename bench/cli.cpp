@@ -116,8 +116,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option("--runtimes", args->runtimes,
                   "Comma list of "
-                  "serial,coro-serial,sc-chase_lev,sc-locked,sc-steal_half,cs-chase_lev,cs-locked,"
-                  "cs-steal_half,tbb,omp (default all; sc = child stealing, cs = continuation "
+                  "serial,coro-serial,sc-chase_lev,sc-locked,sc-steal_half,sc-split,cs-chase_lev,"
+                  "cs-locked,cs-steal_half,cs-split,tbb,omp (default all; sc = child stealing, cs "
+                  "= continuation "
                   "stealing, coro-serial = the cs kernels run serially)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");

@@ -46,8 +46,8 @@ const result_row* find_row(const bench_report& r, std::string_view kernel, std::
   return nullptr;
 }
 
-constexpr auto pool_runtimes = {"sc-chase_lev", "sc-locked", "sc-steal_half",
-                                "cs-chase_lev", "cs-locked", "cs-steal_half"};
+constexpr auto pool_runtimes = {"sc-chase_lev", "sc-locked", "sc-steal_half", "sc-split",
+                                "cs-chase_lev", "cs-locked", "cs-steal_half", "cs-split"};
 
 // fib's per-task cost at P = 1 of each of stealcheck's runtimes: oneTBB's and libgomp's over it
 // (>= 5x and >= 3x) and it over the serial call (<= 3x). With a coro-serial row, the cs rows

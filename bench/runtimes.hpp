@@ -20,8 +20,8 @@ namespace stealcheck::bench {
 class runtime {
  public:
   virtual ~runtime() = default;
-  /// "serial", "coro-serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "cs-chase_lev",
-  /// "cs-locked", "cs-steal_half", "tbb", "omp".
+  /// "serial", "coro-serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "sc-split",
+  /// "cs-chase_lev", "cs-locked", "cs-steal_half", "cs-split", "tbb", "omp".
   virtual std::string_view name() const = 0;
   /// False: runs on the calling thread only (measured at P = 1, not in the idle check).
   virtual bool parallel() const { return true; }
@@ -50,7 +50,7 @@ std::unique_ptr<runtime> make_serial_runtime();
 /// The coroutine kernels run serially (scheduler/coro_serial.hpp): the coroutine calls' own
 /// cost, without any scheduler.
 std::unique_ptr<runtime> make_coro_serial_runtime();
-/// variant: "chase_lev", "locked" or "steal_half"; nullptr for any other name.
+/// variant: "chase_lev", "locked", "steal_half" or "split"; nullptr for any other name.
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant);
 /// The continuation-stealing pool on that variant's deque; nullptr for any other name.
 std::unique_ptr<runtime> make_coro_pool_runtime(std::string_view variant);

@@ -101,6 +101,14 @@ concept builtin_deque = work_stealing_deque<D> && requires(const D& d) {
   { D::variant_name } -> std::convertible_to<std::string_view>;
 };
 
+/// A deque whose thieves reach only what its owner has shared (variant_info::owner_shares):
+/// a steal returns abort while every item is private, until the owner's next push or pop
+/// shares some (deques/split.hpp). It says so with `static constexpr bool owner_shares = true`.
+template <class D>
+inline constexpr bool owner_shares_v = requires {
+  requires D::owner_shares;
+};
+
 /// A deque whose thieves can move about half of a victim's items into their own deque in one
 /// steal (Hendler-Shavit; Go's runqsteal; Tokio's steal_into). `victim.steal_into(mine)`:
 /// Thread role: any thread that is the owner of `mine`. Returns one item directly and pushes

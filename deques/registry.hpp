@@ -15,6 +15,7 @@
 #include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
 #include "deques/memory.hpp"
+#include "deques/split.hpp"
 #include "deques/steal_half.hpp"
 #include "deques/variant.hpp"
 
@@ -27,12 +28,15 @@ template <class T, class Mem>
 using locked_default = locked_deque<T, Mem>;
 template <class T, class Mem>
 using steal_half_default = steal_half<T, Mem>;
+template <class T, class Mem>
+using split_default = split_deque<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
 using chase_lev_tag = variant_tag<detail::chase_lev_default>;
 using locked_tag = variant_tag<detail::locked_default>;
 using steal_half_tag = variant_tag<detail::steal_half_default>;
+using split_tag = variant_tag<detail::split_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
@@ -45,6 +49,12 @@ inline constexpr variant_info locked =
     info_from_sites<locked_sites>("mutex-protected std::deque (the reference)");
 inline constexpr variant_info steal_half = info_from_sites<steal_half_sites>(
     "bounded ring, thieves take half in one CAS", /*bounded=*/true, /*batch_steal=*/true);
+inline constexpr variant_info split = [] {
+  variant_info i = info_from_sites<split_sites>(
+      "bounded ring, private newest part shared on request (Lace)", /*bounded=*/true);
+  i.owner_shares = true;
+  return i;
+}();
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
@@ -63,6 +73,7 @@ void for_each_variant(F&& f) {
   f(chase_lev_tag{}, builtin::chase_lev);
   f(locked_tag{}, builtin::locked);
   f(steal_half_tag{}, builtin::steal_half);
+  f(split_tag{}, builtin::split);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);

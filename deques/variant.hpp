@@ -69,6 +69,13 @@ struct variant_info {
   /// event bound; a variant that does not declare it fails `verify` when any execution is cut
   /// (a loop that may never end is then a bug, reported with its source lines).
   bool spins = false;
+  /// Thieves reach only what the owner has shared: a steal that finds nothing shared while the
+  /// owner still holds private items returns abort (and asks the owner to share), so thieves
+  /// progress only while the owner keeps pushing or popping (a split deque, deques/split.hpp).
+  /// Without it, once the owner stops, a steal must take an item or report empty (the stress
+  /// scenario spsc waits for exactly that; with it, spsc's thief stops at such an abort and
+  /// the owner's final drain takes the rest).
+  bool owner_shares = false;
   value_support values = value_support::any;
   spec_kind spec = spec_kind::lifo_owner_fifo_thief;
   std::int64_t capacity = 0;  ///< initial capacity for the model clients (0: their own, 1-4)

@@ -186,6 +186,11 @@ inline constexpr script push_pop_2thieves{"", "uo", {"s", "s"}, 2};
 /// the old one (chase_lev's push.load_top and resize.store_array; a bounded ring refuses the
 /// push); the third steal races the owner for value 3, published by push 3 alone.
 inline constexpr script full_ring_push_pop_steal3{"uu", "uo", {"hsss", ""}, 2};
+/// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
+/// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
+/// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
+/// lowering split (reclaim) and race the thief for 1 (the owner's last-item CAS on top).
+inline constexpr script push3_share_pop4_steal2{"uuu", "uoooo", {"ss", ""}, 4};
 /// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
 /// pops four times; two thieves steal twice each.
 inline constexpr script push4_pop4_2thieves_steal2{"", "uuuuoooo", {"ss", "ss"}, 2};
@@ -334,6 +339,9 @@ std::vector<client_entry> clients_for(const variant_info& info) {
       scripted_entry("full_ring_push_pop_steal3", scripts::full_ring_push_pop_steal3),
       entry("push3_steal_destroy", push3_steal_destroy_at<D>),
       scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
+  if (info.owner_shares) {
+    v.push_back(scripted_entry("push3_share_pop4_steal2", scripts::push3_share_pop4_steal2));
+  }
   if constexpr (batch_stealing_deque<D<value, memory>>) {
     if (info.batch_steal) {
       v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));

@@ -4,13 +4,16 @@
 // Thread role: any (types and an immutable list). Complexity: O(number of variants).
 // To run the scheduler on your own deque: `scheduler::pool<my_deque<scheduler::task*>>`; it must
 // model work_stealing_deque (deques/deque.hpp) with value_type scheduler::task*; if it also models
-// batch_stealing_deque, thieves use steal_into (steal half).
+// batch_stealing_deque, thieves use steal_into (steal half). With an owner_shares deque
+// (split) thieves get only what the owner shared at its pushes and pops: fork-join programs
+// run unchanged, but a task that spins until a sibling is stolen waits forever.
 #pragma once
 
 #include <string_view>
 
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
+#include "deques/split.hpp"
 #include "deques/steal_half.hpp"
 #include "scheduler/coro_pool.hpp"
 #include "scheduler/fork_join.hpp"
@@ -21,10 +24,12 @@ namespace stealcheck::scheduler {
 using chase_lev_pool = pool<chase_lev<task*>>;
 using locked_pool = pool<locked_deque<task*>>;
 using steal_half_pool = pool<steal_half<task*>>;
+using split_pool = pool<split_deque<task*>>;
 // The continuation-stealing mode on the same deques (scheduler/coro_pool.hpp).
 using chase_lev_coro_pool = coro_pool<chase_lev<task*>>;
 using locked_coro_pool = coro_pool<locked_deque<task*>>;
 using steal_half_coro_pool = coro_pool<steal_half<task*>>;
+using split_coro_pool = coro_pool<split_deque<task*>>;
 
 template <class P>
 struct pool_tag {
@@ -38,6 +43,7 @@ void for_each_pool_variant(F&& f) {
   f(pool_tag<chase_lev_pool>{}, std::string_view("chase_lev"));
   f(pool_tag<locked_pool>{}, std::string_view("locked"));
   f(pool_tag<steal_half_pool>{}, std::string_view("steal_half"));
+  f(pool_tag<split_pool>{}, std::string_view("split"));
 }
 
 }  // namespace stealcheck::scheduler

@@ -137,7 +137,8 @@ result spsc(const config& c) {
       const bool finished = done.load(std::memory_order_acquire);  // pairs: owner's release
       auto s = logged_steal(d, me);
       if (!s.has_value()) {
-        if (finished && s.is_empty()) break;
+        // An owner_shares deque keeps what its stopped owner did not share: the drain takes it.
+        if (finished && (s.is_empty() || (c.owner_shares && s.is_abort()))) break;
         continue;
       }
       ++k.stolen;
@@ -173,7 +174,9 @@ result stampede(const config& c) {
       for (std::uint64_t i = 0; i < n; ++i) {
         if (try_push(d, std::make_unique<std::uint64_t>(k.pushed))) ++k.pushed;
       }
-      for (int spins = 0; logged_size_hint(d) > 0 && spins < 64; ++spins)
+      // Waits for the thieves, except on an owner_shares deque: there they cannot take what
+      // the owner has not shared (its pop below shares half when asked), so waiting only spins.
+      for (int spins = 0; !c.owner_shares && logged_size_hint(d) > 0 && spins < 64; ++spins)
         std::this_thread::yield();
       owner_pop(d, log, k);
       j();

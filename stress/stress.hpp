@@ -66,6 +66,7 @@ struct config {
   double seconds = 0;         ///< if > 0: run this long instead of `ops`
   std::uint64_t seed = 1;     ///< fixes the operation mix and the injected delays
   bool jitter = true;         ///< inject random yields / short spins between operations
+  bool owner_shares = false;  ///< the variant's variant_info::owner_shares (spsc's thief)
 };
 
 struct result {

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   using namespace stealcheck;
   register_model_only<chase_lev_tag::deque>(builtin::chase_lev);
   register_model_only<steal_half_tag::deque>(builtin::steal_half);
+  register_model_only<split_tag::deque>(builtin::split);
   register_model_only<locked_tag::deque>(builtin::locked);
   CLI::App app{"the model command over the built-in variants, for coverage of their sources"};
   app.require_subcommand(1);

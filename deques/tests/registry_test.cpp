@@ -23,7 +23,7 @@ TEST(Registry, NamesAreUniqueAndTheKnownBadAreMarked) {
     for (const site* s : info.sites)
       EXPECT_FALSE(s->why.empty()) << s->name;
   });
-  EXPECT_EQ(names.size(), 6u);
+  EXPECT_EQ(names.size(), 7u);
   EXPECT_EQ(bad, 3);
   static_assert(batch_stealing_deque<steal_half<int>>);
 }

@@ -12,18 +12,27 @@
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/spec.hpp"
+#include "deques/split.hpp"
 #include "deques/steal_half.hpp"
 
 namespace stealcheck {
 namespace {
 
+// Every variant, the split deque included (whose thieves see only what its owner shared).
+template <class D>
+class SpecTest : public ::testing::Test {};
+using AllVariants = ::testing::Types<chase_lev<std::int64_t>, locked_deque<std::int64_t>,
+                                     steal_half<std::int64_t>, split_deque<std::int64_t>>;
+TYPED_TEST_SUITE(SpecTest, AllVariants);
+
+// The variants whose every item can be stolen at once.
 template <class D>
 class SequentialTest : public ::testing::Test {};
 using Variants =
     ::testing::Types<chase_lev<std::int64_t>, locked_deque<std::int64_t>, steal_half<std::int64_t>>;
 TYPED_TEST_SUITE(SequentialTest, Variants);
 
-TYPED_TEST(SequentialTest, EmptyDequeReportsEmpty) {
+TYPED_TEST(SpecTest, EmptyDequeReportsEmpty) {
   TypeParam d(4);
   EXPECT_EQ(d.pop(), std::nullopt);
   EXPECT_TRUE(d.steal().is_empty());
@@ -51,7 +60,7 @@ TYPED_TEST(SequentialTest, PopIsLifoStealIsFifo) {
   EXPECT_EQ(d.pop(), std::nullopt);
 }
 
-TYPED_TEST(SequentialTest, MatchesSpecOnALongMixedSequence) {
+TYPED_TEST(SpecTest, MatchesSpecOnALongMixedSequence) {
   TypeParam d(256);
   spec::sequential_deque<std::int64_t> model;
   std::uint64_t x = 12345;  // fixed LCG: deterministic, nothing to replay
@@ -69,6 +78,46 @@ TYPED_TEST(SequentialTest, MatchesSpecOnALongMixedSequence) {
       ASSERT_TRUE(model.steal(r.status(), std::move(r).take())) << "step " << i;
     }
   }
+}
+
+TEST(Split, StealAsksTheOwnerWhichSharesTheOlderHalf) {
+  split_deque<std::int64_t> d(16);
+  for (std::int64_t i = 0; i < 6; ++i)
+    ASSERT_TRUE(d.push(std::int64_t{i}));
+  EXPECT_TRUE(d.steal().is_abort());     // all private: asks the owner
+  EXPECT_TRUE(d.steal().is_abort());     // still nothing shared until the owner acts
+  ASSERT_TRUE(d.push(std::int64_t{6}));  // shares ceil(7/2) = 4: values 0..3
+  EXPECT_EQ(*d.steal(), 0);
+  EXPECT_EQ(*d.steal(), 1);
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(6));  // private
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(5));
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(4));
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(3));  // reclaims 3, keeps 2 shared
+  EXPECT_EQ(*d.steal(), 2);
+  EXPECT_EQ(d.pop(), std::nullopt);
+  EXPECT_TRUE(d.steal().is_empty());
+}
+
+TEST(Split, PopTakesTheLastSharedItemFromTheTop) {
+  split_deque<std::int64_t> d(4);
+  ASSERT_TRUE(d.push(std::int64_t{1}));
+  EXPECT_TRUE(d.steal().is_abort());
+  ASSERT_TRUE(d.push(std::int64_t{2}));  // shares 1
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(2));
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(1));  // the one shared item, by CAS on top
+  EXPECT_TRUE(d.steal().is_empty());
+  EXPECT_EQ(d.size_hint(), 0);
+}
+
+TEST(Split, AFullRingStillSharesWhenAsked) {
+  split_deque<std::int64_t> d(4);
+  for (std::int64_t i = 0; i < 4; ++i)
+    ASSERT_TRUE(d.push(std::int64_t{i}));
+  EXPECT_TRUE(d.steal().is_abort());
+  EXPECT_FALSE(d.push(std::int64_t{4}));  // full, but serves the request: shares 0, 1
+  EXPECT_EQ(*d.steal(), 0);
+  EXPECT_EQ(*d.steal(), 1);
+  EXPECT_TRUE(d.push(std::int64_t{4}));  // room again (top moved)
 }
 
 TEST(ChaseLev, ResizeKeepsOrder) {
@@ -156,8 +205,8 @@ struct counted {
 
 template <class D>
 class DestructorTest : public ::testing::Test {};
-using BoxedVariants =
-    ::testing::Types<chase_lev<counted>, locked_deque<counted>, steal_half<counted>>;
+using BoxedVariants = ::testing::Types<chase_lev<counted>, locked_deque<counted>,
+                                       steal_half<counted>, split_deque<counted>>;
 TYPED_TEST_SUITE(DestructorTest, BoxedVariants);
 
 TYPED_TEST(DestructorTest, EveryValueDestroyedOnce) {
@@ -170,8 +219,10 @@ TYPED_TEST(DestructorTest, EveryValueDestroyedOnce) {
     { auto v = d.pop(); }
     EXPECT_EQ(live, 1);
     d.push(counted(&live));
-    { auto s = d.steal(); }
-    EXPECT_EQ(live, 1);
+    // An owner_shares deque (split) holds both privately: its steal aborts and takes nothing.
+    constexpr bool shares = owner_shares_v<TypeParam>;
+    { EXPECT_EQ(d.steal().has_value(), !shares); }
+    EXPECT_EQ(live, shares ? 2 : 1);
   }
   EXPECT_EQ(live, 0);  // the one left in the deque was destroyed with it
 }

@@ -43,6 +43,9 @@ TEST(LincheckModel, LockedPasses) {
 TEST(LincheckModel, StealHalfPasses) {
   expect_pass<steal_half_tag>(true);
 }
+TEST(LincheckModel, SplitPasses) {
+  expect_pass<split_tag>(false);
+}
 
 template <class Tag>
 outcome expect_caught(const char* what) {

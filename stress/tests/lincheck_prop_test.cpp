@@ -43,6 +43,9 @@ TEST(LincheckNative, LockedIsLinearizable) {
 TEST(LincheckNative, StealHalfIsLinearizable) {
   expect_linearizable<steal_half_tag>(true);
 }
+TEST(LincheckNative, SplitIsLinearizable) {
+  expect_linearizable<split_tag>(false);
+}
 
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;

@@ -32,8 +32,18 @@ constexpr std::uint64_t scaled(std::uint64_t n) {
 
 template <class Tag>
 class StressTest : public ::testing::Test {};
-using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag>;
+using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag, split_tag>;
 TYPED_TEST_SUITE(StressTest, Correct);
+
+// The built-in variant's variant_info::owner_shares, as the stress checker passes it.
+template <class Tag>
+bool owner_shares() {
+  bool shares = false;
+  for_each_variant([&](auto tag, const variant_info& info) {
+    if constexpr (std::is_same_v<decltype(tag), Tag>) shares = info.owner_shares;
+  });
+  return shares;
+}
 
 void expect_conserved(scenario_kind s, const result& r, std::uint64_t seed) {
   EXPECT_TRUE(r.ok) << scenario_name(s) << ": " << r.failure << "\n  seed " << seed
@@ -47,6 +57,7 @@ TYPED_TEST(StressTest, EveryScenarioConserves) {
     config c;
     c.ops = scaled(100000);
     c.seed = 42;
+    c.owner_shares = owner_shares<TypeParam>();
     std::printf("[ seed     ] %s seed=%llu\n", std::string(scenario_name(s)).c_str(),
                 static_cast<unsigned long long>(c.seed));
     const result r = run<TypeParam>(s, c);
@@ -64,6 +75,7 @@ TYPED_TEST(StressTest, EveryScenarioConserves) {
 TYPED_TEST(StressTest, SpscStealsEverythingInOrder) {
   config c;
   c.ops = scaled(50000);
+  c.owner_shares = owner_shares<TypeParam>();
   const result r = run<TypeParam>(scenario_kind::spsc, c);
   ASSERT_TRUE(r.ok) << r.failure;
   EXPECT_EQ(r.stolen + r.drained, r.pushed);

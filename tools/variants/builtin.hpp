@@ -9,12 +9,13 @@ namespace stealcheck::tools {
 extern const bool chase_lev_registered;
 extern const bool locked_registered;
 extern const bool steal_half_registered;
+extern const bool split_registered;
 extern const bool known_bad_registered;
 extern const bool sched_registered;
 
 /// Returns true; keeps every built-in registration in the program.
 inline bool link_builtin_variants() {
-  return chase_lev_registered && locked_registered && steal_half_registered &&
+  return chase_lev_registered && locked_registered && steal_half_registered && split_registered &&
          known_bad_registered && sched_registered;
 }
 

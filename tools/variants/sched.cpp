@@ -1,8 +1,10 @@
 // The scheduler's own synchronization registers itself as model-only variants (see
 // builtin.hpp): `sched` (the event count, the join protocol, the injection queue and the outside
-// wait as the pool runs them, in a two-worker mini pool on each correct built-in deque) and its
-// known-bad orders
-// (scheduler/known_bad.hpp), which the model checker must catch.
+// wait as the pool runs them, in a two-worker mini pool on each correct built-in deque but
+// split) and its known-bad orders (scheduler/known_bad.hpp), which the model checker must catch.
+// split is left out: its thieves abort until the owner pushes or pops again, and the mini
+// pool's thieves retry, so an exhaustive exploration of these clients on it did not finish
+// within 300 s; the native pool tests run every kernel on it instead.
 #include <string_view>
 #include <vector>
 

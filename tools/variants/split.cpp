@@ -1,0 +1,11 @@
+// The built-in variant split registers itself (see builtin.hpp).
+#include <stealcheck/register.hpp>
+
+#include "deques/registry.hpp"
+#include "tools/variants/builtin.hpp"
+
+namespace stealcheck::tools {
+
+const bool split_registered = register_variant<split_tag::deque>(builtin::split);
+
+}  // namespace stealcheck::tools
