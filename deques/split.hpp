@@ -47,8 +47,6 @@
 
 #include <array>
 #include <atomic>
-#include <bit>
-#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -56,7 +54,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
-#include "deques/slot.hpp"
+#include "deques/ring.hpp"
 
 namespace stealcheck {
 
@@ -139,9 +137,9 @@ struct split_sites {
 
 template <class T, class Mem = native_memory, class Sites = split_sites>
 class split_deque {
-  using codec = detail::slot_codec<T, Mem>;
-  using stored = typename codec::stored;
-  using slot = typename Mem::template atomic<stored>;
+  using ring = detail::wrapping_ring<T, Mem>;
+  using codec = typename ring::codec;
+  using stored = typename ring::stored;
 
  public:
   using value_type = T;
@@ -153,33 +151,23 @@ class split_deque {
 
   /// Requires: 1 <= capacity <= 2^30 (rounded up to a power of two). The ring never grows.
   explicit split_deque(std::int64_t capacity = 256)
-      : mask_(round_up(capacity) - 1),
-        word_(0, "word"),
-        request_(0, "request"),
-        bottom_(0, "bottom"),
-        slots_(Mem::template create_array<slot>(mask_ + 1, "ring")) {}
+      : word_(0, "word"), request_(0, "request"), bottom_(0, "bottom"), ring_(capacity) {}
 
   split_deque(const split_deque&) = delete;
   split_deque& operator=(const split_deque&) = delete;
 
   /// Requires: no operation is running. Destroys the values still in the ring.
   ~split_deque() {
-    // Quiescent: no concurrent access, so relaxed loads read the final values. `distance`,
-    // not i != b: a model-checked run abandoned mid-operation unwinds through here with
-    // indices from different moments.
-    const std::uint32_t t = top_of(word_.load(std::memory_order_relaxed));
-    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);
-    for (std::uint32_t i = t; distance(i, b) > 0; ++i) {
-      codec::discard(at(i).load(std::memory_order_relaxed));
-    }
-    Mem::destroy_array(slots_, mask_ + 1);
+    // Quiescent: no concurrent access, so relaxed loads read the final values.
+    ring_.discard(top_of(word_.load(std::memory_order_relaxed)),
+                  bottom_.load(std::memory_order_relaxed));
   }
 
   /// Thread role: owner. Returns false (and leaves v untouched) when the ring is full.
   /// The new item is private; it becomes stealable when a thief asks and the owner shares.
   STEALCHECK_OWNER_INLINE bool push(T&& v) {
     const std::uint32_t b = bottom_.load(Mem::order(Sites::push_load_bottom));  // own store
-    if (distance(top_seen_, b) > static_cast<std::int64_t>(mask_)) [[unlikely]] {
+    if (ring_.full(top_seen_, b)) [[unlikely]] {
       if (full(b)) return false;
     }
     at(b).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
@@ -244,7 +232,7 @@ class split_deque {
     return n > 0 ? n : 0;
   }
 
-  std::int64_t capacity() const noexcept { return static_cast<std::int64_t>(mask_ + 1); }
+  std::int64_t capacity() const noexcept { return ring_.capacity(); }
 
  private:
   static constexpr std::uint64_t split_one = std::uint64_t{1} << 32;
@@ -255,7 +243,7 @@ class split_deque {
   [[gnu::noinline]] bool full(std::uint32_t b) {
     // acquire (push.load_top): see the site.
     top_seen_ = top_of(word_.load(Mem::order(Sites::push_load_top)));
-    if (distance(top_seen_, b) <= static_cast<std::int64_t>(mask_)) return false;
+    if (!ring_.full(top_seen_, b)) return false;
     if (request_.load(Mem::order(Sites::load_request)) != 0 && distance(split_, b) > 0) share(b);
     return true;
   }
@@ -316,18 +304,11 @@ class split_deque {
   static std::uint64_t with_top(std::uint64_t word, std::uint32_t t) noexcept {
     return (word & ~std::uint64_t{0xffffffff}) | t;
   }
-  // b - t as a signed count (indices wrap modulo 2^32; |b - t| < 2^31 always holds).
   static std::int64_t distance(std::uint32_t t, std::uint32_t b) noexcept {
-    return static_cast<std::int32_t>(b - t);
+    return ring::distance(t, b);
   }
-  static std::uint32_t round_up(std::int64_t n) {
-    assert(n >= 1 && n <= (std::int64_t{1} << 30) && "split_deque: capacity out of range");
-    const std::int64_t c = n < 1 ? 1 : (n > (std::int64_t{1} << 30) ? std::int64_t{1} << 30 : n);
-    return std::bit_ceil(static_cast<std::uint32_t>(c));
-  }
-  slot& at(std::uint32_t i) const noexcept { return slots_[i & mask_]; }
+  typename ring::slot& at(std::uint32_t i) const noexcept { return ring_.at(i); }
 
-  std::uint32_t mask_;
   // Thieves' line: the split word and the request flag.
   alignas(64) typename Mem::template atomic<std::uint64_t> word_;
   typename Mem::template atomic<std::uint32_t> request_;
@@ -336,7 +317,7 @@ class split_deque {
   std::uint32_t split_ = 0;
   std::uint32_t top_seen_ = 0;  // a top the owner read (a lower bound of the current top)
   bool eager_ = false;          // share the next push without a request
-  slot* slots_;
+  ring ring_;
 };
 
 }  // namespace stealcheck

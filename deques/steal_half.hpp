@@ -42,7 +42,6 @@
 
 #include <array>
 #include <atomic>
-#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -51,7 +50,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
-#include "deques/slot.hpp"
+#include "deques/ring.hpp"
 
 namespace stealcheck {
 
@@ -147,9 +146,9 @@ struct steal_half_sites {
 
 template <class T, class Mem = native_memory, class Sites = steal_half_sites>
 class steal_half {
-  using codec = detail::slot_codec<T, Mem>;
-  using stored = typename codec::stored;
-  using slot = typename Mem::template atomic<stored>;
+  using ring = detail::wrapping_ring<T, Mem>;
+  using codec = typename ring::codec;
+  using stored = typename ring::stored;
   static constexpr std::uint64_t epoch_one = std::uint64_t{1} << 32;
 
  public:
@@ -160,10 +159,7 @@ class steal_half {
 
   /// Requires: 1 <= capacity <= 2^30 (rounded up to a power of two). The ring never grows.
   explicit steal_half(std::int64_t capacity = 256)
-      : mask_(round_up(capacity) - 1),
-        top_(0, "top"),
-        bottom_(0, "bottom"),
-        slots_(Mem::template create_array<slot>(mask_ + 1, "ring")) {}
+      : top_(0, "top"), bottom_(0, "bottom"), ring_(capacity) {}
 
   steal_half(const steal_half&) = delete;
   steal_half& operator=(const steal_half&) = delete;
@@ -171,15 +167,8 @@ class steal_half {
   /// Requires: no operation is running. Destroys the values still in the ring.
   ~steal_half() {
     // Quiescent: no concurrent access, so relaxed loads read the final values.
-    const std::uint32_t t = index(top_.load(std::memory_order_relaxed));
-    const std::uint32_t b = bottom_.load(std::memory_order_relaxed);
-    // distance, not i != b: under the model checker a run abandoned mid-operation unwinds
-    // through here with top and bottom from different moments (top may be past bottom), and
-    // an i != b loop would then count through 2^32 indices.
-    for (std::uint32_t i = t; distance(i, b) > 0; ++i) {
-      codec::discard(at(i).load(std::memory_order_relaxed));
-    }
-    Mem::destroy_array(slots_, mask_ + 1);
+    ring_.discard(index(top_.load(std::memory_order_relaxed)),
+                  bottom_.load(std::memory_order_relaxed));
   }
 
   /// Thread role: owner. Returns false (and leaves v untouched) when the ring is full; callers
@@ -187,7 +176,7 @@ class steal_half {
   STEALCHECK_OWNER_INLINE bool push(T&& v) {
     const std::uint32_t b = bottom_.load(Mem::order(Sites::push_load_bottom));   // own store
     const std::uint32_t t = index(top_.load(Mem::order(Sites::push_load_top)));  // see site
-    if (distance(t, b) >= static_cast<std::int64_t>(mask_ + 1)) return false;
+    if (ring_.full(t, b)) return false;
     at(b).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
     // release (push.store_bottom) pairs with steal.load_bottom: publishes the slot.
     bottom_.store(b + 1, Mem::order(Sites::push_store_bottom));
@@ -233,7 +222,7 @@ class steal_half {
     const std::uint32_t db = mine.bottom_.load(Mem::order(Sites::into_load_dest_bottom));  // own
     // acquire (steal_into.load_dest_top): as push.load_top, for the destination.
     const std::uint32_t dt = index(mine.top_.load(Mem::order(Sites::into_load_dest_top)));
-    const std::int64_t room = static_cast<std::int64_t>(mine.mask_ + 1) - distance(dt, db);
+    const std::int64_t room = mine.capacity() - distance(dt, db);
     return claim(
         [room](std::int64_t n) {
           const std::int64_t half = n - n / 2;
@@ -258,7 +247,7 @@ class steal_half {
     return n > 0 ? n : 0;
   }
 
-  std::int64_t capacity() const noexcept { return static_cast<std::int64_t>(mask_ + 1); }
+  std::int64_t capacity() const noexcept { return ring_.capacity(); }
 
  private:
   // The shared steal path: read top then bottom, size the batch with `batch(n)`, read the k
@@ -292,21 +281,14 @@ class steal_half {
   static std::uint32_t index(std::uint64_t word) noexcept {
     return static_cast<std::uint32_t>(word);
   }
-  // b - t as a signed count (indices wrap modulo 2^32; |b - t| < 2^31 always holds).
   static std::int64_t distance(std::uint32_t t, std::uint32_t b) noexcept {
-    return static_cast<std::int32_t>(b - t);
+    return ring::distance(t, b);
   }
-  static std::uint32_t round_up(std::int64_t n) {
-    assert(n >= 1 && n <= (std::int64_t{1} << 30) && "steal_half: capacity out of range");
-    const std::int64_t c = n < 1 ? 1 : (n > (std::int64_t{1} << 30) ? std::int64_t{1} << 30 : n);
-    return std::bit_ceil(static_cast<std::uint32_t>(c));
-  }
-  slot& at(std::uint32_t i) const noexcept { return slots_[i & mask_]; }
+  typename ring::slot& at(std::uint32_t i) const noexcept { return ring_.at(i); }
 
-  std::uint32_t mask_;
   alignas(64) typename Mem::template atomic<std::uint64_t> top_;
   alignas(64) typename Mem::template atomic<std::uint32_t> bottom_;
-  slot* slots_;
+  ring ring_;
 };
 
 }  // namespace stealcheck
