@@ -88,6 +88,7 @@
 #include <mutex>
 #include <new>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -241,6 +242,12 @@ struct native_memory {
 
   /// The exception being handled (call inside a catch handler).
   static std::exception_ptr caught_exception() noexcept { return std::current_exception(); }
+
+  /// Which thread runs: equal on the same thread, different on two threads alive at once (the
+  /// model backend answers with the model thread). Code that must tell "the thread that
+  /// created this object" from any other asks here (scheduler/mini_pool.hpp's counted tasks).
+  using thread_id = std::thread::id;
+  static thread_id this_thread() noexcept { return std::this_thread::get_id(); }
 
   template <class U, class... A>
   static U* create(A&&... args) {

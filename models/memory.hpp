@@ -280,6 +280,10 @@ struct memory {
     return std::current_exception();
   }
 
+  /// Which model thread runs (deques/memory.hpp, native_memory::this_thread); records no event.
+  using thread_id = std::size_t;
+  static thread_id this_thread() noexcept { return detail::rt_thread(); }
+
   template <class U, class... A>
   static U* create(A&&... args) {
     void* p = detail::rt_alloc(sizeof(U), alignof(U), 1, &detail::destroy_n<U>);

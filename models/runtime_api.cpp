@@ -279,6 +279,11 @@ bool rt_unwinding() noexcept {
   return x != nullptr && x->tearing_down();
 }
 
+std::size_t rt_thread() noexcept {
+  const execution* x = current_execution();
+  return x != nullptr ? x->current() : 0;
+}
+
 constinit thread_local bool tls_sites_overridden = false;
 
 std::memory_order rt_site_order(const site& s) noexcept {

@@ -51,6 +51,8 @@ void rt_wait(std::uint32_t loc, std::uint64_t old, std::memory_order o, source_l
 std::memory_order rt_site_order(const site& s) noexcept;
 /// Whether the calling fiber's execution is being abandoned (its stack unwound).
 bool rt_unwinding() noexcept;
+/// The index of the calling model thread in its execution (0: the client's main thread).
+std::size_t rt_thread() noexcept;
 /// Whether the exploration running on this OS thread overrides site orders (set with the
 /// current execution): without overrides, memory::order is the site's own, inline.
 extern constinit thread_local bool tls_sites_overridden;

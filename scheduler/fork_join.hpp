@@ -10,7 +10,9 @@
 // the stolen, throwing and non-worker paths are out of line, so the caller's frame stays small.
 // task_group keeps spawned closures in a bump arena inside the group (an inline block in the
 // group object, then 4 KiB heap blocks reused across waits), so spawning allocates at most once
-// per ~4 KiB of closures, never per task.
+// per ~4 KiB of closures, never per task. Its join counter (join_counter, scheduler/join.hpp)
+// counts the tasks the spawning worker runs itself in plain data, so a spawned task that is not
+// stolen costs no atomic read-modify-write either; only stolen tasks decrement an atomic.
 // Joins help: a worker waiting for a stolen b or for a group's tasks pops its own deque, then
 // steals (pool::help_until), as in Blumofe-Leiserson's (JACM 1999) work-stealing scheduler.
 //
@@ -158,10 +160,12 @@ STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
 /// pool, or any other thread); the tasks run on workers.
 /// Requires: the pool outlives the group; spawned callables are move-constructible.
 /// Ensures: after wait() returns, every spawned task has finished and its effects are visible.
-/// Memory ordering: join_counter (scheduler/join.hpp): each task decrements the count with a
-///   release RMW after its effects; wait() returns after an acquire load reads 0, which
-///   synchronizes with every decrement (they form one release sequence of RMWs).
-/// Complexity: spawn O(1) (amortised arena growth), wait O(tasks) plus helping.
+/// Memory ordering: join_counter (scheduler/join.hpp): a task run by the spawning thread itself
+///   counts down in plain data; a task run by another worker decrements an atomic count with
+///   a release RMW after its effects, and wait() returns after an acquire load of that count,
+///   which synchronizes with every such decrement (they form one release sequence of RMWs).
+/// Complexity: spawn O(1) (amortised arena growth) and no atomic RMW unless the task is
+///   stolen; wait O(tasks) plus helping.
 template <class D>
 class task_group {
  public:
@@ -182,7 +186,7 @@ class task_group {
   void spawn(F&& f) {
     using T = group_task<std::decay_t<F>>;
     T* t = new (arena_.allocate<T>()) T(this, std::forward<F>(f));
-    join_.add();  // before the push that makes the task reachable (join::counter.add)
+    join_.add();  // before the push that makes the task reachable
     if (worker_ != nullptr) [[likely]] {
       if (!worker_->push(t)) t->execute(t);  // bounded deque full: run inline
     } else {
@@ -220,8 +224,12 @@ class task_group {
       } catch (...) {
         g->join_.fail(std::current_exception());
       }
+      self->~group_task();                    // the arena memory is recycled by wait()
+      if (current_worker<D> == g->worker_) {  // the spawner ran it: no atomic access
+        g->join_.arrive_local();
+        return;
+      }
       pool<D>& p = g->pool_;  // read before the decrement: g may be gone after it
-      self->~group_task();    // the arena memory is recycled by wait()
       // release (join::counter.arrive): pairs with wait()'s acquire load; publishes the task's
       // effects and error.
       if (g->join_.arrive()) p.notify_external();  // the last, and one blocks

@@ -7,11 +7,15 @@
 //                 root task): the task's runner records an exception, then sets `done` with a
 //                 release store; the joiner reads `done` with an acquire load, then the
 //                 task's effects and its exception.
-//   join_counter  many tasks (task_group): a task that threw records its exception (the
-//                 first one wins), then every task decrements `pending` with a release RMW;
-//                 the joiner reads 0 with an acquire load, which synchronizes with every
-//                 decrement (they form one release sequence of RMWs). A thread that is not a worker
-//                 marks the counter (external_waiter) so that the last task knows to wake it.
+//   join_counter  many tasks (task_group) spawned by one thread, the spawner: it counts the
+//                 tasks it adds and the ones it runs itself in plain owner-only data (no atomic
+//                 read-modify-write on the fast path: a spawned task that nobody stole costs no
+//                 RMW); a task run by any other thread records its exception (the first one
+//                 wins), then decrements `pending` with a release RMW. The spawner is done when
+//                 its own count plus `pending` is 0, read with an acquire load that synchronizes
+//                 with every remote decrement (they form one release sequence of RMWs). A
+//                 spawner that is not a worker folds its count into `pending` and marks it
+//                 (external_waiter), so that the last task knows to wake it.
 //
 // Thread role: see each member. Memory ordering: the sites below, each naming its partner.
 // Complexity: O(1) per call; await() waits for the value to change (a spin natively, a
@@ -42,20 +46,17 @@ struct join_sites {
       "joiner read them before they are written (killed in sched fork2_join: data race)"};
   static constexpr site flag_load{"join::flag.load_done", mo::acquire, site_kind::load,
                                   "pairs with flag.store_done (see there)"};
-  static constexpr site counter_add{
-      "join::counter.add", mo::relaxed, site_kind::rmw,
-      "the increment happens before the push that makes the task reachable, in this thread; "
-      "the count is read with acquire only after the decrements"};
   static constexpr site counter_arrive{
       "join::counter.arrive", mo::release, site_kind::rmw,
-      "pairs with counter.load: publishes the task's effects and exception; relaxed lets the "
-      "joiner read them before they are written"};
+      "pairs with counter.load: publishes a stolen task's effects and exception; relaxed lets "
+      "the joiner read them before they are written (killed in sched park_while_push: data "
+      "race)"};
   static constexpr site counter_load{"join::counter.load", mo::acquire, site_kind::load,
                                      "pairs with every counter.arrive (one release sequence)"};
   static constexpr site counter_mark{
       "join::counter.mark_external", mo::acq_rel, site_kind::rmw,
       "an RMW, so it lies in the decrements' release sequence: the one decrement it precedes "
-      "in modification order sees the mark (or it reads 0 and never waits)"};
+      "in modification order sees the mark (or it finds nothing pending and never waits)"};
   static constexpr site counter_unmark{"join::counter.unmark_external", mo::relaxed, site_kind::rmw,
                                        "only the joiner reads the count again before the next add"};
   static constexpr site failed_exchange{
@@ -66,10 +67,9 @@ struct join_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 9> list() {
-    return {&S::flag_store,     &S::flag_load,       &S::counter_add,
-            &S::counter_arrive, &S::counter_load,    &S::counter_mark,
-            &S::counter_unmark, &S::failed_exchange, &S::failed_reset};
+  static constexpr std::array<const site*, 8> list() {
+    return {&S::flag_store,   &S::flag_load,      &S::counter_arrive,  &S::counter_load,
+            &S::counter_mark, &S::counter_unmark, &S::failed_exchange, &S::failed_reset};
   }
 };
 
@@ -101,55 +101,69 @@ class join_flag {
   typename Mem::template nonatomic<std::exception_ptr> error_{named{"error"}};
 };
 
-/// The completion of a set of tasks: the count of unfinished ones plus the first exception.
+/// The completion of a set of tasks spawned by one thread (the spawner): the count of
+/// unfinished ones plus the first exception. Tasks the spawner runs itself are counted in plain
+/// data (arrive_local); only tasks run by other threads touch the atomic (arrive).
+/// Invariant: owned + pending = unfinished tasks (+ external_waiter while marked), where owned
+/// is the spawner's count of tasks added minus tasks it ran and pending is minus the count of
+/// tasks other threads ran (the spawner only ever reads their sum).
 template <class Mem = native_memory, class Sites = join_sites>
 class join_counter {
  public:
   /// Added to the count while a thread that is not a worker waits; far above any task count.
   static constexpr std::int64_t external_waiter = std::int64_t{1} << 40;
 
-  /// Thread role: the spawning thread, before the task becomes reachable (pushed, injected).
-  void add() { pending_.fetch_add(1, Mem::order(Sites::counter_add)); }
+  /// Thread role: the spawner, before the task becomes reachable (pushed, injected).
+  void add() { ++owned_.write(); }
 
-  /// Thread role: the thread that ran a task that threw, before its arrive(). Records `e`
-  /// unless an earlier task's exception was recorded (the first one wins).
+  /// Thread role: the thread that ran a task that threw, before its arrive() or
+  /// arrive_local(). Records `e` unless an earlier task's exception was recorded (the first
+  /// one wins).
   void fail(std::exception_ptr e) {
     // relaxed (counter.failed_exchange): picks the one writer of error_.
     if (!failed_.exchange(true, Mem::order(Sites::failed_exchange))) error_.write() = std::move(e);
   }
 
-  /// Thread role: the thread that ran a task, after it (and after fail() if it threw).
-  /// Returns true when this was the last task and a thread waits outside the pool (the caller
-  /// then wakes it). The counter may be gone right after the decrement.
+  /// Thread role: the spawner, after it ran one of the tasks itself (and after fail() if it
+  /// threw). No atomic access: the spawner's own effects are ordered before its later reads.
+  void arrive_local() { --owned_.write(); }
+
+  /// Thread role: any thread but the spawner, after it ran a task (and after fail() if it
+  /// threw). Returns true when this was the last task and a thread waits outside the pool (the
+  /// caller then wakes it). The counter may be gone right after the decrement.
   bool arrive() {
     // release (counter.arrive): pairs with the acquire load in done().
     return pending_.fetch_sub(1, Mem::order(Sites::counter_arrive)) == external_waiter + 1;
   }
 
-  /// Thread role: the joiner. Whether every added task arrived (`external`: the joiner marked
-  /// the counter); once true, their effects and exceptions are visible.
+  /// Thread role: the spawner. Whether every added task arrived (`external`: the spawner
+  /// marked the counter); once true, their effects and exceptions are visible.
   bool done(bool external = false) const {
     // acquire (counter.load): pairs with every arrive().
-    return pending_.load(Mem::order(Sites::counter_load)) == (external ? external_waiter : 0);
+    return owned_.read() + pending_.load(Mem::order(Sites::counter_load)) ==
+           (external ? external_waiter : 0);
   }
-  /// Thread role: the joiner. Waits until the count changes (then call done() again).
+  /// Thread role: the spawner. Waits until the count changes (then call done() again).
   void await() const {
     const std::int64_t v = pending_.load(Mem::order(Sites::counter_load));
-    if (v != 0) Mem::spin_while_equal(pending_, v, Mem::order(Sites::counter_load));
+    if (owned_.read() + v != 0) Mem::spin_while_equal(pending_, v, Mem::order(Sites::counter_load));
   }
 
-  /// Thread role: the joiner, not a worker. Marks the counter; false if nothing is pending
-  /// (then do not wait). Call unmark_external() after the wait.
+  /// Thread role: the spawner, not a worker (every task runs on another thread). Folds its
+  /// own count into `pending` and marks it; false if nothing is pending (then do not wait).
+  /// Call unmark_external() after the wait.
   bool mark_external() {
+    const std::int64_t owned = std::exchange(owned_.write(), 0);
     // acq_rel (counter.mark_external): see the site.
-    return pending_.fetch_add(external_waiter, Mem::order(Sites::counter_mark)) != 0;
+    return pending_.fetch_add(external_waiter + owned, Mem::order(Sites::counter_mark)) + owned !=
+           0;
   }
   void unmark_external() {
     pending_.fetch_sub(external_waiter, Mem::order(Sites::counter_unmark));  // relaxed: the site
   }
 
-  /// Thread role: the joiner, after done(). The first recorded exception (null: none); resets
-  /// the record for the next round of tasks.
+  /// Thread role: the spawner, after done(). The first recorded exception (null: none);
+  /// resets the record for the next round of tasks.
   std::exception_ptr take_error() {
     if (!error_.read()) return nullptr;
     std::exception_ptr e = std::exchange(error_.write(), nullptr);
@@ -158,6 +172,7 @@ class join_counter {
   }
 
  private:
+  typename Mem::template nonatomic<std::int64_t> owned_{named{"owned"}, 0};
   typename Mem::template atomic<std::int64_t> pending_{0, "pending"};
   typename Mem::template atomic<bool> failed_{false, "failed"};
   typename Mem::template nonatomic<std::exception_ptr> error_{named{"error"}};

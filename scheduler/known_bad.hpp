@@ -39,6 +39,14 @@ struct join_sites_relaxed_done : join_sites {
                                    site_kind::store, "KNOWN-BAD: relaxed (no release)"};
 };
 
+/// KNOWN-BAD: a stolen group task's decrement of the join counter relaxed. The spawner's
+/// acquire load can read the count it leaves without synchronizing with the thief: it reads the
+/// task's result while it is written, a data race (park_while_push).
+struct join_sites_relaxed_arrive : join_sites {
+  static constexpr site counter_arrive{"join::counter.arrive", std::memory_order_relaxed,
+                                       site_kind::rmw, "KNOWN-BAD: relaxed (no release)"};
+};
+
 /// KNOWN-BAD: work injected from outside announced with the non-strict hint_one() instead of
 /// notify_one(). hint_one()'s relaxed load of the event-count word can miss a worker that has
 /// just registered as a sleeper, while that worker's check misses the queued task (store

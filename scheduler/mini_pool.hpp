@@ -127,7 +127,7 @@ class mini_pool {
     counter_type join;
     std::array<counted_task, sizeof...(F)> tasks{counted_task(join, fs)...};
     for (counted_task& t : tasks) {
-      join.add();  // before the push that makes the task reachable (join::counter.add)
+      join.add();  // before the push that makes the task reachable
       if (!push(i, &t)) t.execute(&t);
     }
     wait_for(i, join);
@@ -136,12 +136,15 @@ class mini_pool {
 
  private:
   // A task of spawn_and_wait: type-erased callable plus its counter (task_group's group_task).
+  // The spawner's own runs arrive locally (the pool tells them by its worker, this by thread).
   struct counted_task final : task {
     template <class F>
-    counted_task(counter_type& j, F& fn) : task{&run_it}, join(&j), f(&fn), call(&call_as<F>) {}
+    counted_task(counter_type& j, F& fn)
+        : task{&run_it}, join(&j), f(&fn), call(&call_as<F>), spawner(Mem::this_thread()) {}
     counter_type* join;
     void* f;
     void (*call)(void*);
+    typename Mem::thread_id spawner;
     template <class F>
     static void call_as(void* fn) {
       (*static_cast<F*>(fn))();
@@ -153,8 +156,12 @@ class mini_pool {
       } catch (...) {
         self->join->fail(Mem::caught_exception());
       }
-      // release (join::counter.arrive): publishes the task's effects and error.
-      static_cast<void>(self->join->arrive());
+      if (Mem::this_thread() == self->spawner) {
+        self->join->arrive_local();
+      } else {
+        // release (join::counter.arrive): publishes the task's effects and error.
+        static_cast<void>(self->join->arrive());
+      }
     }
   };
 

@@ -50,8 +50,8 @@ using mem = model::memory;
 template <class Ec, class Js, class Is = inject_sites>
 struct sched_sites {
   template <class S>
-  static constexpr std::array<const site*, 27> list() {
-    std::array<const site*, 27> out{};
+  static constexpr std::array<const site*, 26> list() {
+    std::array<const site*, 26> out{};
     std::size_t n = 0;
     for (const site* s : Ec::template list<Ec>())
       out[n++] = s;

@@ -61,6 +61,11 @@ const bool sched_registered =
         sched_variant<scheduler::event_count_sites, scheduler::join_sites_relaxed_done>(
             "sched_done_relaxed", "KNOWN-BAD sched",
             "stolen task's done flag stored relaxed: the joiner reads results unordered", false)) &&
+    harness::add_variant(
+        sched_variant<scheduler::event_count_sites, scheduler::join_sites_relaxed_arrive>(
+            "sched_arrive_relaxed", "KNOWN-BAD sched",
+            "stolen group task's count decrement relaxed: the spawner reads results unordered",
+            false)) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
                                        scheduler::inject_sites, scheduler::inject_wake_hint>(
         "sched_inject_hint", "KNOWN-BAD sched",
