@@ -15,10 +15,14 @@
 // queue and the outside wait of scheduler/inject.hpp).
 // What it leaves out: threads (the caller runs worker_loop on its own threads, or the model
 // checker's), statistics, random victims (there is one other worker), and the idle spin before
-// parking. A join that finds nothing to run waits for its flag or counter to change
-// (join_flag::await: a spin natively, a blocking read under the model checker) instead of
-// trying again: that explores every execution of clients whose stolen tasks fork nothing more,
-// as the model clients' tasks do; deeper helping is not explored.
+// parking. On a deque whose owner shares (owner_shares_v: split) a worker that found nothing
+// parks even when the other deque holds private items: it could not take them before their
+// owner shares them at its next push or pop, and a thief that retried at once would make the
+// exploration unbounded. The owner's next push wakes it (hint_one), as in the pool. A join that
+// finds nothing to run waits for its flag or counter to change (join_flag::await: a spin natively,
+// a blocking read under the model checker) instead of trying again: that explores every execution
+// of clients whose stolen tasks fork nothing more, as the model clients' tasks do; deeper helping
+// is not explored.
 //
 // Thread role: worker_loop(i), push(i, ...), pop(i), wait_for(i, ...), fork_join(i, ...) and
 // spawn_and_wait(i, ...) on worker i's thread; run(f) on a thread that runs no worker_loop;
@@ -178,9 +182,14 @@ class mini_pool {
     return *r;
   }
 
-  // After prepare_wait(): anything to take? (pool::work_visible)
+  // After prepare_wait(): anything to take? (pool::work_visible). A deque whose owner shares
+  // (split) counts private items a thief cannot take until the owner next pushes or pops; a
+  // thief that looked again at once would retry without end, so here it parks instead (see the
+  // file comment).
   bool work_visible() const {
-    return injected_.visible() || deques_[0].size_hint() > 0 || deques_[1].size_hint() > 0;
+    if (injected_.visible()) return true;
+    if constexpr (owner_shares_v<deque_type>) return false;
+    return deques_[0].size_hint() > 0 || deques_[1].size_hint() > 0;
   }
 
   bool stopping() const {

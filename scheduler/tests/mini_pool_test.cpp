@@ -13,11 +13,10 @@
 namespace stealcheck::scheduler::test {
 namespace {
 
-using native_mini_pool = mini_pool<stealcheck::detail::chase_lev_default>;
-
-TEST(MiniPoolNative, ForkJoinSpawnAndExceptionsThenShutdown) {
+template <template <class, class> class D>
+void fork_join_spawn_and_exceptions_then_shutdown() {
   const int rounds = full ? 2000 : 200;
-  native_mini_pool p(4);
+  mini_pool<D> p(4);
   std::thread w1([&] { p.worker_loop(1); });
   int a = 0, b = 0, c = 0, d = 0, thrown = 0;
   for (int r = 0; r < rounds; ++r) {
@@ -40,6 +39,15 @@ TEST(MiniPoolNative, ForkJoinSpawnAndExceptionsThenShutdown) {
   EXPECT_EQ(c, rounds);
   EXPECT_EQ(d, rounds);
   EXPECT_EQ(thrown, rounds);
+}
+
+TEST(MiniPoolNative, ForkJoinSpawnAndExceptionsThenShutdown) {
+  fork_join_spawn_and_exceptions_then_shutdown<stealcheck::detail::chase_lev_default>();
+}
+
+// A deque whose thieves take only shared items: its idle worker parks instead of retrying.
+TEST(MiniPoolNative, ForkJoinSpawnAndExceptionsThenShutdownOnSplit) {
+  fork_join_spawn_and_exceptions_then_shutdown<stealcheck::detail::split_default>();
 }
 
 }  // namespace

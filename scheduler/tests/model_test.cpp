@@ -25,6 +25,7 @@ std::vector<client_entry> correct_clients() {
   model_clients::add_clients<stealcheck::detail::chase_lev_default>(out, "chase_lev");
   model_clients::add_clients<stealcheck::detail::steal_half_default>(out, "steal_half");
   model_clients::add_clients<stealcheck::detail::locked_default>(out, "locked");
+  model_clients::add_clients<stealcheck::detail::split_default>(out, "split");
   return out;
 }
 
@@ -53,6 +54,12 @@ constexpr expected_counts rc11_counts[] = {
     {"stolen_exception.locked", 661, 363},
     {"shutdown_parking.locked", 7, 1},
     {"run_from_outside.locked", 183, 38},
+    {"fork2_join.split", 241, 25},
+    {"steal_while_join.split", 241, 25},
+    {"park_while_push.split", 9049, 1102},
+    {"stolen_exception.split", 241, 25},
+    {"shutdown_parking.split", 7, 1},
+    {"run_from_outside.split", 183, 38},
 };
 
 TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
@@ -128,6 +135,31 @@ TEST(SchedModel, RelaxedArriveLetsTheSpawnerRaceWithTheThief) {
   EXPECT_NE(t.find("are not ordered by happens-before"), std::string::npos) << t;
   EXPECT_NE(t.find("read of pending"), std::string::npos) << t;
   EXPECT_NE(t.find("(join::counter.arrive) is not a release"), std::string::npos) << t;
+}
+
+// The deque a thief can only take shared items from: the known-bad orders are caught there too
+// (the mini pool's thief parks instead of retrying, and the clients still reach the steals).
+TEST(SchedModel, KnownBadOrdersAreCaughtOnTheSplitDeque) {
+  const auto on_split = []<class Ec, class Js>(std::string_view name) {
+    std::vector<client_entry> clients;
+    model_clients::add_clients<stealcheck::detail::split_default, Ec, Js>(clients, "split");
+    for (const client_entry& c : clients)
+      if (c.name == name) return model::explore(model::options{}, c.run);
+    ADD_FAILURE() << "no client " << name;
+    return model::result{};
+  };
+  const model::result done =
+      on_split.operator()<event_count_sites, join_sites_relaxed_done>("fork2_join.split");
+  ASSERT_FALSE(done.ok());
+  EXPECT_EQ(done.bug->kind, model::error_kind::data_race) << done.bug->message;
+  const model::result arrive =
+      on_split.operator()<event_count_sites, join_sites_relaxed_arrive>("park_while_push.split");
+  ASSERT_FALSE(arrive.ok());
+  EXPECT_EQ(arrive.bug->kind, model::error_kind::data_race) << arrive.bug->message;
+  const model::result ec =
+      on_split.operator()<event_count_sites_relaxed, join_sites>("shutdown_parking.split");
+  ASSERT_FALSE(ec.ok());
+  EXPECT_EQ(ec.bug->kind, model::error_kind::deadlock) << ec.bug->message;
 }
 
 // The caller of run() waits forever for its task: checks the failure kind and message, returns
