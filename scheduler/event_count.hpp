@@ -11,8 +11,8 @@
 // Protocol (Vyukov's event count; folly::EventCount has the same shape):
 //   sleeper:  key = prepare_wait();  if (condition visible) cancel_wait(); else wait(key);
 //   waker:    make the condition true;  notify_one() / notify_all()
-// Both prepare_wait() and the notify_* calls are read-modify-writes of the same word with
-// acq_rel order, so they are totally ordered in its modification order:
+// Both prepare_wait() (an acquire RMW) and the notify_* calls (release RMWs) are
+// read-modify-writes of the same word, so they are totally ordered in its modification order:
 //   - if the waker's RMW comes first, the sleeper's RMW reads from it (or a later RMW of its
 //     release sequence) and synchronizes with it: the condition the waker made true before its
 //     RMW is visible to the sleeper's check, which then does not sleep;
@@ -27,9 +27,9 @@
 // between prepare_wait() and the futex call while exactly 2^23 wake-ups happen could sleep once
 // more than needed (not a correctness issue for the pool, whose waits are re-checked).
 //
-// Thread role: any. Memory ordering: the two acq_rel RMWs above (event_count_sites says, site by
-// site, what each order pairs with). Complexity: O(1) plus one futex system call when a sleeper
-// is woken. Under the model checker a wait is a blocking read (models/memory.hpp): a lost
+// Thread role: any. Memory ordering: the acquire and the release RMW above (event_count_sites says,
+// site by site, what each order pairs with). Complexity: O(1) plus one futex system call when a
+// sleeper is woken. Under the model checker a wait is a blocking read (models/memory.hpp): a lost
 // wake-up ends an execution with a thread blocked on a word that never changes, a deadlock.
 // Source: D. Vyukov, "Eventcount" (comp.programming.threads, 2008); C++20 [atomics.wait].
 #pragma once
@@ -49,14 +49,15 @@ struct event_count_sites {
   static constexpr std::string_view variant = "event_count";
   using mo = std::memory_order;
   static constexpr site prepare_rmw{
-      "event_count::prepare_wait.rmw", mo::acq_rel, site_kind::rmw,
-      "pairs with notify.rmw: acquire reads the condition a waker made true before an earlier "
-      "notify; relaxed lets a sleeper miss it and sleep forever (killed in sched "
-      "shutdown_parking: deadlock)"};
+      "event_count::prepare_wait.rmw", mo::acquire, site_kind::rmw,
+      "pairs with notify.rmw: reads the condition a waker made true before an earlier notify; "
+      "relaxed lets a sleeper miss it and sleep forever (killed in shutdown_parking.chase_lev: "
+      "deadlock); no release: a waker reads nothing of the sleeper's but its count in the word"};
   static constexpr site notify_rmw{
-      "event_count::notify.rmw", mo::acq_rel, site_kind::rmw,
-      "pairs with prepare_wait.rmw: release publishes the condition to a later sleeper; "
-      "relaxed lets that sleeper miss it and sleep forever (killed in sched shutdown_parking)"};
+      "event_count::notify.rmw", mo::release, site_kind::rmw,
+      "pairs with prepare_wait.rmw: publishes the condition to a later sleeper; relaxed lets "
+      "that sleeper miss it and sleep forever (killed in shutdown_parking.chase_lev: deadlock); "
+      "no acquire: a waker reads nothing of a sleeper's but its count in the word"};
   static constexpr site wait_wait{
       "event_count::wait.wait", mo::relaxed, site_kind::load,
       "only decides when to look again: what the sleeper then reads is ordered by the deques' "
@@ -102,7 +103,7 @@ class basic_event_count {
 
   /// Thread role: the would-be sleeper. Registers it; returns the key to pass to wait().
   std::uint32_t prepare_wait() {
-    // acq_rel (prepare_wait.rmw): pairs with notify.rmw; see the file comment.
+    // acquire (prepare_wait.rmw): pairs with notify.rmw; see the file comment.
     const std::uint32_t old = word_.fetch_add(waiter_one, Mem::order(Sites::prepare_rmw));
     assert((old & waiter_mask) != waiter_mask && "event_count: more than 255 sleepers");
     return old + waiter_one;
@@ -179,9 +180,9 @@ class basic_event_count {
   }
 
   void notify(bool all) {
-    // acq_rel (notify.rmw): the release half publishes the condition the caller made true to a
-    // sleeper whose prepare_wait() RMW comes later; the acquire half orders this RMW after an
-    // earlier prepare_wait() (see the file comment). A plain load here could miss a sleeper.
+    // release (notify.rmw): publishes the condition the caller made true to a sleeper whose
+    // prepare_wait() RMW comes later; an earlier prepare_wait() is seen by atomicity alone (the
+    // RMW reads its count; see the file comment). A plain load here could miss a sleeper.
     const std::uint32_t old = word_.fetch_add(epoch_one, Mem::order(Sites::notify_rmw));
     if ((old & waiter_mask) == 0) return;
     if (all) {

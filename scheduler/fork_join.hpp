@@ -201,9 +201,9 @@ class task_group {
     } else {
       // Blocks here, never on a worker (pool::block_until says why). The mark tells the task
       // that brings the count to 0 to call notify_external(); groups waited for on workers
-      // never pay for that (join_counter::mark_external).
-      if (join_.mark_external()) pool_.block_until([&] { return join_.done(/*external=*/true); });
-      join_.unmark_external();
+      // never pay for that (join_counter::wait_outside; model-checked in sched
+      // group_from_outside).
+      join_.wait_outside(pool_);
     }
     arena_.reset();
     if (std::exception_ptr e = join_.take_error()) std::rethrow_exception(e);

@@ -7,7 +7,7 @@
 //                        read without the lock. push() queues a task and wakes a worker with
 //                        the strict event_count::notify_one(): a worker that registered as a
 //                        sleeper before the notify is woken, one that registers after it reads
-//                        the hint through the event count's acq_rel RMWs (event_count.hpp), so
+//                        the hint through the event count's RMWs (event_count.hpp), so
 //                        the task is never left with every worker asleep. The non-strict
 //                        hint_one() would lose it (the KNOWN-BAD inject_wake_hint policy of
 //                        scheduler/known_bad.hpp: a lost wake-up the model checker reports).
@@ -50,7 +50,7 @@ struct inject_sites {
   using mo = std::memory_order;
   static constexpr site push_store_size{
       "inject::push.store_size", mo::relaxed, site_kind::store,
-      "a hint that work is queued: the mutex orders the queue, and push's notify.rmw (acq_rel) "
+      "a hint that work is queued: the mutex orders the queue, and push's notify.rmw (release) "
       "orders this store before a later sleeper's visible.load_size"};
   static constexpr site take_load_size{"inject::take.load_size", mo::relaxed, site_kind::load,
                                        "a hint: the mutex below orders the queue and the task"};
@@ -63,16 +63,16 @@ struct inject_sites {
   static constexpr site external_load{
       "external::block_until.load", mo::acquire, site_kind::load,
       "pairs with external::notify.rmw: a waiter that reads the bump sees the completion made "
-      "before it; relaxed lets it read the bump, miss done() and wait forever (killed in sched "
-      "run_from_outside: deadlock)"};
+      "before it; relaxed lets it read the bump, miss done() and wait forever (killed in "
+      "run_from_outside.chase_lev: deadlock)"};
   static constexpr site external_wait{
       "external::block_until.wait", mo::relaxed, site_kind::load,
       "only decides when to look again: the acquire load at the top of the loop re-reads"};
   static constexpr site external_rmw{
       "external::notify.rmw", mo::release, site_kind::rmw,
       "pairs with block_until.load: publishes the completion (made before) to a waiter that "
-      "reads the bump; relaxed lets the waiter miss it and wait forever (killed in sched "
-      "run_from_outside: deadlock)"};
+      "reads the bump; relaxed lets the waiter miss it and wait forever (killed in "
+      "run_from_outside.chase_lev: deadlock)"};
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
@@ -102,7 +102,7 @@ class basic_inject_queue {
       size_.store(queue_.size(), Mem::order(Sites::push_store_size));
     }
     if constexpr (Wake::strict) {
-      sleep.notify_one();  // strict: the store above precedes its acq_rel RMW
+      sleep.notify_one();  // strict: the store above precedes its release RMW
     } else {
       sleep.hint_one();  // KNOWN-BAD policy only: may miss a sleeper registering now
     }

@@ -43,20 +43,27 @@ struct join_sites {
   static constexpr site flag_store{
       "join::flag.store_done", mo::release, site_kind::store,
       "pairs with flag.load_done: publishes the task's effects and exception; relaxed lets the "
-      "joiner read them before they are written (killed in sched fork2_join: data race)"};
-  static constexpr site flag_load{"join::flag.load_done", mo::acquire, site_kind::load,
-                                  "pairs with flag.store_done (see there)"};
+      "joiner read them before they are written (killed in fork2_join.chase_lev: data race)"};
+  static constexpr site flag_load{
+      "join::flag.load_done", mo::acquire, site_kind::load,
+      "pairs with flag.store_done; relaxed lets the joiner read the task's results unordered "
+      "(killed in fork2_join.chase_lev: data race)"};
   static constexpr site counter_arrive{
       "join::counter.arrive", mo::release, site_kind::rmw,
       "pairs with counter.load: publishes a stolen task's effects and exception; relaxed lets "
-      "the joiner read them before they are written (killed in sched park_while_push: data "
-      "race)"};
-  static constexpr site counter_load{"join::counter.load", mo::acquire, site_kind::load,
-                                     "pairs with every counter.arrive (one release sequence)"};
+      "the joiner read them before they are written (killed in park_while_push.chase_lev: "
+      "data race)"};
+  static constexpr site counter_load{
+      "join::counter.load", mo::acquire, site_kind::load,
+      "pairs with every counter.arrive (one release sequence); relaxed lets the spawner read a "
+      "stolen task's results unordered (killed in park_while_push.chase_lev: data race)"};
   static constexpr site counter_mark{
-      "join::counter.mark_external", mo::acq_rel, site_kind::rmw,
-      "an RMW, so it lies in the decrements' release sequence: the one decrement it precedes "
-      "in modification order sees the mark (or it finds nothing pending and never waits)"};
+      "join::counter.mark_external", mo::acquire, site_kind::rmw,
+      "an RMW, so it lies in the decrements' release sequence: the one decrement it precedes in "
+      "modification order sees the mark; acquire pairs with every counter.arrive when it finds "
+      "nothing pending (the spawner then reads the results without waiting); relaxed lets it "
+      "read them unordered (killed in group_from_outside.chase_lev: data race); no release: "
+      "the last task reads only the mark"};
   static constexpr site counter_unmark{"join::counter.unmark_external", mo::relaxed, site_kind::rmw,
                                        "only the joiner reads the count again before the next add"};
   static constexpr site failed_exchange{
@@ -154,12 +161,21 @@ class join_counter {
   /// Call unmark_external() after the wait.
   bool mark_external() {
     const std::int64_t owned = std::exchange(owned_.write(), 0);
-    // acq_rel (counter.mark_external): see the site.
+    // acquire (counter.mark_external): see the site.
     return pending_.fetch_add(external_waiter + owned, Mem::order(Sites::counter_mark)) + owned !=
            0;
   }
   void unmark_external() {
     pending_.fetch_sub(external_waiter, Mem::order(Sites::counter_unmark));  // relaxed: the site
+  }
+
+  /// Thread role: the spawner, not a worker. Blocks in p.block_until (pool::block_until:
+  /// waits, never spins) until every task arrived; the last task's runner sees the mark and
+  /// calls p.notify_external(). Marks and unmarks the counter around the wait.
+  template <class P>
+  void wait_outside(P& p) {
+    if (mark_external()) p.block_until([&] { return done(/*external=*/true); });
+    unmark_external();
   }
 
   /// Thread role: the spawner, after done(). The first recorded exception (null: none);

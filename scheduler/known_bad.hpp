@@ -19,16 +19,16 @@
 
 namespace stealcheck::scheduler {
 
-/// KNOWN-BAD: the event count's two RMWs relaxed (no acq_rel). A sleeper whose prepare_wait()
-/// comes after a waker's notify in the word's modification order no longer synchronizes with
-/// it: it can miss the condition the waker set (shutdown's `stopping`) and wait on a word that
-/// never changes again. The model checker reports a deadlock (a lost wake-up) in
+/// KNOWN-BAD: the event count's two RMWs relaxed (no acquire, no release). A sleeper whose
+/// prepare_wait() comes after a waker's notify in the word's modification order no longer
+/// synchronizes with it: it can miss the condition the waker set (shutdown's `stopping`) and wait
+/// on a word that never changes again. The model checker reports a deadlock (a lost wake-up) in
 /// shutdown_parking.
 struct event_count_sites_relaxed : event_count_sites {
   static constexpr site prepare_rmw{"event_count::prepare_wait.rmw", std::memory_order_relaxed,
-                                    site_kind::rmw, "KNOWN-BAD: relaxed (no acq_rel)"};
+                                    site_kind::rmw, "KNOWN-BAD: relaxed (no acquire)"};
   static constexpr site notify_rmw{"event_count::notify.rmw", std::memory_order_relaxed,
-                                   site_kind::rmw, "KNOWN-BAD: relaxed (no acq_rel)"};
+                                   site_kind::rmw, "KNOWN-BAD: relaxed (no release)"};
 };
 
 /// KNOWN-BAD: a stolen task's done flag stored relaxed. The joiner's acquire load can read it

@@ -25,7 +25,8 @@
 // is not explored.
 //
 // Thread role: worker_loop(i), push(i, ...), pop(i), wait_for(i, ...), fork_join(i, ...) and
-// spawn_and_wait(i, ...) on worker i's thread; run(f) on a thread that runs no worker_loop;
+// spawn_and_wait(i, ...) on worker i's thread; run(f) and spawn_and_wait_outside(...) on a
+// thread that runs no worker_loop;
 // shutdown() on any thread, once.
 // Memory ordering: the components' sites (EcSites, JoinSites, InjectSites); stopping: release
 // store / acquire load (as pool<D>). Complexity: O(1) deque operations per task; a park is O(1).
@@ -129,7 +130,7 @@ class mini_pool {
   template <class... F>
   void spawn_and_wait(unsigned i, F&... fs) {
     counter_type join;
-    std::array<counted_task, sizeof...(F)> tasks{counted_task(join, fs)...};
+    std::array<counted_task, sizeof...(F)> tasks{counted_task(*this, join, fs)...};
     for (counted_task& t : tasks) {
       join.add();  // before the push that makes the task reachable
       if (!push(i, &t)) t.execute(&t);
@@ -138,13 +139,35 @@ class mini_pool {
     if (std::exception_ptr e = join.take_error()) std::rethrow_exception(e);
   }
 
+  /// Thread role: a thread that runs no worker_loop. task_group's spawn and wait on a thread
+  /// outside the pool: injects every f as a counted task, then blocks until all ran
+  /// (join_counter::wait_outside, the same call task_group::wait makes); rethrows the first
+  /// exception recorded.
+  template <class... F>
+  void spawn_and_wait_outside(F&... fs) {
+    counter_type join;
+    std::array<counted_task, sizeof...(F)> tasks{counted_task(*this, join, fs)...};
+    for (counted_task& t : tasks) {
+      join.add();  // before the injection that makes the task reachable
+      inject(&t);
+    }
+    join.wait_outside(*this);
+    if (std::exception_ptr e = join.take_error()) std::rethrow_exception(e);
+  }
+
  private:
   // A task of spawn_and_wait: type-erased callable plus its counter (task_group's group_task).
   // The spawner's own runs arrive locally (the pool tells them by its worker, this by thread).
   struct counted_task final : task {
     template <class F>
-    counted_task(counter_type& j, F& fn)
-        : task{&run_it}, join(&j), f(&fn), call(&call_as<F>), spawner(Mem::this_thread()) {}
+    counted_task(mini_pool& p, counter_type& j, F& fn)
+        : task{&run_it},
+          pool(&p),
+          join(&j),
+          f(&fn),
+          call(&call_as<F>),
+          spawner(Mem::this_thread()) {}
+    mini_pool* pool;
     counter_type* join;
     void* f;
     void (*call)(void*);
@@ -162,10 +185,11 @@ class mini_pool {
       }
       if (Mem::this_thread() == self->spawner) {
         self->join->arrive_local();
-      } else {
-        // release (join::counter.arrive): publishes the task's effects and error.
-        static_cast<void>(self->join->arrive());
+        return;
       }
+      mini_pool* p = self->pool;  // read before the decrement: the counter may be gone after it
+      // release (join::counter.arrive): publishes the task's effects and error.
+      if (self->join->arrive()) p->notify_external();  // the last, and a spawner blocks
     }
   };
 

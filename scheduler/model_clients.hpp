@@ -19,6 +19,10 @@
 //   run_from_outside    the main thread, no worker, calls run(f) (pool::run's code: inject with
 //                       the strict notify_one, then block_until) while worker 1 parks: f runs
 //                       once, its result and write reach the caller, nobody sleeps forever.
+//   group_from_outside  the main thread, no worker, spawns two counted tasks and waits for them
+//                       (task_group's outside path: inject, mark the counter, block_until):
+//                       each task runs once and its write reaches the waiter, nobody sleeps
+//                       forever.
 //
 // Thread role: run inside model::explore. Complexity: a few dozen events per thread.
 #pragma once
@@ -150,18 +154,32 @@ void run_from_outside(client& c) {
   });
 }
 
-/// The six clients on mini_pool<D, model::memory, Ec, Js, Is, Wake>, named "<client>.<deque>".
+template <class P>
+void group_from_outside(client& c) {
+  mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
+  with_pool<P>(c, [&](P& p) {  // the main thread runs no worker_loop: it is outside the pool
+    auto t1 = [&] { r1.write() += 1; };
+    auto t2 = [&] { r2.write() += 1; };
+    p.spawn_and_wait_outside(t1, t2);
+    const int x = r1.read(), y = r2.read();
+    c.check(x == 1 && y == 1, "after the wait the tasks ran " + std::to_string(x) + " and " +
+                                  std::to_string(y) + " times (once each expected)");
+  });
+}
+
+/// The seven clients on mini_pool<D, model::memory, Ec, Js, Is, Wake>, named "<client>.<deque>".
 template <template <class, class> class D, class Ec = event_count_sites, class Js = join_sites,
           class Is = inject_sites, class Wake = inject_wake_strict>
 void add_clients(std::vector<model::clients::client_entry>& out, std::string_view deque) {
   using P = mini_pool<D, mem, Ec, Js, Is, Wake>;
-  const std::array<std::pair<std::string_view, void (*)(client&)>, 6> all{{
+  const std::array<std::pair<std::string_view, void (*)(client&)>, 7> all{{
       {"fork2_join", &fork2_join<P>},
       {"steal_while_join", &steal_while_join<P>},
       {"park_while_push", &park_while_push<P>},
       {"stolen_exception", &stolen_exception<P>},
       {"shutdown_parking", &shutdown_parking<P>},
       {"run_from_outside", &run_from_outside<P>},
+      {"group_from_outside", &group_from_outside<P>},
   }};
   static std::set<std::string, std::less<>> names;  // client_entry names are views: kept here
   for (const auto& [name, run] : all)

@@ -41,25 +41,29 @@ constexpr expected_counts rc11_counts[] = {
     {"park_while_push.chase_lev", 181801, 35965},
     {"stolen_exception.chase_lev", 2321, 476},
     {"shutdown_parking.chase_lev", 6, 1},
-    {"run_from_outside.chase_lev", 134, 31},
+    {"run_from_outside.chase_lev", 186, 43},
+    {"group_from_outside.chase_lev", 3911, 906},
     {"fork2_join.steal_half", 7022, 1246},
     {"steal_while_join.steal_half", 7022, 1246},
     {"park_while_push.steal_half", 1123807, 185235},
     {"stolen_exception.steal_half", 7022, 1246},
     {"shutdown_parking.steal_half", 7, 1},
-    {"run_from_outside.steal_half", 183, 38},
+    {"run_from_outside.steal_half", 255, 50},
+    {"group_from_outside.steal_half", 6796, 1419},
     {"fork2_join.locked", 661, 363},
     {"steal_while_join.locked", 661, 363},
     {"park_while_push.locked", 19130, 9499},
     {"stolen_exception.locked", 661, 363},
     {"shutdown_parking.locked", 7, 1},
-    {"run_from_outside.locked", 183, 38},
+    {"run_from_outside.locked", 255, 50},
+    {"group_from_outside.locked", 6796, 1419},
     {"fork2_join.split", 241, 25},
     {"steal_while_join.split", 241, 25},
     {"park_while_push.split", 9049, 1102},
     {"stolen_exception.split", 241, 25},
     {"shutdown_parking.split", 7, 1},
-    {"run_from_outside.split", 183, 38},
+    {"run_from_outside.split", 255, 50},
+    {"group_from_outside.split", 6796, 1419},
 };
 
 TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
@@ -135,6 +139,22 @@ TEST(SchedModel, RelaxedArriveLetsTheSpawnerRaceWithTheThief) {
   EXPECT_NE(t.find("are not ordered by happens-before"), std::string::npos) << t;
   EXPECT_NE(t.find("read of pending"), std::string::npos) << t;
   EXPECT_NE(t.find("(join::counter.arrive) is not a release"), std::string::npos) << t;
+}
+
+// The mark of a spawner outside the pool relaxed: when it finds every task done it does not
+// wait, and reads a task's result without synchronizing with the worker that wrote it.
+struct join_sites_relaxed_mark : join_sites {
+  static constexpr site counter_mark{"join::counter.mark_external", std::memory_order_relaxed,
+                                     site_kind::rmw, "broken on purpose: relaxed (no acquire)"};
+};
+
+TEST(SchedModel, RelaxedMarkLetsTheOutsideWaiterRaceWithTheWorker) {
+  const model::result r =
+      run_bad<event_count_sites, join_sites_relaxed_mark>("group_from_outside.chase_lev");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, model::error_kind::data_race) << r.bug->message;
+  EXPECT_NE(r.bug->trace.find("(join::counter.mark_external) is not an acquire"), std::string::npos)
+      << r.bug->trace;
 }
 
 // The deque a thief can only take shared items from: the known-bad orders are caught there too
