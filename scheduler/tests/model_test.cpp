@@ -85,12 +85,14 @@ TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
   }
 }
 
-// Runs the named client of mini_pool<chase_lev> with the given orders and wake-up policy.
+// Runs the named client ("<client>.chase_lev" or "<client>.split") of the mini pool with the
+// given orders and wake-up policy.
 template <class Ec, class Js, class Is = inject_sites, class Wake = inject_wake_strict>
 model::result run_bad(std::string_view name) {
   std::vector<client_entry> clients;
   model_clients::add_clients<stealcheck::detail::chase_lev_default, Ec, Js, Is, Wake>(clients,
                                                                                       "chase_lev");
+  model_clients::add_clients<stealcheck::detail::split_default, Ec, Js, Is, Wake>(clients, "split");
   for (const client_entry& c : clients)
     if (c.name == name) return model::explore(model::options{}, c.run);
   ADD_FAILURE() << "no client " << name;
@@ -161,24 +163,15 @@ TEST(SchedModel, RelaxedMarkLetsTheOutsideWaiterRaceWithTheWorker) {
 // The deque a thief can only take shared items from: the known-bad orders are caught there too
 // (the mini pool's thief parks instead of retrying, and the clients still reach the steals).
 TEST(SchedModel, KnownBadOrdersAreCaughtOnTheSplitDeque) {
-  const auto on_split = []<class Ec, class Js>(std::string_view name) {
-    std::vector<client_entry> clients;
-    model_clients::add_clients<stealcheck::detail::split_default, Ec, Js>(clients, "split");
-    for (const client_entry& c : clients)
-      if (c.name == name) return model::explore(model::options{}, c.run);
-    ADD_FAILURE() << "no client " << name;
-    return model::result{};
-  };
   const model::result done =
-      on_split.operator()<event_count_sites, join_sites_relaxed_done>("fork2_join.split");
+      run_bad<event_count_sites, join_sites_relaxed_done>("fork2_join.split");
   ASSERT_FALSE(done.ok());
   EXPECT_EQ(done.bug->kind, model::error_kind::data_race) << done.bug->message;
   const model::result arrive =
-      on_split.operator()<event_count_sites, join_sites_relaxed_arrive>("park_while_push.split");
+      run_bad<event_count_sites, join_sites_relaxed_arrive>("park_while_push.split");
   ASSERT_FALSE(arrive.ok());
   EXPECT_EQ(arrive.bug->kind, model::error_kind::data_race) << arrive.bug->message;
-  const model::result ec =
-      on_split.operator()<event_count_sites_relaxed, join_sites>("shutdown_parking.split");
+  const model::result ec = run_bad<event_count_sites_relaxed, join_sites>("shutdown_parking.split");
   ASSERT_FALSE(ec.ok());
   EXPECT_EQ(ec.bug->kind, model::error_kind::deadlock) << ec.bug->message;
 }
