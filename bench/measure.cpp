@@ -3,8 +3,15 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
+#include <vector>
+
+#include "deques/memory.hpp"
 
 namespace stealcheck::bench {
 
@@ -37,6 +44,53 @@ std::int64_t peak_rss_kb() {
   }
   std::fclose(f);
   return kb;
+}
+
+namespace {
+
+// Waits until `x` holds `want`: spins, and yields now and then so that two threads sharing one
+// CPU still make progress.
+void wait_for_value(const std::atomic<long>& x, long want) noexcept {
+  // acquire: pairs with the other thread's release store of `want` (the handoff itself).
+  for (unsigned spins = 1; x.load(std::memory_order_acquire) != want; ++spins) {
+    if (spins % 1024 == 0) {
+      std::this_thread::yield();
+    } else {
+      cpu_relax();
+    }
+  }
+}
+
+// Seconds for `round_trips` handoffs there and back.
+double ping_pong_seconds(int round_trips) {
+  alignas(64) std::atomic<long> ball{0};
+  const long n = 2L * round_trips;
+  std::thread other([&] {
+    for (long i = 1; i < n; i += 2) {
+      wait_for_value(ball, i);
+      ball.store(i + 1, std::memory_order_release);  // release: hands the line back
+    }
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long i = 0; i < n; i += 2) {
+    wait_for_value(ball, i);
+    ball.store(i + 1, std::memory_order_release);  // release: hands the line over
+  }
+  wait_for_value(ball, n);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  other.join();
+  return s;
+}
+
+}  // namespace
+
+double line_transfer_ns(int round_trips, int trials) {
+  if (std::thread::hardware_concurrency() < 2 || round_trips < 1 || trials < 1) return -1;
+  std::vector<double> per_trip;
+  for (int i = 0; i < trials; ++i)
+    per_trip.push_back(ping_pong_seconds(round_trips) * 1e9 / round_trips);
+  std::nth_element(per_trip.begin(), per_trip.begin() + trials / 2, per_trip.end());
+  return per_trip[static_cast<std::size_t>(trials / 2)] / 2;
 }
 
 }  // namespace stealcheck::bench

@@ -15,4 +15,14 @@ bool reset_peak_rss();
 /// Peak resident set size in KiB since the last reset (VmHWM of /proc/self/status).
 std::int64_t peak_rss_kb();
 
+/// The machine's cost of moving one cache line from one core to another, in ns: two threads
+/// hand an atomic counter back and forth `round_trips` times (each waits until it reads the
+/// other's store, then stores), and the median over `trials` runs of the time per round trip is
+/// halved. The threads are not pinned (the OS places them as it places a pool's workers).
+/// Every steal moves a few lines between workers (the victim's indices, the task, its join), so
+/// this number sets the price of a steal on the machine a run got. Returns -1 when fewer than 2
+/// CPUs are online (the handoff would then time context switches). Thread role: any.
+/// Complexity: 2 * trials * round_trips line transfers (about 0.1 s at 250 ns each).
+double line_transfer_ns(int round_trips = 20000, int trials = 5);
+
 }  // namespace stealcheck::bench

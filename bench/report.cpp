@@ -111,24 +111,28 @@ void print_targets(const bench_report& r, std::FILE* out) {
 }  // namespace
 
 void print_table(const bench_report& r, std::FILE* out) {
+  if (r.line_transfer_ns > 0)
+    fmt::print(out, "machine: cache-line transfer between two threads {:.0f} ns (ping-pong)\n",
+               r.line_transfer_ns);
   for (const auto& k : r.kernels)
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  S1 {:>5}  check {:#x}\n",
                kernel_name(k.kernel), k.size, k.tasks, k.span, k.s1, k.expected);
   fmt::print(out,
-             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>6} {:>7} "
-             "{:>8} {:>7} {:>5} {}\n",
+             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>8} {:>6} "
+             "{:>7} {:>8} {:>7} {:>5} {}\n",
              "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
-             "steals", "failed", "parks", "P*Tinf", "peak", "pk/PS1", "cores", "check");
+             "steals", "failed", "us/steal", "parks", "P*Tinf", "peak", "pk/PS1", "cores", "check");
   for (const auto& row : r.rows) {
     fmt::print(out,
-               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>6} "
-               "{:>7} {} {:>5.2f} {}\n",
+               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>8} "
+               "{:>6} {:>7} {} {:>5.2f} {}\n",
                row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
                ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
                row.peak_rss_kb >= 0
                    ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
                    : "-",
                stat_cell(row.stats, false), stat_cell(row.stats, true),
+               row.us_per_steal ? fmt::format("{:.2f}", *row.us_per_steal) : "-",
                row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf, peak_cells(row),
                row.cores, row.check_ok ? "ok" : "WRONG");
   }
@@ -168,7 +172,9 @@ std::string report_json(const bench_report& r, const std::string& command) {
                         {"check_ok", row.check_ok},
                         {"peak_live", row.peak_live},
                         {"p_s1", row.p_s1},
-                        {"peak_over_p_s1", peak_over_p_s1(row)}};
+                        {"peak_over_p_s1", peak_over_p_s1(row)},
+                        {"us_per_steal", row.us_per_steal ? nlohmann::json(*row.us_per_steal)
+                                                          : nlohmann::json(nullptr)}};
     if (row.stats)
       x["stats"] = {{"tasks", row.stats->tasks},
                     {"steal_attempts", row.stats->steal_attempts},
@@ -179,6 +185,7 @@ std::string report_json(const bench_report& r, const std::string& command) {
     j["rows"].push_back(x);
   }
   j["idle_baseline_ms_per_s"] = r.baseline_idle_ms_per_s;
+  j["line_transfer_ns"] = r.line_transfer_ns;
   for (const auto& i : r.idle)
     j["idle"].push_back({{"runtime", i.runtime},
                          {"threads", i.threads},

@@ -213,6 +213,9 @@ void fill_ratios(bench_report& out, const kernel_info& ki) {
     if (!t1.count(r.runtime)) continue;
     r.t1_over_ts = t1[r.runtime] / ki.ts;
     r.t1_over_tp = t1[r.runtime] / r.seconds;
+    if (r.threads > 1 && r.stats && r.stats->steals > 0)
+      r.us_per_steal =
+          (r.cores * r.seconds - t1[r.runtime]) * 1e6 / static_cast<double>(r.stats->steals);
   }
 }
 
@@ -254,6 +257,10 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
   const std::vector<std::string> names = cfg.runtimes.empty() ? all_runtime_names() : cfg.runtimes;
   for (const auto& n : names)
     if (n != "serial") rts.push_back(make_runtime(n));
+  out.line_transfer_ns = line_transfer_ns();
+  if (progress && out.line_transfer_ns > 0)
+    fmt::print(progress, "cache-line transfer between two threads: {:.0f} ns\n",
+               out.line_transfer_ns);
   for (kernel_id k : cfg.kernels) {
     matmul_data m(k == kernel_id::matmul ? cfg.params.matmul_n : 1);
     bool ok = true;

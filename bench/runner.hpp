@@ -8,13 +8,15 @@
 // is the median of the serial runs of all rounds of the kernel (sampled over the same stretch of
 // time as every TP); T1 is the same runtime's median at P = 1. `cores` is the process's CPU time
 // over the wall time of each run (median): on a shared machine it shows how many cores the run
-// actually got (idle thieves that spin count too), which bounds any speedup. Peak RSS is the
-// process's VmHWM, reset before each run. S1: the peak of live frames of the kernel's coroutine
-// program run serially (scheduler/coro_serial.hpp); peak live frames (cs-*) come from every run,
-// live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after all kernels,
-// each parallel runtime runs a short job with P threads and the process CPU time (all threads,
-// getrusage) is measured over the following idle window; the other runtimes' threads have been idle
-// for long and are asleep, and a baseline window with no job is reported too.
+// actually got (idle thieves that spin count too), which bounds any speedup. us/steal divides
+// what a run at P spent beyond T1 (cores * TP - T1) by its successful steals; the cache-line
+// transfer time measured before the kernels (bench/measure.hpp) is its unit of comparison. Peak RSS
+// is the process's VmHWM, reset before each run. S1: the peak of live frames of the kernel's
+// coroutine program run serially (scheduler/coro_serial.hpp); peak live frames (cs-*) come from
+// every run, live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after
+// all kernels, each parallel runtime runs a short job with P threads and the process CPU time (all
+// threads, getrusage) is measured over the following idle window; the other runtimes' threads have
+// been idle for long and are asleep, and a baseline window with no job is reported too.
 //
 // Thread role: run_bench() from one non-worker thread. Complexity: the kernels' times the reps.
 #pragma once
@@ -64,6 +66,10 @@ struct result_row {
   /// -1 when not measured (serial, tbb, omp).
   std::int64_t peak_live = -1;
   std::int64_t p_s1 = 0;  ///< P * S1
+  /// Parallel overhead per successful steal, microseconds: (CPU time of a run at P - T1) /
+  /// steals, CPU time = cores * TP (idle spinning included); negative when the run at P spent
+  /// less than T1 (noise, or a cache effect). Empty at P = 1, without steals or without T1.
+  std::optional<double> us_per_steal;
   bool check_ok = true;
 };
 
@@ -78,6 +84,7 @@ struct bench_report {
   std::vector<result_row> rows;
   std::vector<idle_row> idle;
   double baseline_idle_ms_per_s = 0;
+  double line_transfer_ns = -1;  ///< line_transfer_ns() (bench/measure.hpp) before the kernels
   bool checks_ok = true;
   int reps = 0;
 };

@@ -1,13 +1,18 @@
 // bench/tests/runner_test.cpp: the measurement loop behind `stealcheck bench` (bench/runner.hpp)
 // on quick sizes: every row's ratios are computed from the kernel's one Ts (the median of the
 // serial runs of every round) and from the same runtime's T1; the serial row comes first among
-// its kernel's rows and its ratios are 1; every result is checked. No timing is asserted: only
+// its kernel's rows and its ratios are 1; the overhead per steal comes from the row's own
+// cores, TP, steals and T1; every result is checked. No timing is asserted: only
 // how the reported numbers relate to each other.
 #include "bench/runner.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
+#include <thread>
+
+#include "bench/measure.hpp"
 
 namespace stealcheck::bench {
 namespace {
@@ -45,6 +50,14 @@ TEST(BenchRunner, RatiosComeFromTheKernelsOneTsAndTheRuntimesOwnT1) {
       ASSERT_NE(t1, nullptr) << name << " " << row.runtime;
       EXPECT_DOUBLE_EQ(row.t1_over_ts, t1->seconds / k.ts) << name << " " << row.runtime;
       EXPECT_DOUBLE_EQ(row.t1_over_tp, t1->seconds / row.seconds) << name << " " << row.runtime;
+      // Overhead per steal: only where a run at P > 1 stole, from its own cores, TP and T1.
+      const bool stole = row.threads > 1 && row.stats && row.stats->steals > 0;
+      ASSERT_EQ(row.us_per_steal.has_value(), stole) << name << " " << row.runtime;
+      if (stole) {
+        EXPECT_DOUBLE_EQ(*row.us_per_steal, (row.cores * row.seconds - t1->seconds) * 1e6 /
+                                                static_cast<double>(row.stats->steals))
+            << name << " " << row.runtime;
+      }
     }
     // serial at P = 1, then two runtimes at P = 1 and 2
     EXPECT_EQ(rows, 5) << name;
@@ -54,6 +67,18 @@ TEST(BenchRunner, RatiosComeFromTheKernelsOneTsAndTheRuntimesOwnT1) {
     EXPECT_DOUBLE_EQ(first->seconds, k.ts) << name << ": the serial row is not Ts";
     EXPECT_DOUBLE_EQ(first->ts_over_tp, 1.0) << name;
   }
+}
+
+TEST(BenchRunner, LineTransferIsMeasuredWithTwoCpusAndRefusedWithout) {
+  const double ns = line_transfer_ns(2000, 3);
+  if (std::thread::hardware_concurrency() < 2) {
+    EXPECT_EQ(ns, -1);
+  } else {
+    EXPECT_GT(ns, 0);
+    EXPECT_TRUE(std::isfinite(ns));
+  }
+  EXPECT_EQ(line_transfer_ns(0, 3), -1) << "no round trip: nothing measured";
+  EXPECT_EQ(line_transfer_ns(2000, 0), -1) << "no trial: nothing measured";
 }
 
 }  // namespace
