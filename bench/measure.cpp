@@ -84,6 +84,16 @@ double ping_pong_seconds(int round_trips) {
 
 }  // namespace
 
+bool wait_until_quiet(double limit_seconds) {
+  constexpr double window = 5e-3;  // >= one tick: see measure.hpp
+  for (double waited = 0; waited < limit_seconds; waited += window) {
+    const double c0 = process_cpu_seconds();
+    std::this_thread::sleep_for(std::chrono::duration<double>(window));
+    if (process_cpu_seconds() - c0 < 0.1 * window) return true;
+  }
+  return false;
+}
+
 double line_transfer_ns(int round_trips, int trials) {
   if (std::thread::hardware_concurrency() < 2 || round_trips < 1 || trials < 1) return -1;
   std::vector<double> per_trip;

@@ -15,6 +15,14 @@ bool reset_peak_rss();
 /// Peak resident set size in KiB since the last reset (VmHWM of /proc/self/status).
 std::int64_t peak_rss_kb();
 
+/// Sleeps until the process is at rest: over a 5 ms window, all its threads together used less
+/// than a tenth of a CPU (threads that spin after a job, as libgomp's do for a few milliseconds,
+/// have stopped). The window spans at least one scheduler tick (4 ms at HZ=250): the kernel
+/// accounts a thread running on another CPU at its ticks, so a shorter window can see a spinning
+/// thread's CPU time as 0. Gives up after `limit_seconds`; returns whether the process came to
+/// rest. Thread role: any thread that is not one of the spinning ones.
+bool wait_until_quiet(double limit_seconds = 0.5);
+
 /// The machine's cost of moving one cache line from one core to another, in ns: two threads
 /// hand an atomic counter back and forth `round_trips` times (each waits until it reads the
 /// other's store, then stores), and the median over `trials` runs of the time per round trip is

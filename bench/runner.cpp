@@ -117,6 +117,9 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
     s.has_stats = true;
   }
   if (v != expected) s.ok = false;
+  // The next run starts on a machine at rest: no thread of this one still spinning (libgomp's
+  // spin for milliseconds after a parallel region, on the cores the next runtime needs).
+  (void)wait_until_quiet();
 }
 
 kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, matmul_data& m,
