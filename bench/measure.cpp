@@ -1,6 +1,8 @@
 // bench/measure.cpp: see measure.hpp.
 #include "bench/measure.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -61,11 +63,21 @@ void wait_for_value(const std::atomic<long>& x, long want) noexcept {
   }
 }
 
-// Seconds for `round_trips` handoffs there and back.
-double ping_pong_seconds(int round_trips) {
+// Pins the calling thread to one CPU; false if the kernel refused.
+bool pin_to(int cpu) noexcept {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
+// Seconds for `round_trips` handoffs there and back, the calling thread on CPU a, the other on b.
+double ping_pong_seconds(int round_trips, int a, int b) {
   alignas(64) std::atomic<long> ball{0};
   const long n = 2L * round_trips;
+  (void)pin_to(a);
   std::thread other([&] {
+    (void)pin_to(b);
     for (long i = 1; i < n; i += 2) {
       wait_for_value(ball, i);
       ball.store(i + 1, std::memory_order_release);  // release: hands the line back
@@ -95,10 +107,18 @@ bool wait_until_quiet(double limit_seconds) {
 }
 
 double line_transfer_ns(int round_trips, int trials) {
-  if (std::thread::hardware_concurrency() < 2 || round_trips < 1 || trials < 1) return -1;
+  if (round_trips < 1 || trials < 1) return -1;
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) != 0) return -1;
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE && cpus.size() < 2; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  if (cpus.size() < 2) return -1;
   std::vector<double> per_trip;
   for (int i = 0; i < trials; ++i)
-    per_trip.push_back(ping_pong_seconds(round_trips) * 1e9 / round_trips);
+    per_trip.push_back(ping_pong_seconds(round_trips, cpus[0], cpus[1]) * 1e9 / round_trips);
+  (void)pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);  // unpin the caller
   std::nth_element(per_trip.begin(), per_trip.begin() + trials / 2, per_trip.end());
   return per_trip[static_cast<std::size_t>(trials / 2)] / 2;
 }

@@ -26,10 +26,12 @@ bool wait_until_quiet(double limit_seconds = 0.5);
 /// The machine's cost of moving one cache line from one core to another, in ns: two threads
 /// hand an atomic counter back and forth `round_trips` times (each waits until it reads the
 /// other's store, then stores), and the median over `trials` runs of the time per round trip is
-/// halved. The threads are not pinned (the OS places them as it places a pool's workers).
+/// halved. The two threads are pinned to the first two CPUs the process may use (the caller's
+/// affinity is restored afterwards), so the number is a transfer between two cores, never a
+/// context switch on one.
 /// Every steal moves a few lines between workers (the victim's indices, the task, its join), so
-/// this number sets the price of a steal on the machine a run got. Returns -1 when fewer than 2
-/// CPUs are online (the handoff would then time context switches). Thread role: any.
+/// this number sets the price of a steal on the machine a run got. Returns -1 when the process
+/// may use fewer than 2 CPUs. Thread role: any.
 /// Complexity: 2 * trials * round_trips line transfers (about 0.1 s at 250 ns each).
 double line_transfer_ns(int round_trips = 20000, int trials = 5);
 

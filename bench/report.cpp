@@ -111,9 +111,11 @@ void print_targets(const bench_report& r, std::FILE* out) {
 }  // namespace
 
 void print_table(const bench_report& r, std::FILE* out) {
-  if (r.line_transfer_ns > 0)
-    fmt::print(out, "machine: cache-line transfer between two threads {:.0f} ns (ping-pong)\n",
-               r.line_transfer_ns);
+  if (r.line_transfer_ns_start > 0 && r.line_transfer_ns_end > 0)
+    fmt::print(out,
+               "machine: cache-line transfer between two threads {:.0f} ns before the kernels, "
+               "{:.0f} ns after (ping-pong)\n",
+               r.line_transfer_ns_start, r.line_transfer_ns_end);
   for (const auto& k : r.kernels)
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  S1 {:>5}  check {:#x}\n",
                kernel_name(k.kernel), k.size, k.tasks, k.span, k.s1, k.expected);
@@ -185,7 +187,7 @@ std::string report_json(const bench_report& r, const std::string& command) {
     j["rows"].push_back(x);
   }
   j["idle_baseline_ms_per_s"] = r.baseline_idle_ms_per_s;
-  j["line_transfer_ns"] = r.line_transfer_ns;
+  j["line_transfer_ns"] = {{"start", r.line_transfer_ns_start}, {"end", r.line_transfer_ns_end}};
   for (const auto& i : r.idle)
     j["idle"].push_back({{"runtime", i.runtime},
                          {"threads", i.threads},

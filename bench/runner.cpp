@@ -260,10 +260,10 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
   const std::vector<std::string> names = cfg.runtimes.empty() ? all_runtime_names() : cfg.runtimes;
   for (const auto& n : names)
     if (n != "serial") rts.push_back(make_runtime(n));
-  out.line_transfer_ns = line_transfer_ns();
-  if (progress && out.line_transfer_ns > 0)
+  out.line_transfer_ns_start = line_transfer_ns();
+  if (progress && out.line_transfer_ns_start > 0)
     fmt::print(progress, "cache-line transfer between two threads: {:.0f} ns\n",
-               out.line_transfer_ns);
+               out.line_transfer_ns_start);
   for (kernel_id k : cfg.kernels) {
     matmul_data m(k == kernel_id::matmul ? cfg.params.matmul_n : 1);
     bool ok = true;
@@ -289,6 +289,7 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
     fill_ratios(out, ki);
   }
   measure_idle(cfg, rts, out, progress);
+  out.line_transfer_ns_end = line_transfer_ns();
   return out;
 }
 

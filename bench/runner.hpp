@@ -10,7 +10,7 @@
 // over the wall time of each run (median): on a shared machine it shows how many cores the run
 // actually got (idle thieves that spin count too), which bounds any speedup. us/steal divides
 // what a run at P spent beyond T1 (cores * TP - T1) by its successful steals; the cache-line
-// transfer time measured before the kernels (bench/measure.hpp) is its unit of comparison. Peak RSS
+// transfer time measured before and after the kernels (bench/measure.hpp) is its unit. Peak RSS
 // is the process's VmHWM, reset before each run. S1: the peak of live frames of the kernel's
 // coroutine program run serially (scheduler/coro_serial.hpp); peak live frames (cs-*) come from
 // every run, live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after
@@ -84,7 +84,9 @@ struct bench_report {
   std::vector<result_row> rows;
   std::vector<idle_row> idle;
   double baseline_idle_ms_per_s = 0;
-  double line_transfer_ns = -1;  ///< line_transfer_ns() (bench/measure.hpp) before the kernels
+  /// line_transfer_ns() (bench/measure.hpp) before the first kernel and after the last: a
+  /// virtual machine's CPUs can move between host cores during a run, and this cost with them.
+  double line_transfer_ns_start = -1, line_transfer_ns_end = -1;
   bool checks_ok = true;
   int reps = 0;
 };

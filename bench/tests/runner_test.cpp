@@ -7,10 +7,10 @@
 #include "bench/runner.hpp"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <cmath>
 #include <string>
-#include <thread>
 
 #include "bench/measure.hpp"
 
@@ -71,7 +71,10 @@ TEST(BenchRunner, RatiosComeFromTheKernelsOneTsAndTheRuntimesOwnT1) {
 
 TEST(BenchRunner, LineTransferIsMeasuredWithTwoCpusAndRefusedWithout) {
   const double ns = line_transfer_ns(2000, 3);
-  if (std::thread::hardware_concurrency() < 2) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  if (CPU_COUNT(&allowed) < 2) {
     EXPECT_EQ(ns, -1);
   } else {
     EXPECT_GT(ns, 0);
@@ -79,6 +82,19 @@ TEST(BenchRunner, LineTransferIsMeasuredWithTwoCpusAndRefusedWithout) {
   }
   EXPECT_EQ(line_transfer_ns(0, 3), -1) << "no round trip: nothing measured";
   EXPECT_EQ(line_transfer_ns(2000, 0), -1) << "no trial: nothing measured";
+  // Confined to one CPU, the handoff would time context switches: refused.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &allowed)) {
+      CPU_SET(c, &one);
+      break;
+    }
+  }
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const double confined = line_transfer_ns(2000, 3);
+  ASSERT_EQ(sched_setaffinity(0, sizeof allowed, &allowed), 0);
+  EXPECT_EQ(confined, -1) << "a process on one CPU got a transfer time";
 }
 
 }  // namespace
