@@ -103,6 +103,7 @@ class pool_runtime final : public runtime {
   std::optional<scheduler::scheduler_stats> take_stats() override {
     return take_pool_stats(*pool_);
   }
+  std::optional<double> own_cpu_seconds() const override { return pool_->workers_cpu_seconds(); }
 
  private:
   std::string name_;
@@ -129,6 +130,7 @@ class coro_pool_runtime final : public runtime {
   std::optional<scheduler::scheduler_stats> take_stats() override {
     return take_pool_stats(*pool_);
   }
+  std::optional<double> own_cpu_seconds() const override { return pool_->workers_cpu_seconds(); }
 
  private:
   std::string name_;

@@ -242,10 +242,15 @@ void measure_idle(const bench_config& cfg, std::vector<std::unique_ptr<runtime>>
     for (unsigned p : cfg.threads) {
       rt->set_threads(p);
       (void)rt->run(kernel_id::fib, small, none);
-      out.idle.push_back({std::string(rt->name()), p, idle_cpu_ms_per_s(cfg.idle_seconds)});
+      idle_row row{std::string(rt->name()), p, 0, std::nullopt};
+      const std::optional<double> own0 = rt->own_cpu_seconds();
+      row.cpu_ms_per_idle_s = idle_cpu_ms_per_s(cfg.idle_seconds);
+      if (const std::optional<double> own1 = rt->own_cpu_seconds(); own0 && own1)
+        row.own_ms_per_idle_s = (*own1 - *own0) * 1e3 / cfg.idle_seconds;
+      out.idle.push_back(row);
       if (progress)
         fmt::print(progress, "  idle {:<14} P={} {:.3f} ms CPU per idle s\n", rt->name(), p,
-                   out.idle.back().cpu_ms_per_idle_s);
+                   row.judged());
     }
   }
 }

@@ -16,7 +16,9 @@
 // every run, live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after
 // all kernels, each parallel runtime runs a short job with P threads and the process CPU time (all
 // threads, getrusage) is measured over the following idle window; the other runtimes' threads have
-// been idle for long and are asleep, and a baseline window with no job is reported too.
+// been idle for long and are asleep, and a baseline window with no job is reported too. For
+// stealcheck's pools the workers' own CPU clocks are read over the same window as well, and the
+// idle target is judged on them: other threads of the process at rest cannot move it.
 //
 // Thread role: run_bench() from one non-worker thread. Complexity: the kernels' times the reps.
 #pragma once
@@ -76,7 +78,12 @@ struct result_row {
 struct idle_row {
   std::string runtime;
   unsigned threads = 1;
-  double cpu_ms_per_idle_s = 0;
+  double cpu_ms_per_idle_s = 0;  ///< the whole process (getrusage), every thread of it
+  /// The runtime's own threads only (runtime::own_cpu_seconds: stealcheck's pools); nullopt
+  /// where they are not known (oneTBB, OpenMP).
+  std::optional<double> own_ms_per_idle_s;
+  /// What the idle target is checked on: the runtime's own threads where known, else the process.
+  double judged() const { return own_ms_per_idle_s.value_or(cpu_ms_per_idle_s); }
 };
 
 struct bench_report {

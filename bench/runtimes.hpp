@@ -36,6 +36,9 @@ class runtime {
   /// Peak live frames (cs-*) or live tasks (sc-*, while counting) since the last call, summed
   /// over workers; nullopt when not measured. Call before take_stats(), which resets it.
   virtual std::optional<std::int64_t> take_peak_live() { return std::nullopt; }
+  /// CPU seconds the runtime's own threads used so far (stealcheck's pools only: the workers'
+  /// thread clocks); nullopt for runtimes whose threads are not known.
+  virtual std::optional<double> own_cpu_seconds() const { return std::nullopt; }
 };
 
 /// A runtime that runs every kernel on the calling thread: no threads to set, measured at

@@ -64,6 +64,8 @@ class coro_pool {
   /// Requires: no job runs.
   void reset_stats() noexcept { pool_.reset_stats(); }
   std::uint32_t sleeping() const noexcept { return pool_.sleeping(); }
+  /// The workers' CPU time in seconds (pool::workers_cpu_seconds).
+  double workers_cpu_seconds() const noexcept { return pool_.workers_cpu_seconds(); }
 
   /// Runs the coroutine f() returns on a worker until it finished; returns its result and
   /// rethrows its exception.

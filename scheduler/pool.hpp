@@ -27,6 +27,9 @@
 // Complexity: spawn/pop O(1) deque operations plus one relaxed load; a steal round O(P).
 #pragma once
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cassert>
@@ -195,6 +198,20 @@ class pool {
   }
   /// Sleepers registered right now (a snapshot; tests use it to see that an idle pool parks).
   std::uint32_t sleeping() const noexcept { return sleep_.sleepers(); }
+  /// CPU time (user + system, seconds) the workers' threads used since they started: the sum of
+  /// their per-thread CPU clocks (pthread_getcpuclockid). A pool at rest adds nothing to it, so
+  /// the difference over an idle window is what the pool itself spent there, whatever other
+  /// threads the process runs. Thread role: any. Complexity: O(P) clock reads.
+  double workers_cpu_seconds() const noexcept {
+    double s = 0;
+    for (const auto& w : workers_) {
+      clockid_t c{};
+      timespec t{};
+      if (pthread_getcpuclockid(w->thread.native_handle(), &c) == 0 && clock_gettime(c, &t) == 0)
+        s += static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+    }
+    return s;
+  }
 
   /// Thread role: any. Queues t for the workers and wakes one (strict: event_count::notify_one).
   /// Used by run() and by task_group::spawn() on a non-worker thread.

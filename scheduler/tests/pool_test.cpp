@@ -34,6 +34,25 @@ std::uint64_t fib_forks(int n) {
   return fib_serial(n + 1) - 1;
 }
 
+// The workers' CPU clocks see the work they did, and nothing of the calling thread's: a job
+// that keeps the workers busy adds to them; a spin of the caller alone (the workers asleep,
+// as sleeping() shows) adds at most what the workers' own wake-ups cost, far below the spin.
+TYPED_TEST(PoolTest, WorkersCpuSecondsCountTheWorkersAndNotTheCaller) {
+  TypeParam p(2);
+  const double before = p.workers_cpu_seconds();
+  const std::uint64_t r = p.run([&] { return fib(p, full ? 27 : 22); });
+  EXPECT_EQ(r, fib_serial(full ? 27 : 22));
+  const double after_job = p.workers_cpu_seconds();
+  EXPECT_GT(after_job, before) << "the job ran on the workers";
+  static_cast<void>(quiescent_stats(p));  // every worker parked
+  const double t0 = p.workers_cpu_seconds();
+  const auto spin_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  while (std::chrono::steady_clock::now() < spin_until) {
+  }
+  const double caller_spin = p.workers_cpu_seconds() - t0;
+  EXPECT_LT(caller_spin, 0.1) << "the caller's 200 ms spin was counted as the workers'";
+}
+
 TYPED_TEST(PoolTest, FibIsRightForEveryThreadCountAndCountsEveryTask) {
   const int n = full ? 24 : 17;
   for (unsigned threads = 1; threads <= 4; ++threads) {
