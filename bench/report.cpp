@@ -19,9 +19,10 @@ std::string ratio(double v) {
   return v > 0 ? fmt::format("{:.2f}", v) : "-";
 }
 
-std::string stat_cell(const std::optional<scheduler::scheduler_stats>& s, bool failed) {
-  if (!s) return "-";
-  return std::to_string(failed ? s->failed_steals() : s->steals);
+// One statistics column of a row: "-" for the runtimes without stealcheck's counters.
+template <class Get>
+std::string stat_cell(const std::optional<scheduler::scheduler_stats>& s, Get get) {
+  return s ? std::to_string(get(*s)) : "-";
 }
 
 double peak_over_p_s1(const result_row& row) {
@@ -120,23 +121,26 @@ void print_table(const bench_report& r, std::FILE* out) {
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  S1 {:>5}  check {:#x}\n",
                kernel_name(k.kernel), k.size, k.tasks, k.span, k.s1, k.expected);
   fmt::print(out,
-             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>8} {:>6} "
-             "{:>7} {:>8} {:>7} {:>5} {}\n",
+             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} "
+             "{:>6} {:>7} {:>8} {:>7} {:>5} {}\n",
              "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
-             "steals", "failed", "us/steal", "parks", "P*Tinf", "peak", "pk/PS1", "cores", "check");
+             "steals", "moved", "failed", "us/steal", "parks", "P*Tinf", "peak", "pk/PS1", "cores",
+             "check");
   for (const auto& row : r.rows) {
     fmt::print(out,
-               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>8} "
-               "{:>6} {:>7} {} {:>5.2f} {}\n",
+               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>9} "
+               "{:>8} {:>6} {:>7} {} {:>5.2f} {}\n",
                row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
                ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
                row.peak_rss_kb >= 0
                    ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
                    : "-",
-               stat_cell(row.stats, false), stat_cell(row.stats, true),
+               stat_cell(row.stats, [](const auto& x) { return x.steals; }),
+               stat_cell(row.stats, [](const auto& x) { return x.stolen_tasks; }),
+               stat_cell(row.stats, [](const auto& x) { return x.failed_steals(); }),
                row.us_per_steal ? fmt::format("{:.2f}", *row.us_per_steal) : "-",
-               row.stats ? std::to_string(row.stats->parks) : "-", row.p_tinf, peak_cells(row),
-               row.cores, row.check_ok ? "ok" : "WRONG");
+               stat_cell(row.stats, [](const auto& x) { return x.parks; }), row.p_tinf,
+               peak_cells(row), row.cores, row.check_ok ? "ok" : "WRONG");
   }
   fmt::print(out,
              "\nidle CPU, ms per idle second after a job: the runtime's own threads (pools) and "
@@ -185,6 +189,7 @@ std::string report_json(const bench_report& r, const std::string& command) {
       x["stats"] = {{"tasks", row.stats->tasks},
                     {"steal_attempts", row.stats->steal_attempts},
                     {"steals", row.stats->steals},
+                    {"stolen_tasks", row.stats->stolen_tasks},
                     {"steal_empty", row.stats->steal_empty},
                     {"steal_abort", row.stats->steal_abort},
                     {"parks", row.stats->parks}};

@@ -88,6 +88,7 @@ void add_stats(scheduler::scheduler_stats& a, const scheduler::scheduler_stats& 
   a.tasks += b.tasks;
   a.steal_attempts += b.steal_attempts;
   a.steals += b.steals;
+  a.stolen_tasks += b.stolen_tasks;
   a.steal_empty += b.steal_empty;
   a.steal_abort += b.steal_abort;
   a.parks += b.parks;
@@ -95,8 +96,15 @@ void add_stats(scheduler::scheduler_stats& a, const scheduler::scheduler_stats& 
 
 scheduler::scheduler_stats mean_stats(const scheduler::scheduler_stats& s, int reps) {
   const auto r = static_cast<std::uint64_t>(reps);
-  return {s.tasks / r,       s.steal_attempts / r, s.steals / r,
-          s.steal_empty / r, s.steal_abort / r,    s.parks / r};
+  scheduler::scheduler_stats m;
+  m.tasks = s.tasks / r;
+  m.steal_attempts = s.steal_attempts / r;
+  m.steals = s.steals / r;
+  m.stolen_tasks = s.stolen_tasks / r;
+  m.steal_empty = s.steal_empty / r;
+  m.steal_abort = s.steal_abort / r;
+  m.parks = s.parks / r;
+  return m;
 }
 
 // One timed run of rt; appends to s and checks the value.

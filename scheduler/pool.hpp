@@ -350,6 +350,12 @@ class pool {
     switch (r.status()) {
       case steal_status::item:
         worker_counters::bump(thief.counters.steals);
+        if constexpr (batch_stealing_deque<D>) {  // the rest of the batch is in our deque
+          worker_counters::bump(thief.counters.stolen_tasks,
+                                1 + static_cast<std::uint64_t>(thief.deque.size_hint()));
+        } else {
+          worker_counters::bump(thief.counters.stolen_tasks);
+        }
         sleep_.hint_one();  // the victim may have more: wake the next thief (cascade)
         return *r;
       case steal_status::empty:

@@ -33,9 +33,13 @@ struct scheduler_stats {
   std::uint64_t tasks = 0;           ///< spawned tasks (fork_join's second branch, spawn())
   std::uint64_t steal_attempts = 0;  ///< calls of steal()/steal_into() on another worker's deque
   std::uint64_t steals = 0;          ///< attempts that returned an item
-  std::uint64_t steal_empty = 0;     ///< attempts that found the victim empty
-  std::uint64_t steal_abort = 0;     ///< attempts that lost a race (steal_status::abort)
-  std::uint64_t parks = 0;           ///< times a worker blocked in the event count
+  /// Tasks that steals took: one per steal, plus, for a batch-stealing deque, the tasks the
+  /// steal moved into the thief's deque (its size right after the steal: a task another thief
+  /// took from it in between is not counted). Equals `steals` for single-steal deques.
+  std::uint64_t stolen_tasks = 0;
+  std::uint64_t steal_empty = 0;  ///< attempts that found the victim empty
+  std::uint64_t steal_abort = 0;  ///< attempts that lost a race (steal_status::abort)
+  std::uint64_t parks = 0;        ///< times a worker blocked in the event count
   std::uint64_t failed_steals() const noexcept { return steal_empty + steal_abort; }
 };
 
@@ -43,13 +47,13 @@ struct scheduler_stats {
 /// load and a store (no read-modify-write: only the owner writes), so the increment costs a plain
 /// add, and pool::stats() may read them while workers run without a data race.
 struct worker_counters {
-  std::atomic<std::uint64_t> tasks{0}, steal_attempts{0}, steals{0}, steal_empty{0}, steal_abort{0},
-      parks{0};
+  std::atomic<std::uint64_t> tasks{0}, steal_attempts{0}, steals{0}, stolen_tasks{0},
+      steal_empty{0}, steal_abort{0}, parks{0};
 
   /// Thread role: the owning worker only.
-  static void bump(std::atomic<std::uint64_t>& c) noexcept {
+  static void bump(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) noexcept {
     // relaxed: a statistic; no other access is ordered by it (readers tolerate a stale value).
-    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
   void add_to(scheduler_stats& s) const noexcept {
     // relaxed: snapshot of statistics; exact once the pool is quiescent (after run() returned,
@@ -57,12 +61,14 @@ struct worker_counters {
     s.tasks += tasks.load(std::memory_order_relaxed);
     s.steal_attempts += steal_attempts.load(std::memory_order_relaxed);
     s.steals += steals.load(std::memory_order_relaxed);
+    s.stolen_tasks += stolen_tasks.load(std::memory_order_relaxed);
     s.steal_empty += steal_empty.load(std::memory_order_relaxed);
     s.steal_abort += steal_abort.load(std::memory_order_relaxed);
     s.parks += parks.load(std::memory_order_relaxed);
   }
   void reset() noexcept {
-    for (auto* c : {&tasks, &steal_attempts, &steals, &steal_empty, &steal_abort, &parks})
+    for (auto* c :
+         {&tasks, &steal_attempts, &steals, &stolen_tasks, &steal_empty, &steal_abort, &parks})
       c->store(0, std::memory_order_relaxed);  // relaxed: only called while the pool is quiescent
   }
 };

@@ -60,7 +60,8 @@ template <class P>
 scheduler_stats quiescent_stats(const P& p) {
   auto same = [](const scheduler_stats& a, const scheduler_stats& b) {
     return a.tasks == b.tasks && a.steal_attempts == b.steal_attempts && a.steals == b.steals &&
-           a.steal_empty == b.steal_empty && a.steal_abort == b.steal_abort && a.parks == b.parks;
+           a.stolen_tasks == b.stolen_tasks && a.steal_empty == b.steal_empty &&
+           a.steal_abort == b.steal_abort && a.parks == b.parks;
   };
   for (int tries = 0; tries < 1000; ++tries) {
     wait_until_all_parked(p);
