@@ -25,6 +25,12 @@ std::string stat_cell(const std::optional<scheduler::scheduler_stats>& s, Get ge
   return s ? std::to_string(get(*s)) : "-";
 }
 
+// An optional number in the JSON: the value, or null when there is none.
+template <class T>
+nlohmann::json or_null(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
 double peak_over_p_s1(const result_row& row) {
   return row.peak_live >= 0 && row.p_s1 > 0
              ? static_cast<double>(row.peak_live) / static_cast<double>(row.p_s1)
@@ -183,27 +189,21 @@ std::string report_json(const bench_report& r, const std::string& command) {
                         {"peak_live", row.peak_live},
                         {"p_s1", row.p_s1},
                         {"peak_over_p_s1", peak_over_p_s1(row)},
-                        {"us_per_steal", row.us_per_steal ? nlohmann::json(*row.us_per_steal)
-                                                          : nlohmann::json(nullptr)}};
-    if (row.stats)
-      x["stats"] = {{"tasks", row.stats->tasks},
-                    {"steal_attempts", row.stats->steal_attempts},
-                    {"steals", row.stats->steals},
-                    {"stolen_tasks", row.stats->stolen_tasks},
-                    {"steal_empty", row.stats->steal_empty},
-                    {"steal_abort", row.stats->steal_abort},
-                    {"parks", row.stats->parks}};
+                        {"us_per_steal", or_null(row.us_per_steal)}};
+    if (row.stats) {
+      x["stats"] = nlohmann::json::object();
+      for (const auto& f : scheduler::scheduler_stats::fields)
+        x["stats"][f.name] = (*row.stats).*f.member;
+    }
     j["rows"].push_back(x);
   }
   j["idle_baseline_ms_per_s"] = r.baseline_idle_ms_per_s;
   j["line_transfer_ns"] = {{"start", r.line_transfer_ns_start}, {"end", r.line_transfer_ns_end}};
   for (const auto& i : r.idle)
-    j["idle"].push_back(
-        {{"runtime", i.runtime},
-         {"threads", i.threads},
-         {"cpu_ms_per_idle_s", i.cpu_ms_per_idle_s},
-         {"own_ms_per_idle_s",
-          i.own_ms_per_idle_s ? nlohmann::json(*i.own_ms_per_idle_s) : nlohmann::json(nullptr)}});
+    j["idle"].push_back({{"runtime", i.runtime},
+                         {"threads", i.threads},
+                         {"cpu_ms_per_idle_s", i.cpu_ms_per_idle_s},
+                         {"own_ms_per_idle_s", or_null(i.own_ms_per_idle_s)}});
   return j.dump(2);
 }
 

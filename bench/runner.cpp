@@ -84,29 +84,6 @@ struct sample_set {
   bool ok = true;
 };
 
-void add_stats(scheduler::scheduler_stats& a, const scheduler::scheduler_stats& b) {
-  a.tasks += b.tasks;
-  a.steal_attempts += b.steal_attempts;
-  a.steals += b.steals;
-  a.stolen_tasks += b.stolen_tasks;
-  a.steal_empty += b.steal_empty;
-  a.steal_abort += b.steal_abort;
-  a.parks += b.parks;
-}
-
-scheduler::scheduler_stats mean_stats(const scheduler::scheduler_stats& s, int reps) {
-  const auto r = static_cast<std::uint64_t>(reps);
-  scheduler::scheduler_stats m;
-  m.tasks = s.tasks / r;
-  m.steal_attempts = s.steal_attempts / r;
-  m.steals = s.steals / r;
-  m.stolen_tasks = s.stolen_tasks / r;
-  m.steal_empty = s.steal_empty / r;
-  m.steal_abort = s.steal_abort / r;
-  m.parks = s.parks / r;
-  return m;
-}
-
 // One timed run of rt; appends to s and checks the value.
 void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
                std::uint64_t expected, sample_set& s) {
@@ -121,7 +98,7 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
   s.rss = std::max(s.rss, peak_rss_kb());
   if (auto pk = rt.take_peak_live()) s.peak_live = std::max(s.peak_live, *pk);
   if (auto st = rt.take_stats()) {
-    add_stats(s.stats, *st);
+    s.stats += *st;
     s.has_stats = true;
   }
   if (v != expected) s.ok = false;
@@ -164,7 +141,7 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   row.ns_per_task = ki.tasks ? row.seconds * 1e9 / static_cast<double>(ki.tasks) : 0;
   row.peak_rss_kb = s.rss;
   row.cores = s.cores.empty() ? 0 : median(s.cores);
-  if (s.has_stats) row.stats = mean_stats(s.stats, reps);
+  if (s.has_stats) row.stats = s.stats.divided_by(static_cast<std::uint64_t>(reps));
   row.p_tinf = static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(ki.span);
   row.peak_live = s.peak_live;
   row.p_s1 = static_cast<std::int64_t>(p) * ki.s1;

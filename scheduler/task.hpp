@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 
 #include "harness/random.hpp"
 
@@ -40,12 +41,44 @@ struct scheduler_stats {
   std::uint64_t steal_empty = 0;  ///< attempts that found the victim empty
   std::uint64_t steal_abort = 0;  ///< attempts that lost a race (steal_status::abort)
   std::uint64_t parks = 0;        ///< times a worker blocked in the event count
+
+  /// Every counter with its name (the names are the JSON keys of `stealcheck bench --json`);
+  /// what sums, averages or prints the counters walks this list.
+  struct field {
+    const char* name;
+    std::uint64_t scheduler_stats::*member;
+  };
+  static constexpr field fields[] = {{"tasks", &scheduler_stats::tasks},
+                                     {"steal_attempts", &scheduler_stats::steal_attempts},
+                                     {"steals", &scheduler_stats::steals},
+                                     {"stolen_tasks", &scheduler_stats::stolen_tasks},
+                                     {"steal_empty", &scheduler_stats::steal_empty},
+                                     {"steal_abort", &scheduler_stats::steal_abort},
+                                     {"parks", &scheduler_stats::parks}};
+
   std::uint64_t failed_steals() const noexcept { return steal_empty + steal_abort; }
+  bool operator==(const scheduler_stats&) const = default;
+  scheduler_stats& operator+=(const scheduler_stats& o) noexcept {
+    for (const field& f : fields)
+      this->*f.member += o.*f.member;
+    return *this;
+  }
+  /// Every counter divided by n (integer division; the mean of n runs' sum). Requires: n > 0.
+  scheduler_stats divided_by(std::uint64_t n) const noexcept {
+    scheduler_stats m = *this;
+    for (const field& f : fields)
+      m.*f.member /= n;
+    return m;
+  }
 };
 
-/// Owner-written, anyone-read counters of one worker. Each is a relaxed atomic updated with a
-/// load and a store (no read-modify-write: only the owner writes), so the increment costs a plain
-/// add, and pool::stats() may read them while workers run without a data race.
+static_assert(sizeof(scheduler_stats) == std::size(scheduler_stats::fields) * sizeof(std::uint64_t),
+              "scheduler_stats::fields lists every counter");
+
+/// Owner-written, anyone-read counters of one worker, one per scheduler_stats field. Each is a
+/// relaxed atomic updated with a load and a store (no read-modify-write: only the owner writes),
+/// so the increment costs a plain add, and pool::stats() may read them while workers run without
+/// a data race.
 struct worker_counters {
   std::atomic<std::uint64_t> tasks{0}, steal_attempts{0}, steals{0}, stolen_tasks{0},
       steal_empty{0}, steal_abort{0}, parks{0};
@@ -56,21 +89,31 @@ struct worker_counters {
     c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
   void add_to(scheduler_stats& s) const noexcept {
-    // relaxed: snapshot of statistics; exact once the pool is quiescent (after run() returned,
-    // which happens-after every task of the job).
-    s.tasks += tasks.load(std::memory_order_relaxed);
-    s.steal_attempts += steal_attempts.load(std::memory_order_relaxed);
-    s.steals += steals.load(std::memory_order_relaxed);
-    s.stolen_tasks += stolen_tasks.load(std::memory_order_relaxed);
-    s.steal_empty += steal_empty.load(std::memory_order_relaxed);
-    s.steal_abort += steal_abort.load(std::memory_order_relaxed);
-    s.parks += parks.load(std::memory_order_relaxed);
+    for (const auto& [counter, field] : pairs)
+      // relaxed: snapshot of statistics; exact once the pool is quiescent (after run()
+      // returned, which happens-after every task of the job).
+      s.*field += (this->*counter).load(std::memory_order_relaxed);
   }
   void reset() noexcept {
-    for (auto* c :
-         {&tasks, &steal_attempts, &steals, &stolen_tasks, &steal_empty, &steal_abort, &parks})
-      c->store(0, std::memory_order_relaxed);  // relaxed: only called while the pool is quiescent
+    for (const auto& p : pairs)
+      (this->*p.counter).store(0, std::memory_order_relaxed);  // relaxed: only while quiescent
   }
+
+ private:
+  struct pair {
+    std::atomic<std::uint64_t> worker_counters::*counter;
+    std::uint64_t scheduler_stats::*field;
+  };
+  static constexpr pair pairs[] = {
+      {&worker_counters::tasks, &scheduler_stats::tasks},
+      {&worker_counters::steal_attempts, &scheduler_stats::steal_attempts},
+      {&worker_counters::steals, &scheduler_stats::steals},
+      {&worker_counters::stolen_tasks, &scheduler_stats::stolen_tasks},
+      {&worker_counters::steal_empty, &scheduler_stats::steal_empty},
+      {&worker_counters::steal_abort, &scheduler_stats::steal_abort},
+      {&worker_counters::parks, &scheduler_stats::parks}};
+  static_assert(std::size(pairs) == std::size(scheduler_stats::fields),
+                "every scheduler_stats field has its worker counter");
 };
 
 /// xoshiro128** (Blackman, Vigna 2018) seeded through splitmix64: a small, fast generator, one

@@ -10,6 +10,8 @@
 #include <sched.h>
 
 #include <cmath>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "bench/measure.hpp"
@@ -95,6 +97,36 @@ TEST(BenchRunner, LineTransferIsMeasuredWithTwoCpusAndRefusedWithout) {
   const double confined = line_transfer_ns(2000, 3);
   ASSERT_EQ(sched_setaffinity(0, sizeof allowed, &allowed), 0);
   EXPECT_EQ(confined, -1) << "a process on one CPU got a transfer time";
+}
+
+TEST(BenchRunner, JsonCarriesEveryCounterAndNullWhereNothingWasMeasured) {
+  bench_report r;
+  result_row pool_row;
+  pool_row.kernel = "fib";
+  pool_row.runtime = "sc-split";
+  pool_row.threads = 2;
+  scheduler::scheduler_stats s;
+  std::uint64_t v = 1;
+  for (const auto& f : scheduler::scheduler_stats::fields)
+    s.*f.member = v++ * 11;  // distinct values: a counter written under another name shows
+  pool_row.stats = s;
+  pool_row.us_per_steal = 1.5;
+  result_row tbb_row;
+  tbb_row.kernel = "fib";
+  tbb_row.runtime = "tbb";
+  r.rows = {pool_row, tbb_row};
+  r.idle = {idle_row{"sc-split", 1, 3.0, 0.25}, idle_row{"tbb", 1, 2.0, std::nullopt}};
+  const nlohmann::json j = nlohmann::json::parse(report_json(r, "stealcheck bench"));
+  ASSERT_EQ(j["rows"].size(), 2U);
+  const nlohmann::json& stats = j["rows"][0]["stats"];
+  EXPECT_EQ(stats.size(), std::size(scheduler::scheduler_stats::fields));
+  for (const auto& f : scheduler::scheduler_stats::fields)
+    EXPECT_EQ(stats.at(f.name).get<std::uint64_t>(), s.*f.member) << f.name;
+  EXPECT_DOUBLE_EQ(j["rows"][0]["us_per_steal"].get<double>(), 1.5);
+  EXPECT_FALSE(j["rows"][1].contains("stats")) << "oneTBB has no scheduler counters";
+  EXPECT_TRUE(j["rows"][1]["us_per_steal"].is_null());
+  EXPECT_DOUBLE_EQ(j["idle"][0]["own_ms_per_idle_s"].get<double>(), 0.25);
+  EXPECT_TRUE(j["idle"][1]["own_ms_per_idle_s"].is_null());
 }
 
 }  // namespace

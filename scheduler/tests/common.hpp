@@ -58,17 +58,12 @@ void wait_until_all_parked(const P& p) {
 /// wakes spuriously spins for 50 us, changing the steal counters).
 template <class P>
 scheduler_stats quiescent_stats(const P& p) {
-  auto same = [](const scheduler_stats& a, const scheduler_stats& b) {
-    return a.tasks == b.tasks && a.steal_attempts == b.steal_attempts && a.steals == b.steals &&
-           a.stolen_tasks == b.stolen_tasks && a.steal_empty == b.steal_empty &&
-           a.steal_abort == b.steal_abort && a.parks == b.parks;
-  };
   for (int tries = 0; tries < 1000; ++tries) {
     wait_until_all_parked(p);
     const scheduler_stats a = p.stats();
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     const scheduler_stats b = p.stats();
-    if (same(a, b) && p.sleeping() == p.size()) return b;
+    if (a == b && p.sleeping() == p.size()) return b;
   }
   ADD_FAILURE() << "the pool never became quiescent";
   return p.stats();
