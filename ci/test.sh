@@ -9,6 +9,7 @@ bash ci/install-deps.sh || exit 1
 passed=0
 failed=0
 status=0
+failures=()  # "preset: what failed", repeated after the total so the last lines name them
 for preset in ${PRESETS:-release tsan asan-ubsan}; do
   echo "== preset $preset: build"
   start=$(date +%s)
@@ -16,11 +17,12 @@ for preset in ${PRESETS:-release tsan asan-ubsan}; do
     echo "== preset $preset: BUILD FAILED"
     status=1
     failed=$((failed + 1))
+    failures+=("$preset: build")
     continue
   fi
   echo "== preset $preset: test"
   log=$(mktemp)
-  ctest --preset "$preset" -j 2 --timeout 900 2>&1 | tee "$log"
+  ctest --preset "$preset" -j 2 --timeout 900 --output-on-failure 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
   total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
@@ -29,6 +31,10 @@ for preset in ${PRESETS:-release tsan asan-ubsan}; do
   failed=$((failed + ${bad:-0}))
   [ "$rc" -eq 0 ] || status=1
   [ -n "$line" ] || { echo "== preset $preset: ctest printed no summary"; status=1; }
+  while IFS= read -r t; do
+    failures+=("$preset: $t")
+  done < <(sed -n '/The following tests FAILED:/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - ' |
+    sed -E 's/^[[:space:]]+//')
   # As a user would: install this build, build examples/ against the installed package only,
   # its correct deques pass and its buggy one is caught (ci/example.sh).
   # And the model clients still reach every branch of each built-in variant that
@@ -40,11 +46,15 @@ for preset in ${PRESETS:-release tsan asan-ubsan}; do
       else
         failed=$((failed + 1))
         status=1
+        failures+=("$preset: $check")
       fi
     done
   fi
   echo "== preset $preset: done in $(($(date +%s) - start)) s"
   rm -f "$log"
+done
+for f in "${failures[@]}"; do
+  echo "FAILED $f"
 done
 echo "total: $passed passed, $failed failed"
 exit $status
