@@ -98,6 +98,24 @@ template <class Mem, class P, class W, class T, class B>
   std::rethrow_exception(ea);
 }
 
+// Runs a() then b() on the calling thread, with fork_join's exception rule: b runs even when a
+// throws, and a's exception wins over b's. Out of line: a bounded deque is rarely full.
+template <class Mem, class A, class B>
+[[gnu::noinline]] void run_both_inline(A& a, B& b) {
+  try {
+    a();
+  } catch (...) {
+    std::exception_ptr ea = Mem::caught_exception();
+    try {
+      b();
+    } catch (...) {
+      static_cast<void>(Mem::caught_exception());  // a's exception wins (file comment)
+    }
+    std::rethrow_exception(ea);
+  }
+  b();
+}
+
 /// The fork-join protocol on worker `w` of a pool `p`: pool<D> (below) and the model-checked
 /// mini_pool (scheduler/mini_pool.hpp) both run exactly this. P offers push(w, task*) -> bool
 /// (false: a bounded deque is full), pop(w) -> std::optional<task*>, and wait_for(w, join),
@@ -108,8 +126,7 @@ template <class Mem, class Sites, class P, class W, class A, class B>
 STEALCHECK_OWNER_INLINE inline void fork_join_on(P& p, W& w, A& a, B& b) {
   fork_task<std::remove_reference_t<B>, Mem, Sites> tb(b);
   if (!p.push(w, &tb)) [[unlikely]] {  // a bounded deque is full: run both inline
-    a();
-    b();
+    run_both_inline<Mem>(a, b);
     return;
   }
   try {

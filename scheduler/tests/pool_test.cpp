@@ -157,6 +157,38 @@ TYPED_TEST(PoolTest, WhenBothBranchesThrowTheFirstBranchsExceptionWins) {
   }
 }
 
+// A chain of fork_joins deeper than a bounded deque (256 slots): the deepest forks find it
+// full and run both branches inline. The deepest first branch throws, and so does every
+// second branch at an odd depth: fork_join still runs every second branch, and the first
+// branch's exception is the one that reaches the caller.
+TYPED_TEST(PoolTest, ForksBeyondAFullDequeRunBothBranchesWhenTheFirstThrows) {
+  constexpr int depth = 400;
+  for (unsigned threads = 1; threads <= 2; ++threads) {
+    TypeParam p(threads);
+    std::vector<std::atomic<int>> b_ran(depth + 1);
+    auto chain = [&](auto& self, int d) -> void {
+      if (d == 0) throw std::runtime_error("deepest a");
+      fork_join(
+          p, [&] { self(self, d - 1); },
+          [&] {
+            b_ran[static_cast<std::size_t>(d)].fetch_add(1, std::memory_order_relaxed);
+            if (d % 2 == 1) throw std::logic_error("b");
+          });
+    };
+    try {
+      p.run([&] { chain(chain, depth); });
+      ADD_FAILURE() << "no exception, threads=" << threads;
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "deepest a");
+    } catch (const std::logic_error&) {
+      ADD_FAILURE() << "a second branch's exception won, threads=" << threads;
+    }
+    for (int d = 1; d <= depth; ++d)
+      ASSERT_EQ(b_ran[static_cast<std::size_t>(d)].load(), 1)
+          << "second branch at depth " << d << ", threads=" << threads;
+  }
+}
+
 TYPED_TEST(PoolTest, ManyNonWorkerThreadsSubmitConcurrently) {
   TypeParam p(2);
   const int n = full ? 18 : 14;
