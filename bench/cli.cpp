@@ -61,8 +61,10 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   if (!a.runtimes.empty()) {
     for (const auto& name : split(a.runtimes)) {
       if (make_runtime(name) == nullptr)
-        return fmt::format("unknown runtime '{}' (known: {})", name,
-                           fmt::join(all_runtime_names(), ", "));
+        return fmt::format(
+            "unknown runtime '{}' (known: {}; an sc-* runtime may end in /t<K>, a fork "
+            "throttle with K in 1..{}, e.g. sc-split/t4)",
+            name, fmt::join(all_runtime_names(), ", "), max_throttle);
       cfg.runtimes.push_back(name);
     }
   }

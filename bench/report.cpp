@@ -53,8 +53,10 @@ const result_row* find_row(const bench_report& r, std::string_view kernel, std::
   return nullptr;
 }
 
-constexpr auto pool_runtimes = {"sc-chase_lev", "sc-locked", "sc-steal_half", "sc-split",
-                                "cs-chase_lev", "cs-locked", "cs-steal_half", "cs-split"};
+// One of stealcheck's pools (sc-*, cs-*, throttled sc-*/t<K> included).
+bool is_pool_runtime(std::string_view rt) {
+  return rt.starts_with("sc-") || rt.starts_with("cs-");
+}
 
 // fib's per-task cost at P = 1 of each of stealcheck's runtimes: oneTBB's and libgomp's over it
 // (>= 5x and >= 3x) and it over the serial call (<= 3x). With a coro-serial row, the cs rows
@@ -66,9 +68,10 @@ void print_fib_targets(const bench_report& r, std::FILE* out) {
   if (floor != nullptr && serial != nullptr)
     fmt::print(out, "  fib P=1 ns/task coro-serial   /serial {:6.2f}x (the coroutine floor)\n",
                floor->ns_per_task / serial->ns_per_task);
-  for (const char* v : pool_runtimes) {
-    const result_row* ours = find_row(r, "fib", v, 1);
-    if (ours == nullptr) continue;
+  for (const result_row& row : r.rows) {
+    if (row.kernel != "fib" || row.threads != 1 || !is_pool_runtime(row.runtime)) continue;
+    const result_row* ours = &row;
+    const std::string_view v = row.runtime;
     for (const char* other : {"tbb", "omp"}) {
       const result_row* o = find_row(r, "fib", other, 1);
       const double bound = other[0] == 't' ? 5.0 : 3.0;
@@ -109,7 +112,7 @@ void print_targets(const bench_report& r, std::FILE* out) {
                row.peak_live <= row.p_s1 ? "met" : "NOT met");
   }
   for (const auto& i : r.idle) {
-    if (!i.runtime.starts_with("sc-") && !i.runtime.starts_with("cs-")) continue;
+    if (!is_pool_runtime(i.runtime)) continue;
     fmt::print(out, "  idle {:<14} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
                i.judged(), i.judged() < 1 ? "met" : "NOT met");
   }

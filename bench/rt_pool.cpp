@@ -6,7 +6,9 @@
 // fork2 second branch and every spawned closure is counted from its creation until it finished,
 // per worker (the creator adds, the runner subtracts), and the workers' peaks are summed: an
 // upper bound of the pool's peak, as frame_arena.hpp's count of continuation stealing's frames.
+#include <charconv>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,11 +82,13 @@ struct pool_rt {
 template <class Pool>
 class pool_runtime final : public runtime {
  public:
-  explicit pool_runtime(std::string_view variant) : name_("sc-" + std::string(variant)) {}
+  // name: the runtime's full name ("sc-split", "sc-split/t4"); opts: the pool's options.
+  pool_runtime(std::string name, scheduler::pool_options opts)
+      : name_(std::move(name)), opts_(opts) {}
   std::string_view name() const override { return name_; }
   void set_threads(unsigned p) override {
     pool_.reset();
-    pool_ = std::make_unique<Pool>(p);
+    pool_ = std::make_unique<Pool>(p, opts_);
     live_ = std::make_unique<live_tasks<typename Pool::deque_type>>(p);
   }
   void count_live(bool on) override { counting_ = on; }
@@ -107,6 +111,7 @@ class pool_runtime final : public runtime {
 
  private:
   std::string name_;
+  scheduler::pool_options opts_;
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<live_tasks<typename Pool::deque_type>> live_;
   bool counting_ = false;
@@ -159,10 +164,32 @@ std::unique_ptr<runtime> make_coro_serial_runtime() {
   return std::make_unique<coro_serial_runtime>();
 }
 
+namespace {
+// K of a "/t<K>" suffix (the part after "/t"); nullopt unless an integer in 1..max_throttle.
+std::optional<std::uint32_t> parse_throttle(std::string_view suffix) {
+  std::uint32_t k = 0;
+  const char* end = suffix.data() + suffix.size();
+  const auto [ptr, ec] = std::from_chars(suffix.data(), end, k);
+  if (suffix.empty() || ec != std::errc() || ptr != end || k < 1 || k > max_throttle)
+    return std::nullopt;
+  return k;
+}
+}  // namespace
+
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
+  scheduler::pool_options opts;
+  std::string_view deque = variant;
+  if (const std::size_t slash = variant.find("/t"); slash != std::string_view::npos) {
+    const std::optional<std::uint32_t> k = parse_throttle(variant.substr(slash + 2));
+    if (!k) return nullptr;
+    opts.throttle = *k;
+    deque = variant.substr(0, slash);
+  }
   std::unique_ptr<runtime> r;
   scheduler::for_each_pool_variant([&](auto tag, std::string_view name) {
-    if (name == variant) r = std::make_unique<pool_runtime<typename decltype(tag)::type>>(name);
+    if (name == deque)
+      r = std::make_unique<pool_runtime<typename decltype(tag)::type>>("sc-" + std::string(variant),
+                                                                       opts);
   });
   return r;
 }

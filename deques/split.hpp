@@ -234,6 +234,15 @@ class split_deque {
 
   std::int64_t capacity() const noexcept { return ring_.capacity(); }
 
+  /// Thread role: owner. The private items (bottom - split): the owner's own fields plus one
+  /// relaxed load of the request flag, never the thieves' word. 0 while a thief's request or
+  /// an eager share waits, so that a scheduler that pushes only below some count
+  /// (scheduler/pool.hpp, pool_options::throttle) pushes, and its push shares. Complexity: O(1).
+  STEALCHECK_OWNER_INLINE std::int64_t owner_size_hint() const {
+    if (eager_ || request_.load(Mem::order(Sites::load_request)) != 0) return 0;
+    return distance(split_, bottom_.load(Mem::order(Sites::pop_load_bottom)));  // own store
+  }
+
  private:
   static constexpr std::uint64_t split_one = std::uint64_t{1} << 32;
 

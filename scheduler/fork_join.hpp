@@ -8,6 +8,8 @@
 // protocol adds no atomic read-modify-write and no allocation; the deque's pop may). Only a
 // stolen b costs a release store of its `done` flag. That fast path is inlined into the caller;
 // the stolen, throwing and non-worker paths are out of line, so the caller's frame stays small.
+// With pool_options::throttle = K, a fork on a worker whose deque already holds K tasks pushes
+// nothing and runs a then b as two calls (scheduler/pool.hpp says why no parallelism is lost).
 // task_group keeps spawned closures in a bump arena inside the group (an inline block in the
 // group object, then 4 KiB heap blocks reused across waits), so spawning allocates at most once
 // per ~4 KiB of closures, never per task. Its join counter (join_counter, scheduler/join.hpp)
@@ -99,9 +101,9 @@ template <class Mem, class P, class W, class T, class B>
 }
 
 // Runs a() then b() on the calling thread, with fork_join's exception rule: b runs even when a
-// throws, and a's exception wins over b's. Out of line: a bounded deque is rarely full.
+// throws, and a's exception wins over b's. Costs nothing over the two calls unless a throws.
 template <class Mem, class A, class B>
-[[gnu::noinline]] void run_both_inline(A& a, B& b) {
+STEALCHECK_OWNER_INLINE inline void run_both_inline(A& a, B& b) {
   try {
     a();
   } catch (...) {
@@ -115,6 +117,11 @@ template <class Mem, class A, class B>
   }
   b();
 }
+// The same, out of line: for the rare full bounded deque, so the fork's fast path stays small.
+template <class Mem, class A, class B>
+[[gnu::noinline]] void run_both_out_of_line(A& a, B& b) {
+  run_both_inline<Mem>(a, b);
+}
 
 /// The fork-join protocol on worker `w` of a pool `p`: pool<D> (below) and the model-checked
 /// mini_pool (scheduler/mini_pool.hpp) both run exactly this. P offers push(w, task*) -> bool
@@ -126,7 +133,7 @@ template <class Mem, class Sites, class P, class W, class A, class B>
 STEALCHECK_OWNER_INLINE inline void fork_join_on(P& p, W& w, A& a, B& b) {
   fork_task<std::remove_reference_t<B>, Mem, Sites> tb(b);
   if (!p.push(w, &tb)) [[unlikely]] {  // a bounded deque is full: run both inline
-    run_both_inline<Mem>(a, b);
+    run_both_out_of_line<Mem>(a, b);
     return;
   }
   try {
@@ -161,12 +168,17 @@ template <class D, class A, class B>
 /// Memory ordering: a stolen b's completion is published by the release store of its done flag,
 ///   read by the acquire load in the join (join_flag, scheduler/join.hpp); an unstolen b runs
 ///   on the calling thread.
-/// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps.
+/// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps;
+///   a throttled fork (pool_options::throttle) reads the deque's size and makes two calls.
 template <class D, class A, class B>
 STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
   worker<D>* w = p.own_worker();
   if (w == nullptr) [[unlikely]] {
     detail::fork_join_outside(p, a, b);
+    return;
+  }
+  if (w->throttled()) {  // pool_options::throttle: enough tasks wait already, push nothing
+    detail::run_both_inline<native_memory>(a, b);
     return;
   }
   detail::fork_join_on<native_memory, join_sites>(p, *w, a, b);

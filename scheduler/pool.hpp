@@ -58,6 +58,16 @@ struct pool_options {
   std::chrono::microseconds spin{50};
   /// Seed of the per-worker victim generators (worker i uses seed + i).
   std::uint64_t seed = 0x5eed;
+  /// Throttling of binary forks: fork_join runs both branches inline on the calling worker,
+  /// pushing nothing, while that worker's deque already holds at least `throttle` tasks
+  /// (owner_size_hint below). 0: never, every fork is pushed (the work-first fork of Cilk-5).
+  /// The waiting tasks are older than the fork and thieves take the oldest first, so a thief
+  /// finds work as long as the deque holds any; as they are stolen, the owner's next forks are
+  /// pushed again. What it saves is the push, the pop and the task record of every fork made
+  /// while the deque is full enough (libgomp and LLVM's OpenMP run tasks undeferred past a
+  /// task-count limit in the same way). task_group is never throttled: running a spawned task
+  /// inline would hide the rest of the spawning loop, usually the larger part, from thieves.
+  std::uint32_t throttle = 0;
 };
 
 template <class D>
@@ -72,6 +82,18 @@ STEALCHECK_OWNER_INLINE inline bool push_task(D& d, task* t) {
   } else {
     d.push(t);
     return true;
+  }
+}
+
+/// Thread role: d's owner. The tasks waiting in d as its owner can count them cheaply: the
+/// deque's owner_size_hint() if it has one (split: its private items, without reading the
+/// thieves' word), else size_hint(). Used by the fork throttle (pool_options::throttle).
+template <class D>
+STEALCHECK_OWNER_INLINE inline std::int64_t owner_size(const D& d) {
+  if constexpr (requires { d.owner_size_hint(); }) {
+    return d.owner_size_hint();
+  } else {
+    return d.size_hint();
   }
 }
 
@@ -91,10 +113,12 @@ steal_result<task*> steal_task(D& victim, D& mine) {
 /// worker's own thread, except `deque.steal*` (thieves) and the counters' reads (stats()).
 template <class D>
 struct alignas(64) worker {
-  worker(pool<D>& p, unsigned i, std::uint64_t seed) : owner(&p), index(i), rng(seed + i) {}
+  worker(pool<D>& p, unsigned i, const pool_options& opts)
+      : owner(&p), throttle(opts.throttle), index(i), rng(opts.seed + i) {}
 
   D deque;
   pool<D>* owner;
+  std::uint32_t throttle;  // pool_options::throttle
   unsigned index;
   victim_rng rng;
   worker_counters counters;
@@ -102,6 +126,11 @@ struct alignas(64) worker {
   /// stealing never allocates from it.
   frame_arena frames;
   std::thread thread;
+
+  /// Thread role: owner. Whether fork_join runs both branches inline (pool_options::throttle).
+  STEALCHECK_OWNER_INLINE bool throttled() const {
+    return throttle != 0 && owner_size(deque) >= throttle;
+  }
 
   /// Thread role: owner. Pushes t; false if a bounded deque is full (the caller runs t inline).
   STEALCHECK_OWNER_INLINE bool push(task* t) {
@@ -131,7 +160,7 @@ class pool {
     assert(threads >= 1 && threads <= 255 && "pool: 1..255 workers");
     threads = std::clamp(threads, 1u, 255u);
     for (unsigned i = 0; i < threads; ++i)
-      workers_.push_back(std::make_unique<worker_type>(*this, i, opts_.seed));
+      workers_.push_back(std::make_unique<worker_type>(*this, i, opts_));
     for (auto& w : workers_)
       w->thread = std::thread([this, wp = w.get()] { main_loop(*wp); });
   }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -157,36 +158,74 @@ TYPED_TEST(PoolTest, WhenBothBranchesThrowTheFirstBranchsExceptionWins) {
   }
 }
 
-// A chain of fork_joins deeper than a bounded deque (256 slots): the deepest forks find it
-// full and run both branches inline. The deepest first branch throws, and so does every
-// second branch at an odd depth: fork_join still runs every second branch, and the first
-// branch's exception is the one that reaches the caller.
-TYPED_TEST(PoolTest, ForksBeyondAFullDequeRunBothBranchesWhenTheFirstThrows) {
+// Forks that run both branches inline: with throttle 0, a chain of fork_joins deeper than a
+// bounded deque (256 slots) finds it full at the deepest forks; with throttle 1, every fork
+// after the first is throttled. The deepest first branch throws, and so does every second
+// branch at an odd depth: fork_join still runs every second branch, and the first branch's
+// exception is the one that reaches the caller.
+TYPED_TEST(PoolTest, ForksThatRunInlineRunBothBranchesWhenTheFirstThrows) {
   constexpr int depth = 400;
-  for (unsigned threads = 1; threads <= 2; ++threads) {
-    TypeParam p(threads);
-    std::vector<std::atomic<int>> b_ran(depth + 1);
-    auto chain = [&](auto& self, int d) -> void {
-      if (d == 0) throw std::runtime_error("deepest a");
-      fork_join(
-          p, [&] { self(self, d - 1); },
-          [&] {
-            b_ran[static_cast<std::size_t>(d)].fetch_add(1, std::memory_order_relaxed);
-            if (d % 2 == 1) throw std::logic_error("b");
-          });
-    };
-    try {
-      p.run([&] { chain(chain, depth); });
-      ADD_FAILURE() << "no exception, threads=" << threads;
-    } catch (const std::runtime_error& e) {
-      EXPECT_STREQ(e.what(), "deepest a");
-    } catch (const std::logic_error&) {
-      ADD_FAILURE() << "a second branch's exception won, threads=" << threads;
+  for (std::uint32_t throttle : {0u, 1u}) {
+    for (unsigned threads = 1; threads <= 2; ++threads) {
+      pool_options opts;
+      opts.throttle = throttle;
+      TypeParam p(threads, opts);
+      std::vector<std::atomic<int>> b_ran(depth + 1);
+      auto chain = [&](auto& self, int d) -> void {
+        if (d == 0) throw std::runtime_error("deepest a");
+        fork_join(
+            p, [&] { self(self, d - 1); },
+            [&] {
+              b_ran[static_cast<std::size_t>(d)].fetch_add(1, std::memory_order_relaxed);
+              if (d % 2 == 1) throw std::logic_error("b");
+            });
+      };
+      const std::string where =
+          "throttle=" + std::to_string(throttle) + " threads=" + std::to_string(threads);
+      try {
+        p.run([&] { chain(chain, depth); });
+        ADD_FAILURE() << "no exception, " << where;
+      } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "deepest a");
+      } catch (const std::logic_error&) {
+        ADD_FAILURE() << "a second branch's exception won, " << where;
+      }
+      for (int d = 1; d <= depth; ++d)
+        ASSERT_EQ(b_ran[static_cast<std::size_t>(d)].load(), 1)
+            << "second branch at depth " << d << ", " << where;
     }
-    for (int d = 1; d <= depth; ++d)
-      ASSERT_EQ(b_ran[static_cast<std::size_t>(d)].load(), 1)
-          << "second branch at depth " << d << ", threads=" << threads;
   }
+}
+
+// The forks of fib(n) that a pool with throttle k pushes on one worker, entered with c tasks
+// in the deque: a fork is pushed iff fewer than k wait; its first branch runs with one more.
+std::uint64_t throttled_pushes(int n, int c, int k) {
+  if (n < 2) return 0;
+  if (c >= k) return throttled_pushes(n - 1, c, k) + throttled_pushes(n - 2, c, k);
+  return 1 + throttled_pushes(n - 1, c + 1, k) + throttled_pushes(n - 2, c, k);
+}
+
+// With a throttle, fib's result is right for every thread count; on one worker (no thief) the
+// pool pushes exactly the forks made while fewer than k tasks waited in its deque, so the
+// throttle is what decides, and no fork is pushed twice or lost.
+TYPED_TEST(PoolTest, ThrottledForksArePushedOnlyBelowTheThrottle) {
+  const int n = full ? 24 : 18;
+  for (int k : {1, 2, 4, 8}) {
+    for (unsigned threads = 1; threads <= 3; ++threads) {
+      pool_options opts;
+      opts.throttle = static_cast<std::uint32_t>(k);
+      TypeParam p(threads, opts);
+      EXPECT_EQ(p.run([&] { return fib(p, n); }), fib_serial(n))
+          << "throttle=" << k << " threads=" << threads;
+      const std::uint64_t pushed = p.stats().tasks;
+      if (threads == 1) {
+        EXPECT_EQ(pushed, throttled_pushes(n, 0, k)) << "throttle=" << k;
+      } else {
+        EXPECT_LE(pushed, fib_forks(n)) << "throttle=" << k << " threads=" << threads;
+      }
+    }
+  }
+  EXPECT_LT(throttled_pushes(n, 0, 4), fib_forks(n) / 2) << "the test would not throttle";
 }
 
 TYPED_TEST(PoolTest, ManyNonWorkerThreadsSubmitConcurrently) {
