@@ -76,12 +76,12 @@ void print_fib_targets(const bench_report& r, std::FILE* out) {
       const result_row* o = find_row(r, "fib", other, 1);
       const double bound = other[0] == 't' ? 5.0 : 3.0;
       if (o == nullptr) continue;
-      fmt::print(out, "  fib P=1 ns/task {}/{:<14} {:6.2f}x (>= {:.1f}: {})\n", other, v,
+      fmt::print(out, "  fib P=1 ns/task {}/{:<16} {:6.2f}x (>= {:.1f}: {})\n", other, v,
                  o->ns_per_task / ours->ns_per_task, bound,
                  o->ns_per_task >= bound * ours->ns_per_task ? "met" : "NOT met");
     }
     if (serial == nullptr) continue;
-    fmt::print(out, "  fib P=1 ns/task {:<14}/serial {:6.2f}x (<= 3.0: {})", v,
+    fmt::print(out, "  fib P=1 ns/task {:<16}/serial {:6.2f}x (<= 3.0: {})", v,
                ours->ns_per_task / serial->ns_per_task,
                ours->ns_per_task <= 3 * serial->ns_per_task ? "met" : "NOT met");
     if (floor != nullptr && ours->runtime.starts_with("cs-"))
@@ -100,20 +100,20 @@ void print_targets(const bench_report& r, std::FILE* out) {
   for (const auto& [k, ts_min] : {std::pair{"nqueens", 1.6}, std::pair{"uts", 1.0}}) {
     for (const auto& row : r.rows) {
       if (row.kernel != k || row.threads != 2 || row.t1_over_tp <= 0) continue;
-      fmt::print(out, "  {:<7} T1/T2 {:<14} {:6.2f}  (>= 1.7: {}); Ts/T2 {:5.2f} (>= {:.1f}: {})\n",
+      fmt::print(out, "  {:<7} T1/T2 {:<16} {:6.2f}  (>= 1.7: {}); Ts/T2 {:5.2f} (>= {:.1f}: {})\n",
                  k, row.runtime, row.t1_over_tp, row.t1_over_tp >= 1.7 ? "met" : "NOT met",
                  row.ts_over_tp, ts_min, row.ts_over_tp >= ts_min ? "met" : "NOT met");
     }
   }
   for (const auto& row : r.rows) {
     if (!row.runtime.starts_with("cs-") || row.peak_live < 0) continue;
-    fmt::print(out, "  {:<7} peak frames/(P*S1) {:<14} P={} {:6.2f}  (<= 1: {})\n", row.kernel,
+    fmt::print(out, "  {:<7} peak frames/(P*S1) {:<16} P={} {:6.2f}  (<= 1: {})\n", row.kernel,
                row.runtime, row.threads, peak_over_p_s1(row),
                row.peak_live <= row.p_s1 ? "met" : "NOT met");
   }
   for (const auto& i : r.idle) {
     if (!is_pool_runtime(i.runtime)) continue;
-    fmt::print(out, "  idle {:<14} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
+    fmt::print(out, "  idle {:<16} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
                i.judged(), i.judged() < 1 ? "met" : "NOT met");
   }
 }
@@ -130,14 +130,14 @@ void print_table(const bench_report& r, std::FILE* out) {
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  S1 {:>5}  check {:#x}\n",
                kernel_name(k.kernel), k.size, k.tasks, k.span, k.s1, k.expected);
   fmt::print(out,
-             "\n{:<8} {:<14} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} "
+             "\n{:<8} {:<16} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} "
              "{:>6} {:>7} {:>8} {:>7} {:>5} {}\n",
              "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
              "steals", "moved", "failed", "us/steal", "parks", "P*Tinf", "peak", "pk/PS1", "cores",
              "check");
   for (const auto& row : r.rows) {
     fmt::print(out,
-               "{:<8} {:<14} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>9} "
+               "{:<8} {:<16} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>9} "
                "{:>8} {:>6} {:>7} {} {:>5.2f} {}\n",
                row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
                ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
@@ -156,7 +156,7 @@ void print_table(const bench_report& r, std::FILE* out) {
              "the whole process (baseline at rest {:.3f})\n",
              r.baseline_idle_ms_per_s);
   for (const auto& i : r.idle)
-    fmt::print(out, "  {:<14} P={} {:>8} {:8.3f}\n", i.runtime, i.threads,
+    fmt::print(out, "  {:<16} P={} {:>8} {:8.3f}\n", i.runtime, i.threads,
                i.own_ms_per_idle_s ? fmt::format("{:.3f}", *i.own_ms_per_idle_s) : "-",
                i.cpu_ms_per_idle_s);
   print_targets(r, out);

@@ -151,7 +151,7 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
 
 void print_progress(const result_row& row, bool ok, std::FILE* progress) {
   if (progress)
-    fmt::print(progress, "  {:<8} {:<14} P={} {:9.3f} ms{}\n", row.kernel, row.runtime, row.threads,
+    fmt::print(progress, "  {:<8} {:<16} P={} {:9.3f} ms{}\n", row.kernel, row.runtime, row.threads,
                row.seconds * 1e3, ok ? "" : "  WRONG RESULT");
 }
 
@@ -234,7 +234,7 @@ void measure_idle(const bench_config& cfg, std::vector<std::unique_ptr<runtime>>
         row.own_ms_per_idle_s = (*own1 - *own0) * 1e3 / cfg.idle_seconds;
       out.idle.push_back(row);
       if (progress)
-        fmt::print(progress, "  idle {:<14} P={} {:.3f} ms CPU per idle s\n", rt->name(), p,
+        fmt::print(progress, "  idle {:<16} P={} {:.3f} ms CPU per idle s\n", rt->name(), p,
                    row.judged());
     }
   }
