@@ -114,7 +114,22 @@ struct worker_counters {
       {&worker_counters::parks, &scheduler_stats::parks}};
   static_assert(std::size(pairs) == std::size(scheduler_stats::fields),
                 "every scheduler_stats field has its worker counter");
+
+ public:
+  /// No counter and no field twice in the map from counters to scheduler_stats's fields; with
+  /// the sizes asserted below, every counter is summed into exactly one field.
+  static constexpr bool one_to_one() {
+    for (std::size_t i = 0; i < std::size(pairs); ++i)
+      for (std::size_t j = i + 1; j < std::size(pairs); ++j)
+        if (pairs[i].counter == pairs[j].counter || pairs[i].field == pairs[j].field) return false;
+    return true;
+  }
 };
+
+static_assert(worker_counters::one_to_one(), "a worker counter or a field is mapped twice");
+static_assert(sizeof(worker_counters) ==
+                  std::size(scheduler_stats::fields) * sizeof(std::atomic<std::uint64_t>),
+              "every worker counter is mapped to a scheduler_stats field");
 
 /// xoshiro128** (Blackman, Vigna 2018) seeded through splitmix64: a small, fast generator, one
 /// per worker, so victim selection needs no shared state. Thread role: its owner only.
