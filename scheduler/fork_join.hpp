@@ -82,18 +82,24 @@ template <class P, class W, class T>
   p.wait_for(w, tb.join);  // acquire (join::flag.load_done): pairs with run_stolen's finish()
 }
 
+// Runs b after a threw: b's own exception, if any, is dropped (a's wins, file comment).
+template <class Mem, class B>
+void run_after_throw(B& b) {
+  try {
+    b();
+  } catch (...) {
+    static_cast<void>(Mem::caught_exception());
+  }
+}
+
 // a() threw (its exception is the one in flight): finishes b as fork_join_on would, then
-// rethrows a's exception. b's own exception, if any, is dropped (a's wins, file comment).
+// rethrows a's exception.
 template <class Mem, class P, class W, class T, class B>
 [[gnu::noinline, gnu::cold, noreturn]] void join_after_throw(P& p, W& w, T& tb, B& b) {
   std::exception_ptr ea = Mem::caught_exception();
   std::optional<task*> back = p.pop(w);
   if (back && *back == &tb) {
-    try {
-      b();
-    } catch (...) {
-      static_cast<void>(Mem::caught_exception());
-    }
+    run_after_throw<Mem>(b);
   } else {
     join_stolen(p, w, tb, back);
   }
@@ -108,11 +114,7 @@ STEALCHECK_OWNER_INLINE inline void run_both_inline(A& a, B& b) {
     a();
   } catch (...) {
     std::exception_ptr ea = Mem::caught_exception();
-    try {
-      b();
-    } catch (...) {
-      static_cast<void>(Mem::caught_exception());  // a's exception wins (file comment)
-    }
+    run_after_throw<Mem>(b);
     std::rethrow_exception(ea);
   }
   b();

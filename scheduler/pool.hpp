@@ -60,7 +60,7 @@ struct pool_options {
   std::uint64_t seed = 0x5eed;
   /// Throttling of binary forks: fork_join runs both branches inline on the calling worker,
   /// pushing nothing, while that worker's deque already holds at least `throttle` tasks
-  /// (owner_size_hint below). 0: never, every fork is pushed (the work-first fork of Cilk-5).
+  /// (owner_size below). 0: never, every fork is pushed (the work-first fork of Cilk-5).
   /// The waiting tasks are older than the fork and thieves take the oldest first, so a thief
   /// finds work as long as the deque holds any; as they are stolen, the owner's next forks are
   /// pushed again. What it saves is the push, the pop and the task record of every fork made
