@@ -239,6 +239,8 @@ class split_deque {
   /// an eager share waits, so that a scheduler that pushes only below some count
   /// (scheduler/pool.hpp, pool_options::throttle) pushes, and its push shares. Complexity: O(1).
   STEALCHECK_OWNER_INLINE std::int64_t owner_size_hint() const {
+    // relaxed (load_request): pairs with steal.store_request, a hint; seen late, the request
+    // is served by a later push or pop, and no item's value depends on it.
     if (eager_ || request_.load(Mem::order(Sites::load_request)) != 0) return 0;
     return distance(split_, bottom_.load(Mem::order(Sites::pop_load_bottom)));  // own store
   }

@@ -120,7 +120,7 @@ struct alignas(64) worker {
 
   D deque;
   pool<D>* owner;
-  std::uint32_t throttle;  // pool_options::throttle
+  std::uint32_t throttle;  // pool_options::throttle, beside `owner`: both read on every fork
   unsigned index;
   victim_rng rng;
   worker_counters counters;
