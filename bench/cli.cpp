@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -52,11 +51,10 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   }
   cfg.threads.clear();
   for (const auto& t : split(a.threads)) {
-    unsigned v = 0;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || end != t.data() + t.size() || v < 1 || v > 255)
+    const std::optional<std::uint32_t> v = parse_uint(t, 1, 255);
+    if (!v)
       return fmt::format("bad thread count '{}' in --threads (want integers 1..255, e.g. 1,2)", t);
-    cfg.threads.push_back(v);
+    cfg.threads.push_back(*v);
   }
   if (!a.runtimes.empty()) {
     for (const auto& name : split(a.runtimes)) {

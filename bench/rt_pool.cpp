@@ -6,7 +6,6 @@
 // fork2 second branch and every spawned closure is counted from its creation until it finished,
 // per worker (the creator adds, the runner subtracts), and the workers' peaks are summed: an
 // upper bound of the pool's peak, as frame_arena.hpp's count of continuation stealing's frames.
-#include <charconv>
 #include <memory>
 #include <optional>
 #include <string>
@@ -164,23 +163,11 @@ std::unique_ptr<runtime> make_coro_serial_runtime() {
   return std::make_unique<coro_serial_runtime>();
 }
 
-namespace {
-// K of a "/t<K>" suffix (the part after "/t"); nullopt unless an integer in 1..max_throttle.
-std::optional<std::uint32_t> parse_throttle(std::string_view suffix) {
-  std::uint32_t k = 0;
-  const char* end = suffix.data() + suffix.size();
-  const auto [ptr, ec] = std::from_chars(suffix.data(), end, k);
-  if (suffix.empty() || ec != std::errc() || ptr != end || k < 1 || k > max_throttle)
-    return std::nullopt;
-  return k;
-}
-}  // namespace
-
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
   scheduler::pool_options opts;
   std::string_view deque = variant;
   if (const std::size_t slash = variant.find("/t"); slash != std::string_view::npos) {
-    const std::optional<std::uint32_t> k = parse_throttle(variant.substr(slash + 2));
+    const std::optional<std::uint32_t> k = parse_uint(variant.substr(slash + 2), 1, max_throttle);
     if (!k) return nullptr;
     opts.throttle = *k;
     deque = variant.substr(0, slash);

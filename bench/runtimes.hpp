@@ -5,11 +5,13 @@
 // kernel finished. Complexity: that of the kernel.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "bench/kernels.hpp"
@@ -59,6 +61,17 @@ std::unique_ptr<runtime> make_coro_serial_runtime();
 /// K in 1..max_throttle); nullptr for any other name.
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant);
 inline constexpr std::uint32_t max_throttle = 65536;
+
+/// The whole of s as a decimal integer in [lo, hi] (thread counts, throttles); nullopt for
+/// anything else (empty, a sign, trailing characters, out of range).
+inline std::optional<std::uint32_t> parse_uint(std::string_view s, std::uint32_t lo,
+                                               std::uint32_t hi) {
+  std::uint32_t v = 0;
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  if (s.empty() || ec != std::errc() || ptr != end || v < lo || v > hi) return std::nullopt;
+  return v;
+}
 /// The continuation-stealing pool on that variant's deque; nullptr for any other name.
 std::unique_ptr<runtime> make_coro_pool_runtime(std::string_view variant);
 /// S1: the peak of live frames of kernel k run as coroutines serially (coro_serial); its
