@@ -68,7 +68,7 @@ struct pool_options {
   /// task-count limit in the same way). task_group is never throttled: running a spawned task
   /// inline would hide the rest of the spawning loop, usually the larger part, from thieves.
   /// coro_pool ignores it for the same reason: a fork that did not push its continuation would
-  /// hide the rest of the forking function (an experiment not kept made UTS at P = 2 slower).
+  /// hide the rest of the forking function from thieves.
   std::uint32_t throttle = 0;
 };
 
