@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "deques/registry.hpp"
-#include "models/clients.hpp"
+#include "models/front/clients.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 //
 // Every deque in stealcheck is written once, as a template on a memory backend `Mem`, so the
 // very same source runs natively (this file's `native_memory`) and under the model checker
-// (`stealcheck::model::memory`, models/memory.hpp). A backend provides:
+// (`stealcheck::model::memory`, models/runtime/memory.hpp). A backend provides:
 //
 //   Mem::atomic<U>            std::atomic<U>'s interface (load, store, exchange,
 //                             compare_exchange_strong/_weak, fetch_add/sub/and/or/xor); every
@@ -120,7 +120,7 @@ struct source_loc {
   const char* file = "";
   unsigned line = 0;
   /// The memory-order site whose order the access here uses, as the model checker numbers
-  /// sites (models/site_ids.hpp), so its reports can name it; 0: none (and always natively).
+  /// sites (models/graph/site_ids.hpp), so its reports can name it; 0: none (and always natively).
   std::uint32_t site = 0;
   static constexpr source_loc current(const char* f = __builtin_FILE(),
                                       unsigned l = __builtin_LINE()) noexcept {

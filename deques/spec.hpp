@@ -20,7 +20,7 @@
 // Undo (undo_push, undo_pop, ...) reverses the last successful operation, for backtracking.
 //
 // operation<V> is the one record of a completed operation and its observed result that both
-// checkers keep (stress/history.hpp adds real-time stamps, models/history.hpp the events);
+// checkers keep (stress/history.hpp adds real-time stamps, models/front/history.hpp the events);
 // apply(spec, op) and undo(spec, op) are the one step and the one undo of their searches.
 #pragma once
 

@@ -1,7 +1,7 @@
 // harness/timeline.hpp: per-thread timelines of deque histories for people, as text and SVG,
 // whatever the history's clock: native histories give each operation its recorder stamps
 // (stress/history.hpp), model-checked ones the positions of its first and last event in a
-// linear extension of happens-before (models/history.hpp).
+// linear extension of happens-before (models/front/history.hpp).
 //
 // An item is one operation: its thread (one lane per thread, in thread order), its interval
 // [start, end] and a label (label() below for a deques/spec.hpp operation: "push(3)",

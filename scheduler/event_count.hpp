@@ -29,8 +29,8 @@
 //
 // Thread role: any. Memory ordering: the acquire and the release RMW above (event_count_sites says,
 // site by site, what each order pairs with). Complexity: O(1) plus one futex system call when a
-// sleeper is woken. Under the model checker a wait is a blocking read (models/memory.hpp): a lost
-// wake-up ends an execution with a thread blocked on a word that never changes, a deadlock.
+// sleeper is woken. Under the model checker a wait is a blocking read (models/runtime/memory.hpp):
+// a lost wake-up ends an execution with a thread blocked on a word that never changes, a deadlock.
 // Source: D. Vyukov, "Eventcount" (comp.programming.threads, 2008); C++20 [atomics.wait].
 #pragma once
 

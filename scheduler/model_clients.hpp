@@ -36,9 +36,9 @@
 #include <string_view>
 #include <vector>
 
-#include "models/clients.hpp"
-#include "models/explore.hpp"
-#include "models/memory.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
+#include "models/runtime/memory.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"

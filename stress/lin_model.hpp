@@ -3,7 +3,7 @@
 // model_finder<Tag>(options) turns each generated scenario (stress/scenario.hpp) into a model
 // checker client: the owner runs the prefix, spawns one model thread per thief, runs its
 // steps, joins, and drains; every operation is recorded with its first and last event, and
-// *every* consistent RC11 (or SC) execution is checked by models/history.hpp: no value taken
+// *every* consistent RC11 (or SC) execution is checked by models/front/history.hpp: no value taken
 // twice, none invented, nothing lost, and some linearization that respects happens-before
 // between operations is a legal run of deques/spec.hpp. Unlike native mode this is
 // deterministic: a failing scenario fails on every replay, so RapidCheck's shrinking is exact.
@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "deques/variant.hpp"
-#include "models/clients.hpp"
-#include "models/explore.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
 #include "stress/lincheck_run.hpp"
 #include "stress/scenario.hpp"
 

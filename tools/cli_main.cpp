@@ -4,8 +4,8 @@
 #include <stealcheck/register.hpp>
 
 #include "harness/cli.hpp"
-#include "models/cli.hpp"
-#include "models/mutate.hpp"
+#include "models/front/cli.hpp"
+#include "models/front/mutate.hpp"
 #include "stress/cli.hpp"
 #include "tools/variants/builtin.hpp"
 

@@ -6,8 +6,8 @@
 #include "deques/registry.hpp"
 #include "harness/cli.hpp"
 #include "harness/registry.hpp"
-#include "models/bind.hpp"
-#include "models/cli.hpp"
+#include "models/front/bind.hpp"
+#include "models/front/cli.hpp"
 
 namespace {
 

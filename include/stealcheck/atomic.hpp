@@ -24,7 +24,7 @@
 #include "deques/variant.hpp"
 
 #if defined(STEALCHECK_MODEL) && STEALCHECK_MODEL
-#include "models/memory.hpp"
+#include "models/runtime/memory.hpp"
 
 namespace stealcheck {
 template <class T>

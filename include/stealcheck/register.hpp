@@ -29,7 +29,7 @@
 #include "deques/variant.hpp"
 #include "harness/checker.hpp"
 #include "harness/registry.hpp"
-#include "models/bind.hpp"
+#include "models/front/bind.hpp"
 #include "stress/bind.hpp"
 
 namespace stealcheck {

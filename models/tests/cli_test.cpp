@@ -1,6 +1,6 @@
 // `stealcheck model` through CLI11: good runs, a known-bad variant found and replayed, and
 // bad input rejected with exit code 2.
-#include "models/cli.hpp"
+#include "models/front/cli.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 #include "deques/registry.hpp"
 #include "harness/registry.hpp"
-#include "models/bind.hpp"
+#include "models/front/bind.hpp"
 
 namespace stealcheck::model {
 namespace {

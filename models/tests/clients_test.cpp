@@ -3,7 +3,7 @@
 //
 // Run time (release, 1 core): well under a second for all variants and clients
 // (STEALCHECK_TEST_SCALE does not change it: the clients are exhaustive and small).
-#include "models/clients.hpp"
+#include "models/front/clients.hpp"
 
 #include <gtest/gtest.h>
 
@@ -96,7 +96,7 @@ TEST(Clients, NoPushFenceIsCaughtAsStaleSlot) {
 }
 
 // Stealing from the bottom conserves every value, so only the hb-linearizability check
-// (models/history.hpp) can catch it: push(1) push(2) || steal -> 2 has no sequential
+// (models/front/history.hpp) can catch it: push(1) push(2) || steal -> 2 has no sequential
 // explanation when the owner then pops 1.
 TEST(Clients, StealFromTheBottomIsCaughtByHbLinearizability) {
   const result r = expect_caught<locked_steal_bottom>(

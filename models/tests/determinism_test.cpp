@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "deques/registry.hpp"
-#include "models/clients.hpp"
-#include "models/token.hpp"
+#include "models/front/clients.hpp"
+#include "models/report/token.hpp"
 
 namespace stealcheck::model {
 namespace {

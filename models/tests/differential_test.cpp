@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "models/explore.hpp"
+#include "models/explore/explore.hpp"
 #include "models/tests/random_programs.hpp"
 #include "oracle/enumerate.hpp"
 

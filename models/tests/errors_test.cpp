@@ -12,8 +12,8 @@
 
 #include "deques/known_bad.hpp"
 #include "deques/registry.hpp"
-#include "models/clients.hpp"
-#include "models/explore.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
 
 namespace stealcheck::model {
 namespace {

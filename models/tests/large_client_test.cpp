@@ -14,8 +14,8 @@
 #include <unordered_set>
 
 #include "deques/registry.hpp"
-#include "models/clients.hpp"
-#include "models/graph.hpp"
+#include "models/front/clients.hpp"
+#include "models/graph/graph.hpp"
 
 namespace stealcheck::model {
 namespace {

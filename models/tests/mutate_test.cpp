@@ -1,6 +1,6 @@
 // Mutation analysis reproduces what the literature and the checker's own runs say about
 // chase_lev's orders, and the order lattice it walks is the C++ one.
-#include "models/mutate.hpp"
+#include "models/front/mutate.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "deques/registry.hpp"
 #include "harness/registry.hpp"
-#include "models/bind.hpp"
+#include "models/front/bind.hpp"
 
 namespace stealcheck::model {
 namespace {

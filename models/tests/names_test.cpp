@@ -15,9 +15,9 @@
 #include "deques/chase_lev.hpp"
 #include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
-#include "models/clients.hpp"
-#include "models/explore.hpp"
-#include "models/report.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
+#include "models/report/report.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -1,5 +1,5 @@
-// Differential test of RC11's SC axiom: psc_acyclic (models/psc.cpp) must give exactly the
-// answer of psc_acyclic_reference (models/psc_reference.cpp: the relational psc of
+// Differential test of RC11's SC axiom: psc_acyclic (models/graph/psc.cpp) must give exactly the
+// answer of psc_acyclic_reference (models/graph/psc_reference.cpp: the relational psc of
 // oracle/axioms.hpp) on
 //   (a) every complete execution graph of every deque client (default orders, and every site
 //       overridden to seq_cst so that most events are sc) and of random all-sc programs;
@@ -22,7 +22,7 @@
 // Seeded: the seed is printed; STEALCHECK_SEED=<n> replays one run. Random program count
 // scales with STEALCHECK_TEST_SCALE (100 = 500 explored programs and 10,000 random ones; the
 // whole file takes about 6 s in release on one core).
-#include "models/psc.hpp"
+#include "models/graph/psc.hpp"
 
 #include <gtest/gtest.h>
 
@@ -37,11 +37,11 @@
 #include <vector>
 
 #include "deques/registry.hpp"
-#include "models/clients.hpp"
-#include "models/consistency.hpp"
-#include "models/explore.hpp"
-#include "models/hb.hpp"
-#include "models/rc11.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
+#include "models/graph/consistency.hpp"
+#include "models/graph/hb.hpp"
+#include "models/graph/rc11.hpp"
 #include "models/tests/random_programs.hpp"
 
 namespace stealcheck::model {

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "models/explore.hpp"
-#include "models/graph.hpp"
-#include "models/memory.hpp"
+#include "models/explore/explore.hpp"
+#include "models/graph/graph.hpp"
+#include "models/runtime/memory.hpp"
 
 namespace stealcheck::model::test_programs {
 

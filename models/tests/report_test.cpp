@@ -1,7 +1,7 @@
 // Bug reports: they open with the operations and the failed check, and by default list the
 // slice (the implicated operations' events and the writes they read), which must be closed
 // under reads-from. A slicer that drops the writes read from is caught by the same property.
-#include "models/report.hpp"
+#include "models/report/report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "deques/known_bad.hpp"
-#include "models/clients.hpp"
-#include "models/explore.hpp"
-#include "models/graph.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
+#include "models/graph/graph.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "models/explore.hpp"
+#include "models/explore/explore.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "harness/checker.hpp"
 #include "harness/registry.hpp"
-#include "models/bind.hpp"
-#include "models/memory.hpp"
+#include "models/front/bind.hpp"
+#include "models/runtime/memory.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "deques/registry.hpp"
-#include "models/explore.hpp"
+#include "models/explore/explore.hpp"
 #include "scheduler/known_bad.hpp"
 #include "scheduler/model_clients.hpp"
 

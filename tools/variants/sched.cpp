@@ -7,7 +7,7 @@
 
 #include "deques/registry.hpp"
 #include "harness/registry.hpp"
-#include "models/bind.hpp"
+#include "models/front/bind.hpp"
 #include "scheduler/known_bad.hpp"
 #include "scheduler/model_clients.hpp"
 #include "tools/variants/builtin.hpp"

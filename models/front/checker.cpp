@@ -1,0 +1,83 @@
+// models/front/checker.cpp: the `model` checker (see bind.hpp).
+#include <fmt/format.h>
+
+#include "models/front/bind.hpp"
+
+namespace stealcheck::model {
+
+harness::command_line replay_command(std::string_view variant, std::string_view client,
+                                     memory_model m, const std::vector<std::string>& sites,
+                                     const std::string& token) {
+  harness::command_line cmd{"model", std::string(variant), {}};
+  cmd.opt("--client", std::string(client));
+  if (m == memory_model::sc) cmd.opt("--model", "sc");
+  for (const std::string& s : sites)
+    cmd.opt("--site", s);
+  return cmd.opt("--replay", token);
+}
+
+harness::checker checker(std::vector<memory_model> models) {
+  harness::checker c;
+  c.name = "model";
+  c.units = [models](const harness::variant& v) {
+    std::vector<harness::check_unit> units;
+    const binding* b = v.binding<binding>();
+    if (b == nullptr) return units;
+    const std::string variant(v.name());
+    if (!runs_model(v.info().backends)) {
+      units.push_back({"all", [](const harness::verify_options&) {
+                         harness::check_cell skip;
+                         skip.detail = "native-only variant";
+                         return skip;
+                       }});
+      return units;
+    }
+    for (const clients::client_entry& cl : b->clients()) {
+      if (cl.large) continue;
+      for (memory_model m : models) {
+        std::string name(cl.name);
+        if (models.size() > 1) name += "_" + std::string(model_name(m));
+        const bool spins = v.info().spins;
+        units.push_back({name, [variant, cl, m, spins](const harness::verify_options& o) {
+                           if (o.progress)
+                             std::fprintf(stderr, "\r[verify] %s: model %s          ",
+                                          variant.c_str(), std::string(cl.name).c_str());
+                           options opt;
+                           opt.model = m;
+                           const result r = explore(opt, cl.run);
+                           harness::check_cell cell;
+                           cell.seconds = r.seconds;
+                           cell.counts = {{"execs", r.executions()}, {"blocked", r.blocked}};
+                           // a loop cut at the event bound fails unless the deque spins
+                           const std::optional<bug_report>& bug = r.bug   ? r.bug
+                                                                  : spins ? std::nullopt
+                                                                          : r.first_bound;
+                           if (!bug) {
+                             cell.verdict = harness::cell_verdict::pass;
+                             return cell;
+                           }
+                           cell.verdict = harness::cell_verdict::fail;
+                           const std::string cut =
+                               r.bug ? ""
+                                     : fmt::format(
+                                           "{} executions cut at the event bound (a loop that "
+                                           "may not end; a deque that spins by design "
+                                           "declares .spins = true): ",
+                                           r.bound_hits);
+                           cell.failure = fmt::format("{}: {}{}\n{}", error_name(bug->kind), cut,
+                                                      bug->message, bug->trace);
+                           cell.replay = replay_command(variant, cl.name, m, {}, bug->replay_token);
+                           return cell;
+                         }});
+      }
+    }
+    return units;
+  };
+  c.summarize = [](std::size_t n, const std::map<std::string, std::uint64_t>& k) {
+    auto at = [&k](const char* key) { return k.count(key) != 0u ? k.at(key) : 0; };
+    return fmt::format("{} clients, {} execs, {} blocked", n, at("execs"), at("blocked"));
+  };
+  return c;
+}
+
+}  // namespace stealcheck::model

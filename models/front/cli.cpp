@@ -1,0 +1,266 @@
+// models/front/cli.cpp: `stealcheck model` and the verify column (see cli.hpp).
+#include "models/front/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+#include "harness/registry.hpp"
+#include "models/front/bind.hpp"
+#include "models/report/token.hpp"
+
+namespace stealcheck::model {
+
+namespace {
+
+std::optional<std::memory_order> parse_order(std::string_view s) {
+  if (s == "relaxed") return std::memory_order_relaxed;
+  if (s == "consume") return std::memory_order_consume;
+  if (s == "acquire") return std::memory_order_acquire;
+  if (s == "release") return std::memory_order_release;
+  if (s == "acq_rel") return std::memory_order_acq_rel;
+  if (s == "seq_cst") return std::memory_order_seq_cst;
+  return std::nullopt;
+}
+
+// The orders C++ accepts for each kind of operation (a relaxed fence is no fence).
+bool order_fits(site_kind k, std::memory_order o) {
+  switch (k) {
+    case site_kind::load:
+    case site_kind::cas_failure:
+      return o != std::memory_order_release && o != std::memory_order_acq_rel;
+    case site_kind::store:
+      return o == std::memory_order_relaxed || o == std::memory_order_release ||
+             o == std::memory_order_seq_cst;
+    case site_kind::rmw:
+    case site_kind::fence:
+      return true;
+  }
+  return false;
+}
+
+struct one_run {
+  std::string client;
+  result r;
+};
+
+// Validates the sites against the variant's list; returns an error line or "".
+std::string parse_sites(const model_request& req, const variant_info& info, options& o) {
+  for (const std::string& s : req.sites) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) return "--site expects NAME=ORDER, got '" + s + "'";
+    const std::string name = s.substr(0, eq);
+    const auto ord = parse_order(s.substr(eq + 1));
+    if (!ord) return "unknown memory order '" + s.substr(eq + 1) + "' in --site " + s;
+    const site* found = nullptr;
+    for (const site* st : info.sites)
+      if (st->name == name) found = st;
+    if (found == nullptr)
+      return "unknown site '" + name + "' for variant " + std::string(info.name) +
+             " (stealcheck list --sites " + std::string(info.name) + " lists them)";
+    if (!order_fits(found->kind, *ord))
+      return "order " + s.substr(eq + 1) + " is not valid for site " + name;
+    o.sites.emplace_back(name, *ord);
+  }
+  return "";
+}
+
+std::string replay_of(const model_request& req, std::string_view client, const std::string& token) {
+  return replay_command(req.variant, client, req.model, req.sites, token).str();
+}
+
+void print_run(const model_request& req, const one_run& x) {
+  std::string sites;
+  for (const std::string& s : req.sites)
+    sites += (sites.empty() ? " sites: " : ", ") + s;
+  const std::string jobs = req.jobs > 1 ? ", " + std::to_string(req.jobs) + " jobs" : "";
+  std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s%s\n",
+              req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
+              sites.c_str(), static_cast<unsigned long long>(x.r.complete),
+              static_cast<unsigned long long>(x.r.blocked), x.r.seconds, x.r.execs_per_second(),
+              jobs.c_str());
+  if (x.r.limit_reached)
+    std::printf("  stopped at --max-executions %llu: the exploration is NOT exhaustive\n",
+                static_cast<unsigned long long>(req.max_executions));
+  if (x.r.blocked > 0)
+    std::printf(
+        "  blocked by: %llu a false spin_assume, %llu a lock that read the mutex held, %llu the "
+        "event bound of %u per thread\n",
+        static_cast<unsigned long long>(x.r.blocked_assume),
+        static_cast<unsigned long long>(x.r.blocked_mutex),
+        static_cast<unsigned long long>(x.r.bound_hits), req.max_events);
+  if (!x.r.blocked_note.empty()) std::printf("  blocked: %s\n", x.r.blocked_note.c_str());
+  if (x.r.first_bound && !x.r.bug)
+    std::printf("  the first execution cut by the bound:\n%s  replay: %s\n",
+                x.r.first_bound->trace.c_str(),
+                replay_of(req, x.client, x.r.first_bound->replay_token).c_str());
+  if (x.r.bug) {
+    std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
+                x.r.bug->message.c_str(), x.r.bug->trace.c_str(),
+                replay_of(req, x.client, x.r.bug->replay_token).c_str());
+  }
+}
+
+// Draws the first failing run's DOT as SVG with Graphviz's dot. "" or why it failed.
+std::string write_svg(const std::string& file, const std::vector<one_run>& runs) {
+  const auto bug =
+      std::find_if(runs.begin(), runs.end(), [](const one_run& x) { return x.r.bug.has_value(); });
+  if (bug == runs.end()) return "";
+  if (file.find('\'') != std::string::npos) return "--svg: a file name with ' is not supported";
+  FILE* p = ::popen(("dot -Tsvg -o '" + file + "' 2>/dev/null").c_str(), "w");
+  if (p == nullptr) return "--svg: cannot run Graphviz's dot";
+  std::fputs(bug->r.bug->dot.c_str(), p);
+  const int status = ::pclose(p);
+  if (status != 0)
+    return "--svg: Graphviz's dot failed (exit status " + std::to_string(status) +
+           "; is the graphviz package installed?)";
+  return "";
+}
+
+void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
+  if (!req.dot_file.empty()) {
+    std::ofstream f(req.dot_file);
+    for (const one_run& x : runs)
+      if (x.r.bug) f << x.r.bug->dot;
+  }
+  if (!req.json_file.empty()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const one_run& x : runs) {
+      nlohmann::json e{{"variant", req.variant},
+                       {"client", x.client},
+                       {"model", model_name(req.model)},
+                       {"sites", req.sites},
+                       {"complete", x.r.complete},
+                       {"blocked", x.r.blocked},
+                       {"blocked_by",
+                        {{"spin_assume", x.r.blocked_assume},
+                         {"mutex", x.r.blocked_mutex},
+                         {"event_bound", x.r.bound_hits}}},
+                       {"exhaustive", !x.r.limit_reached},
+                       {"seconds", x.r.seconds},
+                       {"execs_per_second", x.r.execs_per_second()}};
+      if (x.r.bug)
+        e["bug"] = {{"kind", error_name(x.r.bug->kind)},
+                    {"message", x.r.bug->message},
+                    {"trace", x.r.bug->trace},
+                    {"replay", replay_of(req, x.client, x.r.bug->replay_token)}};
+      j.push_back(e);
+    }
+    std::ofstream(req.json_file) << j.dump(2) << "\n";
+  }
+}
+
+}  // namespace
+
+int run_model_command(const model_request& request) {
+  // "VARIANT/CLIENT" names one client (`stealcheck model sched/fork2_join.chase_lev`).
+  model_request req = request;
+  const auto slash = req.variant.find('/');
+  if (slash != std::string::npos && req.client.empty()) {
+    req.client = req.variant.substr(slash + 1);
+    req.variant.resize(slash);
+  }
+  int code = 0;
+  std::vector<one_run> runs;
+  const std::string error = [&]() -> std::string {
+    if (slash != std::string::npos && req.variant.size() != slash)
+      return "give the client either as " + request.variant + " or with --client, not both";
+    const harness::variant* v = harness::find_variant(req.variant);
+    if (v == nullptr)
+      return "unknown variant '" + req.variant + "' (" + harness::program_name() +
+             " list shows them)";
+    const binding* b = v->binding<binding>();
+    if (b == nullptr) return "variant '" + req.variant + "' has no model-checker binding";
+    options o;
+    o.model = req.model;
+    o.max_events_per_thread = req.max_events;
+    o.max_executions = req.max_executions;
+    o.jobs = req.jobs;
+    o.stall_seconds = req.stall_seconds;
+    if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
+    const auto all = b->clients();
+    const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {
+      return c.name == req.client;
+    });
+    if (!req.client.empty() && !any)
+      return "unknown client '" + req.client + "' for variant " + req.variant;
+    if (!req.replay.empty() && req.client.empty()) return "--replay needs --client";
+    if (!req.replay.empty() && !decode_token(req.replay))
+      return "malformed replay token '" + req.replay + "'";
+    o.replay = req.replay;
+    o.full_trace = req.full;
+    for (const auto& cl : all) {
+      if (req.client.empty() ? cl.large : cl.name != req.client) continue;
+      runs.push_back({std::string(cl.name), explore(o, cl.run)});
+      // a token that does not describe an execution of this client is bad input
+      if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
+        return runs.back().r.bug->message;
+      print_run(req, runs.back());
+      if (runs.back().r.bug) code = 1;
+    }
+    return "";
+  }();
+  if (!error.empty()) {
+    std::fprintf(stderr, "%s: error: %s\n", harness::program_name().c_str(), error.c_str());
+    return 2;
+  }
+  write_outputs(req, runs);
+  if (!req.svg_file.empty())
+    if (const std::string e = write_svg(req.svg_file, runs); !e.empty()) {
+      std::fprintf(stderr, "%s: error: %s\n", harness::program_name().c_str(), e.c_str());
+      return 2;
+    }
+  return code;
+}
+
+void add_model_command(CLI::App& app, int& exit_code) {
+  auto req = std::make_shared<model_request>();
+  auto model = std::make_shared<std::string>("rc11");
+  CLI::App* cmd = app.add_subcommand("model", "exhaustive RC11 model checking of a deque variant");
+  cmd->add_option("variant", req->variant, "variant (stealcheck list), or VARIANT/CLIENT")
+      ->required();
+  auto* one = cmd->add_option("--client", req->client, "one client (default: all)");
+  auto all = std::make_shared<bool>(false);
+  cmd->add_flag("--all-clients", *all,
+                "run every client of the variant except the large ones (the default)")
+      ->excludes(one);
+  cmd->add_option("--model", *model, "memory model: rc11 or sc");
+  cmd->add_option("--site", req->sites, "override a memory-order site: NAME=ORDER");
+  cmd->add_option("--replay", req->replay, "re-run exactly the execution of this token");
+  cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
+  cmd->add_option("--svg", req->svg_file,
+                  "draw the failing execution (its slice, unless --full) as SVG with Graphviz");
+  cmd->add_flag("--full", req->full,
+                "list every event of a failing execution (default: the events of the "
+                "operations the failed check is about, and the writes they read)");
+  cmd->add_option("--json", req->json_file, "write the results as JSON");
+  cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut")
+      ->check(CLI::Range(1u, hb_cache::max_events));
+  cmd->add_option("--max-executions", req->max_executions,
+                  "stop after N executions (not exhaustive; said in the summary)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+  cmd->add_option("--jobs", req->jobs,
+                  "explorer threads (same counts; a bug is re-found sequentially for its report)")
+      ->check(CLI::Range(1u, 64u));
+  cmd->add_option("--stall-seconds", req->stall_seconds,
+                  "end with an error when a model thread runs this long without a model "
+                  "operation (an endless loop the event bound cannot see); 0: never")
+      ->check(CLI::Range(0u, 86400u));
+  cmd->callback([req, model, all, &exit_code] {
+    if (*model != "rc11" && *model != "sc") {
+      std::fprintf(stderr, "%s: error: unknown model '%s' (rc11 or sc)\n",
+                   harness::program_name().c_str(), model->c_str());
+      exit_code = 2;
+      return;
+    }
+    req->model = *model == "sc" ? memory_model::sc : memory_model::rc11;
+    exit_code = run_model_command(*req);
+  });
+}
+
+}  // namespace stealcheck::model

@@ -1,0 +1,48 @@
+// models/front/cli.hpp: the model checker's command line and its `stealcheck verify` column.
+//
+//   stealcheck model <variant>[/CLIENT] [--client NAME | --all-clients] [--model rc11|sc]
+//                    [--site NAME=ORDER ...] [--replay TOKEN] [--dot FILE] [--json FILE]
+//                    [--max-events N] [--max-executions N] [--jobs N]
+// Prints one summary line per client (client, variant, model, overridden sites, complete and
+// blocked executions, time, executions per second); on a bug the error kind and message, the
+// failing execution per thread, and the exact command that replays it.
+// Exit code (through `exit_code`): 0 no bug, 1 a bug was found, 2 bad input (unknown
+// variant/client/site/order, malformed token; one error line on stderr).
+//
+// Thread role: the process's main thread. Complexity: that of the explorations run.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/graph/consistency.hpp"
+
+namespace stealcheck::model {
+
+/// What `stealcheck model` runs; also usable programmatically.
+struct model_request {
+  std::string variant;
+  std::string client;  ///< empty: all clients of the variant
+  memory_model model = memory_model::rc11;
+  std::vector<std::string> sites;  ///< "NAME=ORDER"
+  std::string replay;
+  std::string dot_file;
+  std::string svg_file;  ///< --svg: the failing execution drawn by Graphviz
+  bool full = false;     ///< --full: every event of a failing execution, not only its slice
+  std::string json_file;
+  unsigned max_events = 1000;
+  std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)
+  unsigned jobs = 1;                 ///< explorer threads (options::jobs)
+  unsigned stall_seconds = 60;       ///< options::stall_seconds (0: never)
+};
+
+/// Runs the request, printing to stdout/stderr. Returns the exit code (0, 1 or 2).
+int run_model_command(const model_request& req);
+
+/// Adds the `model` subcommand to `app`; its callback stores the exit code in `exit_code`.
+void add_model_command(CLI::App& app, int& exit_code);
+
+}  // namespace stealcheck::model

@@ -1,0 +1,355 @@
+// models/front/clients.hpp: the library of bounded deque clients the model checker runs on every
+// variant (templated on the deque template D<T, model::memory>).
+//
+// Each client is a small program: the main model thread is the deque's owner and runs its
+// operations concurrently with one or two thieves; after joining, the owner drains the deque.
+// Every client checks (models/front/history.hpp): no value taken twice, none invented, nothing
+// lost, results explained by deques/spec.hpp in an order respecting happens-before; the
+// memory backend adds data races, use-after-free, leaks.
+//
+// Why these shapes (docs/rc11-oracle.md, "Deque shapes"): push -> steal is MP
+// through push's release fence; owner pop against one thief stealing *twice* is SB+scfs on
+// (top, bottom), against two thieves RWC+syncs. A single steal against push, push, pop can
+// never see the pop-fence bug, so every client that targets pop has two steals.
+//
+// Thread role: run inside model::explore. Complexity: each is a few dozen events per thread.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "deques/variant.hpp"
+#include "models/explore/explore.hpp"
+#include "models/front/history.hpp"
+#include "models/runtime/memory.hpp"
+
+namespace stealcheck::model::clients {
+
+using value = std::int64_t;
+
+/// One owner plus its history and the values it pushed.
+template <class Deque>
+struct owned {
+  sized<Deque> d;
+  history h;
+  std::vector<value> pushed;
+  explicit owned(std::int64_t capacity) : d(capacity) {
+    pushed.reserve(8);  // one allocation per execution, not one per growth
+  }
+
+  void push(client& c, value v) {
+    deque_op op;
+    op.kind = spec::op_kind::push;
+    op.has_value = true;
+    op.value = v;
+    bool ok = true;
+    h.record(c, op, [&](deque_op&) {
+      if constexpr (std::is_same_v<decltype(d.push(value{v})), bool>) {
+        ok = d.push(value{v});
+      } else {
+        d.push(value{v});
+      }
+    });
+    if (!ok) {
+      h.discard_last();  // bounded and full: the value stays with the owner
+      return;
+    }
+    pushed.push_back(v);
+  }
+  void pop(client& c) {
+    deque_op op;
+    op.kind = spec::op_kind::pop;
+    h.record(c, op, [&](deque_op& o) { o.set_taken(d.pop()); });
+  }
+  void steal(client& c) {
+    deque_op op;
+    op.kind = spec::op_kind::steal;
+    h.record(c, op, [&](deque_op& o) {
+      auto r = d.steal();
+      o.status = r.status();
+      o.set_taken(std::move(r).take());
+    });
+  }
+  /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
+  void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
+    deque_op op;
+    op.kind = spec::op_kind::steal_batch;
+    const std::size_t at = h.record(c, op, [&](deque_op& x) {
+      auto r = d.steal_into(mine);
+      x.status = r.status();
+      x.set_taken(std::move(r).take());
+    });
+    std::vector<value> rest;
+    while (auto v = mine.pop()) {
+      if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
+    }
+    deque_op& o = h.at(at);  // only now: the pops above let other threads record
+    if (o.has_value) {
+      o.batch.push_back(o.value);
+      o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
+    }
+  }
+  /// After joining: drain and check everything.
+  void finish(client& c) {
+    std::vector<value> drained;
+    drained.reserve(pushed.size());
+    while (auto v = d.pop())
+      drained.push_back(*v);
+    h.check_all(c, pushed, drained);
+  }
+};
+
+/// When the deque offers size_hint (the built-in variants do), a snapshot from any thread must
+/// lie between 0 and the number of values ever pushed (`most`).
+template <class Deque>
+void check_size_hint(client& c, const Deque& d, std::int64_t most) {
+  if constexpr (requires { d.size_hint(); }) {
+    const std::int64_t n = d.size_hint();
+    const bool ok = n >= 0 && n <= most;
+    c.check(ok, ok ? std::string()
+                   : "size_hint returned " + std::to_string(n) + " with at most " +
+                         std::to_string(most) + " values ever pushed");
+  }
+}
+
+/// The capacity a client constructs its deque with: the variant's (variant_info::capacity)
+/// when it sets one, else the client's own small one (small on purpose: it forces growth).
+constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexcept {
+  return variant_cap > 0 ? variant_cap : own;
+}
+
+/// A client as scripts of operations, one letter each: `u` push (the next value: 1, 2, ...),
+/// `o` pop, `s` steal, `h` size_hint (check_size_hint against every push of the script). The
+/// owner runs `before`, spawns the thieves (at most two; an empty script is no thief), runs
+/// `owner` concurrently with them, joins them and drains (owned::finish).
+struct script {
+  std::string_view before;
+  std::string_view owner;
+  std::array<std::string_view, 2> thieves;
+  std::int64_t capacity;  ///< the client's own capacity (cap_or)
+};
+
+template <template <class, class> class D>
+void run_script(client& c, const script& s, std::int64_t variant_cap) {
+  owned<D<value, memory>> o(cap_or(variant_cap, s.capacity));
+  const auto pushes = static_cast<std::int64_t>(std::count(s.before.begin(), s.before.end(), 'u') +
+                                                std::count(s.owner.begin(), s.owner.end(), 'u'));
+  value next = 1;
+  auto run = [&](std::string_view ops) {
+    for (const char op : ops) {
+      if (op == 'u') o.push(c, next++);  // owner-only: thieves' scripts have no `u`
+      if (op == 'o') o.pop(c);
+      if (op == 's') o.steal(c);
+      if (op == 'h') check_size_hint(c, o.d, pushes);
+    }
+  };
+  run(s.before);
+  std::array<std::size_t, 2> thief{};
+  for (std::size_t k = 0; k < s.thieves.size(); ++k)
+    if (!s.thieves[k].empty()) thief[k] = c.spawn([&run, &ops = s.thieves[k]] { run(ops); });
+  run(s.owner);
+  for (std::size_t k = 0; k < s.thieves.size(); ++k)
+    if (!s.thieves[k].empty()) c.join(thief[k]);
+  o.finish(c);
+}
+
+/// The scripted clients. Why each shape: see the file comment and docs/rc11-oracle.md.
+namespace scripts {
+/// Owner: push 1, push 2, pop. One thief steals twice (SB+scfs on top/bottom).
+inline constexpr script push2_pop_steal2{"", "uuo", {"ss", ""}, 4};
+/// Owner: push 1..3 from capacity 1 (forces resizes), pop, pop. Two thieves steal once each.
+inline constexpr script push3_pop2_2thieves{"", "uuuoo", {"s", "s"}, 1};
+/// Owner: push 1, pop. One thief steals twice.
+inline constexpr script push_pop_steal2{"", "uo", {"ss", ""}, 2};
+/// Owner: pop on a deque that never held an item, push 1, pop. One thief reads size_hint and
+/// steals twice, the first steal possibly also on the never-filled deque (the empty paths a
+/// runtime takes first: with unsigned indices, pop's `bottom - 1` would wrap here).
+inline constexpr script pop_push_pop_steal2{"", "ouo", {"hss", ""}, 2};
+/// Owner: push 1, push 2, then three pops, the last ones on a deque emptied by its own pops or
+/// by the thief's steals. One thief steals twice, its second steal often on an emptied deque.
+inline constexpr script push2_pop3_steal2{"", "uuooo", {"ss", ""}, 4};
+/// Owner: push 1, pop. Two thieves steal once each: the last item contested three ways (the
+/// owner's last-item CAS against two thieves' CASes on top).
+inline constexpr script push_pop_2thieves{"", "uo", {"s", "s"}, 2};
+/// Owner: fills a ring of 2 (push 1, push 2, before the thief starts), then push 3 and pop
+/// while one thief reads size_hint and steals three times. Push 3 either wraps around into
+/// the slot a steal freed (it read the thief's top) or grows the ring while the thief may hold
+/// the old one (chase_lev's push.load_top and resize.store_array; a bounded ring refuses the
+/// push); the third steal races the owner for value 3, published by push 3 alone.
+inline constexpr script full_ring_push_pop_steal3{"uu", "uo", {"hsss", ""}, 2};
+/// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
+/// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
+/// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
+/// lowering split (reclaim) and race the thief for 1 (the owner's last-item CAS on top).
+inline constexpr script push3_share_pop4_steal2{"uuu", "uoooo", {"ss", ""}, 4};
+/// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
+/// pops four times; two thieves steal twice each.
+inline constexpr script push4_pop4_2thieves_steal2{"", "uuuuoooo", {"ss", "ss"}, 2};
+}  // namespace scripts
+
+/// A scripted client with its own capacity, as a function (what tests pass to explore):
+/// `scripted<D, scripts::push2_pop_steal2>`.
+template <template <class, class> class D, const script& S>
+void scripted(client& c) {
+  run_script<D>(c, S, 0);
+}
+template <template <class, class> class D>
+inline constexpr auto push2_pop_steal2 = &scripted<D, scripts::push2_pop_steal2>;
+template <template <class, class> class D>
+inline constexpr auto push3_pop2_2thieves = &scripted<D, scripts::push3_pop2_2thieves>;
+template <template <class, class> class D>
+inline constexpr auto push_pop_steal2 = &scripted<D, scripts::push_pop_steal2>;
+template <template <class, class> class D>
+inline constexpr auto push4_pop4_2thieves_steal2 =
+    &scripted<D, scripts::push4_pop4_2thieves_steal2>;
+
+/// Owner: push 1, 2, 3 from capacity 2 (a growth while the thief may hold the old ring); one
+/// thief steals once. The deque is then destroyed still holding values: the destructor's
+/// path, which no draining client takes. Checks: the steal took 1 or nothing (it is the only
+/// remover), and the memory backend's own checks (every ring freed once, none used after).
+template <template <class, class> class D>
+void push3_steal_destroy_at(client& c, std::int64_t cap) {
+  std::optional<value> stolen;
+  {
+    sized<D<value, memory>> d(cap_or(cap, 2));
+    const auto th = c.spawn([&] { stolen = d.steal().take(); });
+    for (value v = 1; v <= 3; ++v)
+      static_cast<void>(d.push(value{v}));  // a bounded ring may refuse: nothing to check
+    c.join(th);
+  }
+  const bool ok = !stolen || *stolen == 1;
+  c.check(ok, ok ? std::string()
+                 : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
+}
+
+/// steal_half: ring of 4 holding 1, 2; two thieves steal_into their own rings while the owner
+/// pops once.
+template <template <class, class> class D>
+void two_thieves_half_full_at(client& c, std::int64_t cap) {
+  using Q = D<value, memory>;
+  owned<Q> o(cap_or(cap, 4));
+  o.push(c, 1);
+  o.push(c, 2);
+  Q m1(4), m2(4);
+  const auto t1 = c.spawn([&] { o.steal_into(c, m1, {}); });
+  const auto t2 = c.spawn([&] { o.steal_into(c, m2, {}); });
+  o.pop(c);
+  c.join(t1);
+  c.join(t2);
+  o.finish(c);
+}
+
+/// steal_half: victim holds 1, 2, 3; the thief's ring (capacity 2) already holds 101, so a
+/// batch is capped by the room; the owner pops concurrently.
+template <template <class, class> class D>
+void steal_into_nearly_full_at(client& c, std::int64_t cap) {
+  using Q = D<value, memory>;
+  owned<Q> o(cap_or(cap, 4));
+  o.push(c, 1);
+  o.push(c, 2);
+  o.push(c, 3);
+  sized<Q> mine(2);
+  const auto th = c.spawn([&] {
+    mine.push(value{101});
+    o.steal_into(c, mine, {101});
+  });
+  o.pop(c);
+  c.join(th);
+  o.finish(c);
+}
+
+/// steal_half: victim holds 1, 2, 3 (pushed before the spawns); thief A steals a batch into
+/// its own ring while thief B steals from A's ring: the batch must be published to A's
+/// thieves (MP through A's store of its ring's bottom, steal_into.store_dest_bottom). No
+/// history here (a batch split between A and B is no single operation of the victim's spec):
+/// the client checks that every value is taken exactly once and none is invented.
+template <template <class, class> class D>
+void steal_from_thief_at(client& c, std::int64_t cap) {
+  using Q = sized<D<value, memory>>;
+  Q victim(cap_or(cap, 4));
+  for (value v = 1; v <= 3; ++v)
+    static_cast<void>(victim.push(value{v}));  // room for 3 in every capacity the clients use
+  Q mine(cap_or(cap, 4));                      // A's ring
+  std::optional<value> by_a, by_b;
+  const auto a = c.spawn([&] { by_a = victim.steal_into(mine).take(); });
+  const auto b = c.spawn([&] { by_b = mine.steal().take(); });
+  c.join(a);
+  c.join(b);
+  std::array<int, 4> taken{};
+  auto take = [&](value v, const char* by) {
+    const bool pushed = v >= 1 && v <= 3;
+    c.check(pushed,
+            pushed ? std::string()
+                   : "value " + std::to_string(v) + " was never pushed (invented), taken by " + by);
+    if (pushed) ++taken[static_cast<std::size_t>(v)];
+  };
+  if (by_a) take(*by_a, "thief A's batch steal");
+  if (by_b) take(*by_b, "thief B's steal from A's ring");
+  while (auto v = victim.pop())
+    take(*v, "the victim's drain");
+  while (auto v = mine.pop())
+    take(*v, "the drain of A's ring");
+  for (value v = 1; v <= 3; ++v) {
+    const int n = taken[static_cast<std::size_t>(v)];
+    c.check(n == 1, n == 1 ? std::string()
+                           : "value " + std::to_string(v) + " was taken " + std::to_string(n) +
+                                 " times (must be once)");
+  }
+}
+
+/// The unscripted clients with their own capacity, as functions.
+template <template <class, class> class D>
+void push3_steal_destroy(client& c) {
+  push3_steal_destroy_at<D>(c, 0);
+}
+
+struct client_entry {
+  std::string_view name;
+  std::function<void(client&)> run;
+  bool large = false;  ///< minutes, not seconds: run only when named (--client NAME)
+};
+
+/// The clients that apply to variant D (batch clients only for batch-stealing variants).
+/// `large` ones are excluded from --all-clients and from `stealcheck verify`.
+template <template <class, class> class D>
+std::vector<client_entry> clients_for(const variant_info& info) {
+  const std::int64_t cap = info.capacity;
+  auto entry = [cap](std::string_view name, void (*f)(client&, std::int64_t), bool large = false) {
+    return client_entry{name, [f, cap](client& c) { f(c, cap); }, large};
+  };
+  auto scripted_entry = [cap](std::string_view name, const script& sc, bool large = false) {
+    return client_entry{name, [&sc, cap](client& c) { run_script<D>(c, sc, cap); }, large};
+  };
+  std::vector<client_entry> v{
+      scripted_entry("push2_pop_steal2", scripts::push2_pop_steal2),
+      scripted_entry("push3_pop2_2thieves", scripts::push3_pop2_2thieves),
+      scripted_entry("push_pop_steal2", scripts::push_pop_steal2),
+      scripted_entry("pop_push_pop_steal2", scripts::pop_push_pop_steal2),
+      scripted_entry("push2_pop3_steal2", scripts::push2_pop3_steal2),
+      scripted_entry("push_pop_2thieves", scripts::push_pop_2thieves),
+      scripted_entry("full_ring_push_pop_steal3", scripts::full_ring_push_pop_steal3),
+      entry("push3_steal_destroy", push3_steal_destroy_at<D>),
+      scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
+  if (info.owner_shares) {
+    v.push_back(scripted_entry("push3_share_pop4_steal2", scripts::push3_share_pop4_steal2));
+  }
+  if constexpr (batch_stealing_deque<D<value, memory>>) {
+    if (info.batch_steal) {
+      v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));
+      v.push_back(entry("steal_into_nearly_full", steal_into_nearly_full_at<D>));
+      v.push_back(entry("steal_from_thief", steal_from_thief_at<D>));
+    }
+  }
+  return v;
+}
+
+}  // namespace stealcheck::model::clients

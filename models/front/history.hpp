@@ -1,0 +1,78 @@
+// models/front/history.hpp: the deque operations of one model-checked execution, and the checks
+// every client applies to them: no value taken twice, none invented, nothing lost, and the
+// results explained by the sequential deque (deques/spec.hpp) in an order that respects
+// happens-before between operations (docs/design.md, "The deque contract").
+//
+// The hb-linearizability check is the linearizability core (deques/linearize.hpp) under its
+// precedence_order: a before b when a is earlier in the same thread or a's last event
+// happens-before b's first. When no such linearization exists, the operations are minimized
+// with the core's minimizer (re-checked with hb restricted to the operations kept) and the
+// message adds their timeline (harness/timeline.hpp): each operation from the position of its
+// first event to that of its last, in one linear extension of hb.
+//
+// Thread role: `record` from the model thread that ran the operation; `check_all` from the
+// client's main thread after joining every thread.
+// Complexity: check_all is a backtracking search over linearizations: O(n!) worst case for n
+// operations (clients here have at most a dozen, and hb prunes hard); at most 64 operations
+// (sets are bitmasks; more is reported as a client error). No spec copies: apply and undo; no
+// allocation per execution once warm. Minimizing (failures only): one search per unit.
+// Source: linearizability (Herlihy, Wing, TOPLAS 1990) with happens-before in place of real
+// time, as in CDSChecker's specification checks (Norris, Demsky, OOPSLA 2013); the search is
+// Wing and Gong's (1993).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deques/deque.hpp"
+#include "deques/spec.hpp"
+#include "models/explore/explore.hpp"
+
+namespace stealcheck::model {
+
+/// One operation of a model-checked client: the spec's record (deques/spec.hpp) with the
+/// events that delimit it (happens-before between operations is between those events).
+struct deque_op : spec::operation<std::int64_t> {
+  event_id first;  ///< the operation's first event
+  event_id last;   ///< its last event
+};
+
+class history {
+ public:
+  history() { ops_.reserve(32); }  // clients record a dozen or so: no regrowth per execution
+  /// Runs f() as one operation of the calling model thread and records it. Returns its index
+  /// (not a reference: other model threads append while this one runs, moving the vector).
+  template <class F>
+  std::size_t record(client& c, deque_op op, F&& f) {
+    const event_id before = c.position();
+    f(op);
+    const event_id after = c.position();
+    op.first = before;
+    op.last = {after.thread, after.index - 1};
+    if (op.last.index < op.first.index) op.last = op.first;
+    ops_.push_back(std::move(op));
+    return ops_.size() - 1;
+  }
+  /// The recorded operation `i` (valid until the next record from any thread).
+  deque_op& at(std::size_t i) { return ops_[i]; }
+  /// Forgets the last recorded operation (a bounded push that found the deque full).
+  void discard_last() { ops_.pop_back(); }
+
+  /// All checks; on failure calls c.check(false, ...) naming the offending value.
+  /// `pushed`: every value pushed successfully; `drained`: values left at the end.
+  void check_all(client& c, const std::vector<std::int64_t>& pushed,
+                 const std::vector<std::int64_t>& drained) const;
+
+  const std::vector<deque_op>& ops() const noexcept { return ops_; }
+
+ private:
+  // Hands c's bug report every operation, marking those `about(op)` selects.
+  template <class About>
+  void describe(client& c, About&& about) const;
+  std::vector<deque_op> ops_;
+};
+
+}  // namespace stealcheck::model

@@ -1,0 +1,70 @@
+// models/runtime/run_memory.cpp: locations and model allocations of one run (see run_memory.hpp).
+#include "models/runtime/run_memory.hpp"
+
+#include <new>
+
+namespace stealcheck::model::detail {
+
+namespace {
+void release(void* p) {
+  ::operator delete (p, std::align_val_t{alignof(std::max_align_t)});
+}
+}  // namespace
+
+run_memory::~run_memory() {
+  give_back();
+  for (const auto& [bytes, p] : spare_)
+    release(p);
+}
+
+void run_memory::reset(std::size_t locations) {
+  addr_.assign(locations, 0);
+  freed_.assign(locations, event_id::none());
+  last_.assign(locations, 0);
+  element_.reset();
+  allocs_.clear();
+}
+
+void run_memory::grow(std::uint32_t loc) {
+  addr_.resize(loc + 1, 0);
+  freed_.resize(loc + 1);
+  last_.resize(loc + 1, 0);
+}
+
+std::size_t run_memory::allocate(std::size_t bytes, std::size_t count,
+                                 void (*destroy)(void*, std::size_t)) {
+  void* p = nullptr;
+  for (std::size_t k = spare_.size(); k-- > 0 && p == nullptr;)
+    if (spare_[k].first == bytes) {
+      p = spare_[k].second;
+      spare_.erase(spare_.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  if (p == nullptr) p = ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
+  allocs_.push_back({p, bytes, count, destroy, true, event_id::none(), event_id::none()});
+  return allocs_.size() - 1;
+}
+
+bool run_memory::free_locations(std::size_t k, event_id f) {
+  const alloc_record& a = allocs_[k];
+  const auto lo = reinterpret_cast<std::uintptr_t>(a.storage);
+  bool any = false;
+  for (std::size_t l = 0; l < addr_.size(); ++l)
+    if (addr_[l] >= lo && addr_[l] < lo + a.bytes) {
+      freed_[l] = f;
+      any = true;
+    }
+  return any;
+}
+
+void run_memory::give_back() {
+  constexpr std::size_t max_spare = 64;  // a client allocating more per run frees the rest
+  for (alloc_record& a : allocs_) {
+    if (spare_.size() < max_spare)
+      spare_.emplace_back(a.bytes, a.storage);
+    else
+      release(a.storage);
+  }
+  allocs_.clear();
+}
+
+}  // namespace stealcheck::model::detail
