@@ -22,9 +22,9 @@ namespace stealcheck::bench {
 class runtime {
  public:
   virtual ~runtime() = default;
-  /// "serial", "coro-serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "sc-split",
-  /// "cs-chase_lev", "cs-locked", "cs-steal_half", "cs-split", "tbb", "omp"; an sc-* name may
-  /// carry a fork throttle, "sc-split/t4" (make_pool_runtime).
+  /// "serial", "coro-serial", "sc-<variant>" and "cs-<variant>" for each variant of
+  /// scheduler/variants.hpp (chase_lev, locked, steal_half, split, the, abp), "tbb", "omp"; an sc-*
+  /// name may carry a fork throttle, "sc-split/t4" (make_pool_runtime).
   virtual std::string_view name() const = 0;
   /// False: runs on the calling thread only (measured at P = 1, not in the idle check).
   virtual bool parallel() const { return true; }
@@ -56,9 +56,9 @@ std::unique_ptr<runtime> make_serial_runtime();
 /// The coroutine kernels run serially (scheduler/coro_serial.hpp): the coroutine calls' own
 /// cost, without any scheduler.
 std::unique_ptr<runtime> make_coro_serial_runtime();
-/// variant: "chase_lev", "locked", "steal_half" or "split", optionally followed by "/t<K>":
-/// the pool then throttles binary forks at K waiting tasks (scheduler::pool_options::throttle;
-/// K in 1..max_throttle); nullptr for any other name.
+/// variant: a name of scheduler/variants.hpp ("chase_lev", "the", ...), optionally followed by
+/// "/t<K>": the pool then throttles binary forks at K waiting tasks
+/// (scheduler::pool_options::throttle; K in 1..max_throttle); nullptr for any other name.
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant);
 inline constexpr std::uint32_t max_throttle = 65536;
 

@@ -11,12 +11,14 @@
 
 #include <string_view>
 
+#include "deques/abp.hpp"
 #include "deques/chase_lev.hpp"
 #include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
 #include "deques/memory.hpp"
 #include "deques/split.hpp"
 #include "deques/steal_half.hpp"
+#include "deques/the.hpp"
 #include "deques/variant.hpp"
 
 namespace stealcheck {
@@ -30,6 +32,12 @@ template <class T, class Mem>
 using steal_half_default = steal_half<T, Mem>;
 template <class T, class Mem>
 using split_default = split_deque<T, Mem>;
+template <class T, class Mem>
+using the_default = the_deque<T, Mem>;
+template <class T, class Mem>
+using abp_default = abp<T, Mem>;
+template <class T, class Mem>
+using abp_tag1_default = abp_tag1<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
@@ -37,9 +45,13 @@ using chase_lev_tag = variant_tag<detail::chase_lev_default>;
 using locked_tag = variant_tag<detail::locked_default>;
 using steal_half_tag = variant_tag<detail::steal_half_default>;
 using split_tag = variant_tag<detail::split_default>;
+using the_tag = variant_tag<detail::the_default>;
+using abp_tag = variant_tag<detail::abp_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
+using the_no_pop_fence_tag = variant_tag<the_no_pop_fence>;
+using abp_tag1_tag = variant_tag<detail::abp_tag1_default>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -55,12 +67,20 @@ inline constexpr variant_info split = [] {
   i.owner_shares = true;
   return i;
 }();
+inline constexpr variant_info the = info_from_sites<the_sites>(
+    "Cilk-5's THE protocol: lock-free owner, locked thieves (Frigo et al. 1998)");
+inline constexpr variant_info abp = info_from_sites<abp_sites>(
+    "bounded array, tagged age word, reset on empty (Arora et al. 1998)", /*bounded=*/true);
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
     info_from_sites<chase_lev_sites_no_push_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info locked_steal_bottom =
     info_from_sites<locked_sites_steal_bottom>("KNOWN-BAD locked");
+inline constexpr variant_info the_no_pop_fence =
+    info_from_sites<the_sites_no_pop_fence>("KNOWN-BAD the");
+inline constexpr variant_info abp_tag1 =
+    info_from_sites<abp_sites_tag1>("KNOWN-BAD abp", /*bounded=*/true);
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -74,9 +94,13 @@ void for_each_variant(F&& f) {
   f(locked_tag{}, builtin::locked);
   f(steal_half_tag{}, builtin::steal_half);
   f(split_tag{}, builtin::split);
+  f(the_tag{}, builtin::the);
+  f(abp_tag{}, builtin::abp);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);
+  f(the_no_pop_fence_tag{}, builtin::the_no_pop_fence);
+  f(abp_tag1_tag{}, builtin::abp_tag1);
 }
 
 /// Calls f(tag, info) for the built-in variant named `name`; returns false if there is none.

@@ -11,10 +11,12 @@
 
 #include <string_view>
 
+#include "deques/abp.hpp"
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/split.hpp"
 #include "deques/steal_half.hpp"
+#include "deques/the.hpp"
 #include "scheduler/coro_pool.hpp"
 #include "scheduler/fork_join.hpp"
 #include "scheduler/pool.hpp"
@@ -25,11 +27,15 @@ using chase_lev_pool = pool<chase_lev<task*>>;
 using locked_pool = pool<locked_deque<task*>>;
 using steal_half_pool = pool<steal_half<task*>>;
 using split_pool = pool<split_deque<task*>>;
+using the_pool = pool<the_deque<task*>>;
+using abp_pool = pool<abp<task*>>;
 // The continuation-stealing mode on the same deques (scheduler/coro_pool.hpp).
 using chase_lev_coro_pool = coro_pool<chase_lev<task*>>;
 using locked_coro_pool = coro_pool<locked_deque<task*>>;
 using steal_half_coro_pool = coro_pool<steal_half<task*>>;
 using split_coro_pool = coro_pool<split_deque<task*>>;
+using the_coro_pool = coro_pool<the_deque<task*>>;
+using abp_coro_pool = coro_pool<abp<task*>>;
 
 template <class P>
 struct pool_tag {
@@ -44,6 +50,8 @@ void for_each_pool_variant(F&& f) {
   f(pool_tag<locked_pool>{}, std::string_view("locked"));
   f(pool_tag<steal_half_pool>{}, std::string_view("steal_half"));
   f(pool_tag<split_pool>{}, std::string_view("split"));
+  f(pool_tag<the_pool>{}, std::string_view("the"));
+  f(pool_tag<abp_pool>{}, std::string_view("abp"));
 }
 
 }  // namespace stealcheck::scheduler

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   register_model_only<steal_half_tag::deque>(builtin::steal_half);
   register_model_only<split_tag::deque>(builtin::split);
   register_model_only<locked_tag::deque>(builtin::locked);
+  register_model_only<the_tag::deque>(builtin::the);
+  register_model_only<abp_tag::deque>(builtin::abp);
   CLI::App app{"the model command over the built-in variants, for coverage of their sources"};
   app.require_subcommand(1);
   int exit_code = 0;

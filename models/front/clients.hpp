@@ -186,6 +186,12 @@ inline constexpr script push_pop_2thieves{"", "uo", {"s", "s"}, 2};
 /// the old one (chase_lev's push.load_top and resize.store_array; a bounded ring refuses the
 /// push); the third steal races the owner for value 3, published by push 3 alone.
 inline constexpr script full_ring_push_pop_steal3{"uu", "uo", {"hsss", ""}, 2};
+/// Owner: push 1, pop, push 2, pop, while one thief steals once: the deque empties twice
+/// and is refilled at the same index in between, while the thief may still hold what it read
+/// before (an ABA on the thieves' index: ABP's tag, a ring's narrow index), and the owner
+/// pushes and pops again after a contested pop (a pop that leaves the deque inconsistent when
+/// it loses the last item to the thief loses or duplicates value 2).
+inline constexpr script push_pop_push_pop_steal{"", "uouo", {"s", ""}, 2};
 /// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
 /// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
 /// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
@@ -208,6 +214,8 @@ template <template <class, class> class D>
 inline constexpr auto push3_pop2_2thieves = &scripted<D, scripts::push3_pop2_2thieves>;
 template <template <class, class> class D>
 inline constexpr auto push_pop_steal2 = &scripted<D, scripts::push_pop_steal2>;
+template <template <class, class> class D>
+inline constexpr auto push_pop_push_pop_steal = &scripted<D, scripts::push_pop_push_pop_steal>;
 template <template <class, class> class D>
 inline constexpr auto push4_pop4_2thieves_steal2 =
     &scripted<D, scripts::push4_pop4_2thieves_steal2>;
@@ -338,6 +346,7 @@ std::vector<client_entry> clients_for(const variant_info& info) {
       scripted_entry("push_pop_2thieves", scripts::push_pop_2thieves),
       scripted_entry("full_ring_push_pop_steal3", scripts::full_ring_push_pop_steal3),
       entry("push3_steal_destroy", push3_steal_destroy_at<D>),
+      scripted_entry("push_pop_push_pop_steal", scripts::push_pop_push_pop_steal),
       scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
   if (info.owner_shares) {
     v.push_back(scripted_entry("push3_share_pop4_steal2", scripts::push3_share_pop4_steal2));

@@ -250,6 +250,21 @@ bool rt_try_lock(std::uint32_t loc, source_loc src) {
 }
 
 void rt_unlock(std::uint32_t loc, source_loc src) {
+  execution& x = ex();
+  if (x.tearing_down()) {
+    // An unlock is made from a destructor (an RAII guard) even when the critical section ends
+    // normally, so a teardown that is due must not unwind here (throwing from a destructor
+    // terminates): the operation takes its teardown effect and the next operation unwinds.
+    x.teardown_op_made();
+    pending_op op;
+    op.kind = op_kind::store;
+    op.loc = loc;
+    op.order = std::memory_order_release;
+    op.src = src;
+    bool k = false;
+    static_cast<void>(teardown_op(x, op, k));
+    return;
+  }
   rt_store(loc, 0, std::memory_order_release, src);
 }
 

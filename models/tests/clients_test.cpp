@@ -1,5 +1,5 @@
-// The correct variants pass every client exhaustively under RC11; the known-bad chase_lev
-// variants are caught with a trace and a replay token that reproduces the failure.
+// The correct variants pass every client exhaustively under RC11; the known-bad chase_lev, the
+// and abp variants are caught with a trace and a replay token that reproduces the failure.
 //
 // Run time (release, 1 core): well under a second for all variants and clients
 // (STEALCHECK_TEST_SCALE does not change it: the clients are exhaustive and small).
@@ -85,6 +85,34 @@ TEST(Clients, NoPopFenceIsCaughtAsDoubleTake) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.bug->kind, error_kind::assertion);
   EXPECT_NE(r.bug->message.find("taken twice"), std::string::npos) << r.bug->message;
+}
+
+TEST(Clients, TheWithoutItsStoreLoadFenceIsCaughtAsDoubleTake) {
+  const result r = expect_caught<the_no_pop_fence>("push2_pop_steal2",
+                                                   clients::push2_pop_steal2<the_no_pop_fence>);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::assertion);
+  EXPECT_NE(r.bug->message.find("taken twice"), std::string::npos) << r.bug->message;
+}
+
+// ABP's tag wraps after 2^TagBits resets. push_pop_push_pop_steal resets twice while the thief
+// holds the age it read first: with one bit the thief's CAS succeeds on the value it read from
+// slot 0 (1, or 2 if it read after the refill), which the owner already popped; with two bits
+// (or the default 32) the client cannot wrap the tag.
+template <class T, class Mem>
+using abp_tag2 = abp_deque<T, Mem, abp_sites, 2>;
+
+TEST(Clients, AbpOneBitTagIsCaughtByTheClientThatResetsTwice) {
+  const result r = expect_caught<abp_tag1>("push_pop_push_pop_steal",
+                                           clients::push_pop_push_pop_steal<abp_tag1>);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::assertion);
+  EXPECT_NE(r.bug->message.find("taken twice"), std::string::npos) << r.bug->message;
+  const result two_bits = explore(options{}, clients::push_pop_push_pop_steal<abp_tag2>);
+  EXPECT_TRUE(two_bits.ok()) << two_bits.bug->message;
+  const result full = explore(options{}, clients::push_pop_push_pop_steal<abp>);
+  EXPECT_TRUE(full.ok()) << full.bug->message;
+  EXPECT_EQ(two_bits.complete, full.complete);
 }
 
 TEST(Clients, NoPushFenceIsCaughtAsStaleSlot) {
