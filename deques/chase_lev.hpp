@@ -30,7 +30,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
-#include "deques/slot.hpp"
+#include "deques/ring.hpp"
 
 namespace stealcheck {
 
@@ -165,23 +165,9 @@ struct chase_lev_sites {
 /// variants of deques/known_bad.hpp are this same source with one site weakened.
 template <class T, class Mem = native_memory, class Sites = chase_lev_sites>
 class chase_lev {
-  using codec = detail::slot_codec<T, Mem>;
-  using stored = typename codec::stored;
-
-  struct ring {
-    explicit ring(std::int64_t cap)
-        : capacity(cap),
-          slots(Mem::template create_array<typename Mem::template atomic<stored>>(
-              static_cast<std::size_t>(cap), "ring")) {}
-    ~ring() { Mem::destroy_array(slots, static_cast<std::size_t>(capacity)); }
-    ring(const ring&) = delete;
-    ring& operator=(const ring&) = delete;
-    typename Mem::template atomic<stored>& at(std::int64_t i) const noexcept {
-      return slots[static_cast<std::size_t>(i & (capacity - 1))];
-    }
-    std::int64_t capacity;  // a power of two
-    typename Mem::template atomic<stored>* slots;
-  };
+  using ring = detail::growing_ring<T, Mem>;
+  using codec = typename ring::codec;
+  using stored = typename ring::stored;
 
  public:
   using value_type = T;
@@ -192,7 +178,8 @@ class chase_lev {
   /// Requires: initial_capacity >= 1 (rounded up to a power of two). A capacity of 1 or 2 lets
   /// model-checked clients force a resize with a few pushes.
   explicit chase_lev(std::int64_t initial_capacity = 64)
-      : array_(Mem::template create<ring>(round_up(initial_capacity)), "array") {}
+      : array_(Mem::template create<ring>(round_up(initial_capacity), source_loc::current()),
+               "array") {}
 
   chase_lev(const chase_lev&) = delete;
   chase_lev& operator=(const chase_lev&) = delete;
@@ -201,9 +188,7 @@ class chase_lev {
   ~chase_lev() {
     ring* a = array_.load(std::memory_order_relaxed);  // quiescent: no concurrent access
     const std::int64_t t = top_.load(std::memory_order_relaxed);
-    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
-    for (std::int64_t i = t; i < b; ++i)
-      codec::discard(a->at(i).load(std::memory_order_relaxed));
+    a->discard(t, bottom_.load(std::memory_order_relaxed));
     Mem::destroy(a);
     for (ring* r : retired_)
       Mem::destroy(r);
@@ -288,11 +273,8 @@ class chase_lev {
   // Owner only. Copies [t, b) into a ring twice the size and publishes it; the old ring is
   // retired (freed in the destructor), since thieves may still be reading it.
   ring* grow(ring* old, std::int64_t t, std::int64_t b) {
-    ring* fresh = Mem::template create<ring>(old->capacity * 2);
-    for (std::int64_t i = t; i < b; ++i) {
-      fresh->at(i).store(old->at(i).load(Mem::order(Sites::resize_load_slot)),
-                         Mem::order(Sites::resize_store_slot));
-    }
+    ring* fresh = old->doubled(t, b, Mem::order(Sites::resize_load_slot),
+                               Mem::order(Sites::resize_store_slot));
     retired_.push_back(old);
     // release (resize.store_array) pairs with steal's acquire load of array: copies visible.
     array_.store(fresh, Mem::order(Sites::resize_store_array));

@@ -19,8 +19,10 @@
 //                             nonatomic(named{"name"}, args...) names it.
 //   Mem::mutex                BasicLockable + try_lock; mutex("name") names it.
 //   Mem::create<U>(args...) / Mem::destroy(p)          one object.
-//   Mem::create_array<U>(n[, "name"]) / Mem::destroy_array(p, n)
-//                             n value-initialised objects.
+//   Mem::create_array<U>(n[, "name"[, where]]) / Mem::destroy_array(p, n)
+//                             n value-initialised objects; `where` (default: the call)
+//                             is the source line an unnamed array, and the alloc event,
+//                             print as (a helper passes its caller's).
 //                             Under the model checker these are tracked (use-after-free,
 //                             double free and leaks are bug reports).
 //   Mem::order(site)          the memory order of a named site (below).
@@ -258,7 +260,8 @@ struct native_memory {
     delete p;
   }
   template <class U>
-  static U* create_array(std::size_t n, const char* /*name*/ = nullptr) {
+  static U* create_array(std::size_t n, const char* /*name*/ = nullptr,
+                         source_loc /*where*/ = source_loc::current()) {
     return new U[n]();
   }
   template <class U>

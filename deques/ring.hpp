@@ -1,5 +1,8 @@
-// deques/ring.hpp: the bounded ring of atomic slots that steal_half and split keep their items
-// in: a power-of-two array that never grows, indexed by 32-bit indices that wrap modulo 2^32.
+// deques/ring.hpp: the rings of atomic slots the deques keep their items in.
+//   wrapping_ring  steal_half and split: a power-of-two array that never grows, indexed by
+//                  32-bit indices that wrap modulo 2^32.
+//   growing_ring   chase_lev and the: a power-of-two array indexed by signed 64-bit indices
+//                  modulo its capacity, which the owner replaces by one twice the size.
 //
 // Thread role: at() and the index arithmetic from any thread (the deque says who may touch which
 // slot); construction and destruction by one thread with no operation running.
@@ -12,6 +15,7 @@
 #include <cassert>
 #include <cstdint>
 
+#include "deques/memory.hpp"
 #include "deques/slot.hpp"
 
 namespace stealcheck::detail {
@@ -61,6 +65,50 @@ class wrapping_ring {
 
   std::uint32_t mask_;
   slot* slots_;
+};
+
+/// A ring that grows by replacement (chase_lev, the): `doubled` copies [t, b) into a new ring
+/// twice the size; the deque decides how to publish it and when to free the old one. Indices
+/// are signed 64-bit and never wrap; position i is i & (capacity - 1).
+template <class T, class Mem>
+struct growing_ring {
+  using codec = slot_codec<T, Mem>;
+  using stored = typename codec::stored;
+  using slot = typename Mem::template atomic<stored>;
+
+  /// Requires: capacity is a power of two. The slots are the model checker's location "ring",
+  /// allocated at `where` (the deque's line, so that traces point into the deque).
+  growing_ring(std::int64_t cap, source_loc where)
+      : capacity(cap),
+        slots(Mem::template create_array<slot>(static_cast<std::size_t>(cap), "ring", where)) {}
+  ~growing_ring() { Mem::destroy_array(slots, static_cast<std::size_t>(capacity)); }
+  growing_ring(const growing_ring&) = delete;
+  growing_ring& operator=(const growing_ring&) = delete;
+
+  slot& at(std::int64_t i) const noexcept {
+    return slots[static_cast<std::size_t>(i & (capacity - 1))];
+  }
+
+  /// Thread role: the owner. A new ring of twice the capacity holding [t, b), each slot read
+  /// with `load` and written with `store` (the deque's sites for the copy); allocated at the
+  /// caller's line.
+  template <class LoadOrder, class StoreOrder>
+  growing_ring* doubled(std::int64_t t, std::int64_t b, LoadOrder load, StoreOrder store,
+                        source_loc where = source_loc::current()) const {
+    auto* fresh = Mem::template create<growing_ring>(capacity * 2, where);
+    for (std::int64_t i = t; i < b; ++i)
+      fresh->at(i).store(at(i).load(load), store);
+    return fresh;
+  }
+
+  /// Requires: no operation is running. Destroys the values in [t, b).
+  void discard(std::int64_t t, std::int64_t b) const noexcept {
+    for (std::int64_t i = t; i < b; ++i)
+      codec::discard(at(i).load(std::memory_order_relaxed));  // quiescent: the final values
+  }
+
+  std::int64_t capacity;  // a power of two
+  slot* slots;
 };
 
 }  // namespace stealcheck::detail

@@ -48,7 +48,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
-#include "deques/slot.hpp"
+#include "deques/ring.hpp"
 
 namespace stealcheck {
 
@@ -165,23 +165,8 @@ struct the_sites {
 /// THE deque (see the file comment). `Sites` selects the memory orders.
 template <class T, class Mem = native_memory, class Sites = the_sites>
 class the_deque {
-  using codec = detail::slot_codec<T, Mem>;
-  using stored = typename codec::stored;
-  using slot = typename Mem::template atomic<stored>;
-
-  struct ring {
-    explicit ring(std::int64_t cap)
-        : capacity(cap),
-          slots(Mem::template create_array<slot>(static_cast<std::size_t>(cap), "ring")) {}
-    ~ring() { Mem::destroy_array(slots, static_cast<std::size_t>(capacity)); }
-    ring(const ring&) = delete;
-    ring& operator=(const ring&) = delete;
-    slot& at(std::int64_t i) const noexcept {
-      return slots[static_cast<std::size_t>(i & (capacity - 1))];
-    }
-    std::int64_t capacity;  // a power of two, at least 2
-    slot* slots;
-  };
+  using ring = detail::growing_ring<T, Mem>;
+  using codec = typename ring::codec;
 
  public:
   using value_type = T;
@@ -191,7 +176,8 @@ class the_deque {
 
   /// Requires: initial_capacity >= 1 (rounded up to a power of two, at least 2).
   explicit the_deque(std::int64_t initial_capacity = 64)
-      : array_(Mem::template create<ring>(round_up(initial_capacity)), "array") {}
+      : array_(Mem::template create<ring>(round_up(initial_capacity), source_loc::current()),
+               "array") {}
 
   the_deque(const the_deque&) = delete;
   the_deque& operator=(const the_deque&) = delete;
@@ -200,9 +186,7 @@ class the_deque {
   ~the_deque() {
     ring* a = array_.load(std::memory_order_relaxed);  // quiescent: no concurrent access
     const std::int64_t t = top_.load(std::memory_order_relaxed);
-    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
-    for (std::int64_t i = t; i < b; ++i)
-      codec::discard(a->at(i).load(std::memory_order_relaxed));
+    a->discard(t, bottom_.load(std::memory_order_relaxed));
     Mem::destroy(a);
   }
 
@@ -279,11 +263,8 @@ class the_deque {
   ring* grow(ring* old, std::int64_t b) {
     std::scoped_lock lock(mutex_);
     const std::int64_t t = top_.load(Mem::order(Sites::grow_load_top));  // under the lock: exact
-    ring* fresh = Mem::template create<ring>(old->capacity * 2);
-    for (std::int64_t i = t; i < b; ++i) {
-      fresh->at(i).store(old->at(i).load(Mem::order(Sites::grow_load_slot)),
-                         Mem::order(Sites::grow_store_slot));
-    }
+    ring* fresh =
+        old->doubled(t, b, Mem::order(Sites::grow_load_slot), Mem::order(Sites::grow_store_slot));
     array_.store(fresh, Mem::order(Sites::grow_store_array));  // under the lock
     Mem::destroy(old);
     return fresh;
