@@ -223,9 +223,11 @@ class execution {
   /// operation returns (with its teardown value) and the stack is unwound from the fiber's
   /// next runtime entry instead, unless an exception is already unwinding it. post() may
   /// have been called from a destructor (an RAII unlock), where throwing would terminate.
-  /// client::join unwinds at once (a join is never made from a destructor). Limitation: the
-  /// deferral is one operation long, so a fiber torn down while suspended at an operation of
-  /// a destructor that makes a further operation still terminates. Clients that destroy a
+  /// client::join unwinds at once (a join is never made from a destructor), and a mutex
+  /// unlock never does (it is made from RAII guards; the next operation unwinds instead).
+  /// Limitation: the deferral is one operation long, so a fiber torn down while suspended at
+  /// an operation of a destructor that makes a further operation (other than an unlock) still
+  /// terminates. Clients that destroy a
   /// shared deque after joining every thread do not meet it: the destructor's plain loads
   /// then have one coherent write each and are added without suspending (add_choice_free).
   void unwind_if_due() {

@@ -52,11 +52,14 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
   return old;
 }
 
-// Posts an operation on an atomic location (after the use-after-free check).
-std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
+// Posts an operation on an atomic location (after the use-after-free check). `may_unwind`
+// false: an operation made from a destructor (an RAII unlock), where a teardown that is due
+// must not unwind (throwing there terminates); the operation takes its teardown effect and the
+// fiber's next operation unwinds.
+std::uint64_t post(const pending_op& op, bool* ok = nullptr, bool may_unwind = true) {
   execution& x = ex();
   if (x.tearing_down()) {
-    x.unwind_if_due();
+    if (may_unwind) x.unwind_if_due();
     x.teardown_op_made();
     bool k = false;
     const std::uint64_t v = teardown_op(x, op, k);
@@ -144,14 +147,14 @@ namespace {
 }
 
 [[gnu::noinline]] void post_store(std::uint32_t loc, std::uint64_t v, std::memory_order o,
-                                  source_loc src) {
+                                  source_loc src, bool may_unwind = true) {
   pending_op op;
   op.kind = op_kind::store;
   op.loc = loc;
   op.value = v;
   op.order = o;
   op.src = src;
-  post(op);
+  post(op, nullptr, may_unwind);
 }
 
 [[gnu::noinline]] void post_fence(std::memory_order o, source_loc src) {
@@ -250,22 +253,9 @@ bool rt_try_lock(std::uint32_t loc, source_loc src) {
 }
 
 void rt_unlock(std::uint32_t loc, source_loc src) {
-  execution& x = ex();
-  if (x.tearing_down()) {
-    // An unlock is made from a destructor (an RAII guard) even when the critical section ends
-    // normally, so a teardown that is due must not unwind here (throwing from a destructor
-    // terminates): the operation takes its teardown effect and the next operation unwinds.
-    x.teardown_op_made();
-    pending_op op;
-    op.kind = op_kind::store;
-    op.loc = loc;
-    op.order = std::memory_order_release;
-    op.src = src;
-    bool k = false;
-    static_cast<void>(teardown_op(x, op, k));
-    return;
-  }
-  rt_store(loc, 0, std::memory_order_release, src);
+  // Made from a destructor (an RAII guard) even when the critical section ends normally.
+  if (ex().replay_store(loc, 0)) return;
+  post_store(loc, 0, std::memory_order_release, src, /*may_unwind=*/false);
 }
 
 void rt_assume(bool cond, source_loc /*src*/) {
