@@ -1,4 +1,5 @@
-// stress/scenarios.hpp: the bodies of the stress scenarios (included by stress/run.hpp).
+// stress/scenarios.hpp: the bodies of the stress scenarios and stress::run, which picks one
+// (users include stress/run.hpp).
 // Each scenario is an owner body and a thief body handed to one harness, `owner_and_thieves`.
 #pragma once
 
@@ -9,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "stress/run.hpp"
+#include "stress/scenario_base.hpp"
 
 namespace stealcheck::stress::detail {
 
@@ -321,7 +322,9 @@ template <class Tag, class V>
 using deque_of = sized<typename Tag::template deque<V, native_memory>>;
 }
 
-template <class Tag, value_support Values>
+/// Runs scenario s on Tag's deque. Scenarios that push boxed, move-only values (spsc, stampede,
+/// destructors) run only when Values is value_support::any; otherwise the result is skipped.
+template <class Tag, value_support Values = value_support::any>
 result run(scenario_kind s, const config& c) {
   using detail::deque_of;
   switch (s) {
