@@ -52,6 +52,9 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/stealcheckConfig.cmake
               cmake/stealcheckFunctions.cmake
         DESTINATION ${STEALCHECK_CMAKE_DIR})
 
+# The license, citation file and changelog, where Debian keeps a package's documents.
+install(FILES LICENSE CITATION.cff CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 # add_subdirectory(stealcheck) users get the same names and functions.
 foreach(t deques harness oracle model stress testing cli main)
   if(t STREQUAL "model")
