@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# ci/example.sh [BUILD_DIR]: checks stealcheck the way a user does. Installs the built tree
-# (default build/release) into a fresh prefix, configures and builds examples/ against that
-# prefix only, and asserts:
+# ci/example.sh [BUILD_DIR]: checks stealcheck the way a user does. Packages the built tree
+# (default build/release) as a .deb, unpacks it into a fresh root (FROM=install: installs it
+# into a fresh prefix), configures and builds examples/ against that root only, and asserts:
 #   - the correct deque (ws_deque, and legacy_deque natively and model-checked) passes every
 #     conformance test;
 #   - the buggy deque (ws_deque_relaxed_array) fails, naming the value it took, with a replay;
@@ -14,14 +14,33 @@ work=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 fail() { echo "ci/example.sh: FAIL: $*"; exit 1; }
 
-echo "== install into $work/prefix"
-cmake --install "$build" --prefix "$work/prefix" >/dev/null || fail "cmake --install"
-test -f "$work/prefix/lib/cmake/stealcheck/stealcheckConfig.cmake" || fail "no package config"
-test -x "$work/prefix/bin/stealcheck" || fail "no stealcheck executable"
+# The Debian package (cpack -G DEB, cmake/package.cmake), unpacked with dpkg-deb -x into a
+# temporary root: what `apt install ./stealcheck_*.deb` would put under /usr. FROM=install uses
+# `cmake --install --prefix` instead (the README's "Check your own deque").
+if [ "${FROM:-deb}" = deb ]; then
+  echo "== package: cpack -G DEB, unpacked with dpkg-deb -x into $work/root"
+  cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/deb" >"$work/cpack.log" 2>&1 ||
+    { cat "$work/cpack.log"; fail "cpack -G DEB"; }
+  deb=$(ls "$work"/deb/stealcheck_*.deb) || fail "cpack made no .deb"
+  dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x $deb"
+  for dep in libgtest-dev librapidcheck-dev libcli11-dev libboost-context-dev; do
+    dpkg-deb -f "$deb" Depends | grep -q "$dep" || fail "the package does not depend on $dep"
+  done
+  prefix="$work/root/usr"
+  test -f "$prefix/share/man/man1/stealcheck.1" || fail "no man page in the package"
+  test -f "$prefix/share/doc/stealcheck/LICENSE" || fail "no LICENSE in the package"
+  echo "$(basename "$deb"): $(dpkg-deb -f "$deb" Depends)"
+else
+  echo "== install into $work/prefix"
+  prefix="$work/prefix"
+  cmake --install "$build" --prefix "$prefix" >/dev/null || fail "cmake --install"
+fi
+test -f "$prefix/lib/cmake/stealcheck/stealcheckConfig.cmake" || fail "no package config"
+test -x "$prefix/bin/stealcheck" || fail "no stealcheck executable"
 
-echo "== configure and build examples/ against the prefix only"
+echo "== configure and build examples/ against $prefix only"
 cmake -S examples -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/configure.log" 2>&1 ||
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "configure"; }
 cmake --build "$work/build" -j "${JOBS:-2}" >"$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; fail "build"; }
