@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ci/example.sh [BUILD_DIR]: checks stealcheck the way a user does. Packages the built tree
 # (default build/release) as a .deb, unpacks it into a fresh root (FROM=install: installs it
-# into a fresh prefix), configures and builds examples/ against that root only, and asserts:
+# into a fresh prefix), builds and tests examples/ against that root only with
+# examples/ci/conformance.sh (what the CI recipes in examples/ci run), and asserts on the JUnit
+# XML it writes and on the example's CLI:
 #   - the correct deque (ws_deque, and legacy_deque natively and model-checked) passes every
 #     conformance test;
 #   - the buggy deque (ws_deque_relaxed_array) fails, naming the value it took, with a replay;
@@ -38,32 +40,38 @@ fi
 test -f "$prefix/lib/cmake/stealcheck/stealcheckConfig.cmake" || fail "no package config"
 test -x "$prefix/bin/stealcheck" || fail "no stealcheck executable"
 
-echo "== configure and build examples/ against $prefix only"
-cmake -S examples -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/configure.log" 2>&1 ||
-  { cat "$work/configure.log"; fail "configure"; }
-cmake --build "$work/build" -j "${JOBS:-2}" >"$work/build.log" 2>&1 ||
-  { tail -n 40 "$work/build.log"; fail "build"; }
+echo "== examples/ci/conformance.sh: build examples/ against $prefix only, ctest to JUnit XML"
+(cd examples && bash ci/conformance.sh "$prefix" "$work/build" "$work/junit.xml") >"$work/conformance.log" 2>&1
+rc=$?
+[ -f "$work/junit.xml" ] || { tail -n 40 "$work/conformance.log"; fail "no JUnit XML (exit $rc)"; }
+[ "$rc" -ne 0 ] || fail "ctest passed although the buggy deque is among the tests"
 if grep -qE -- "-I$PWD( |/include)" "$work/build/compile_commands.json"; then
   fail "the example compiled against the source tree"
 fi
-
-echo "== the correct deques pass every conformance test"
-for t in ws_deque_test legacy_native_test legacy_model_test; do
-  "$work/build/$t" --gtest_brief=1 >"$work/$t.log" 2>&1 || { tail -n 40 "$work/$t.log"; fail "$t"; }
-  echo "   $t: passed ($(grep -E '^\[  PASSED  \]' "$work/$t.log"))"
-done
-grep -q "model_push2_pop_steal2_sc" <("$work/build/legacy_model_test" --gtest_list_tests) ||
-  fail "legacy_model_test lists no model clients"
-
-echo "== the buggy deque fails, naming the value"
-if "$work/build/ws_deque_relaxed_array_test" >"$work/buggy.log" 2>&1; then
-  fail "ws_deque_relaxed_array passed every test"
-fi
-grep -E "FAILED  \] WsDequeRelaxedArray\." "$work/buggy.log" | head -n 3
-grep -qE "was never pushed|taken twice|read .* uninitial|value [0-9]+" "$work/buggy.log" ||
-  { tail -n 60 "$work/buggy.log"; fail "the failure does not name the value"; }
-grep -q "replay" "$work/buggy.log" || fail "no replay command"
+# The report as a CI system reads it: every correct deque's test passed; the buggy deque's
+# (buggy.*) failed, the failure naming the value and a replay command.
+python3 - "$work/junit.xml" <<'PY' || fail "the JUnit XML does not say what it should"
+import re, sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+failed, passed, bad, named = [], [], [], []
+for c in cases:
+    name, status = c.get("name"), c.get("status")
+    out = "".join(e.text or "" for e in c.iter("system-out"))
+    if status == "fail":
+        failed.append(name)
+        if not name.startswith("buggy."):
+            bad.append(name)
+        elif re.search(r"was never pushed|taken twice|value [0-9]+", out) and "replay" in out:
+            named.append(name)
+    elif status == "run":
+        passed.append(name)
+print(f"   junit.xml: {len(passed)} passed, {len(failed)} failed; naming the value: {named[:2]}")
+ok = (not bad and named
+      and any(n.startswith("model.") and "model_push2_pop_steal2_sc" in n for n in passed)
+      and any(n.startswith("WsDeque.") for n in passed))
+if bad: print("   correct deques' tests failed:", bad[:5])
+sys.exit(0 if ok else 1)
+PY
 
 echo "== the example's CLI"
 cli="$work/build/example-stealcheck"
