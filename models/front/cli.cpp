@@ -12,37 +12,12 @@
 
 #include "harness/registry.hpp"
 #include "models/front/bind.hpp"
+#include "models/front/site_override.hpp"
 #include "models/report/token.hpp"
 
 namespace stealcheck::model {
 
 namespace {
-
-std::optional<std::memory_order> parse_order(std::string_view s) {
-  if (s == "relaxed") return std::memory_order_relaxed;
-  if (s == "consume") return std::memory_order_consume;
-  if (s == "acquire") return std::memory_order_acquire;
-  if (s == "release") return std::memory_order_release;
-  if (s == "acq_rel") return std::memory_order_acq_rel;
-  if (s == "seq_cst") return std::memory_order_seq_cst;
-  return std::nullopt;
-}
-
-// The orders C++ accepts for each kind of operation (a relaxed fence is no fence).
-bool order_fits(site_kind k, std::memory_order o) {
-  switch (k) {
-    case site_kind::load:
-    case site_kind::cas_failure:
-      return o != std::memory_order_release && o != std::memory_order_acq_rel;
-    case site_kind::store:
-      return o == std::memory_order_relaxed || o == std::memory_order_release ||
-             o == std::memory_order_seq_cst;
-    case site_kind::rmw:
-    case site_kind::fence:
-      return true;
-  }
-  return false;
-}
 
 struct one_run {
   std::string client;
@@ -52,20 +27,9 @@ struct one_run {
 // Validates the sites against the variant's list; returns an error line or "".
 std::string parse_sites(const model_request& req, const variant_info& info, options& o) {
   for (const std::string& s : req.sites) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos) return "--site expects NAME=ORDER, got '" + s + "'";
-    const std::string name = s.substr(0, eq);
-    const auto ord = parse_order(s.substr(eq + 1));
-    if (!ord) return "unknown memory order '" + s.substr(eq + 1) + "' in --site " + s;
-    const site* found = nullptr;
-    for (const site* st : info.sites)
-      if (st->name == name) found = st;
-    if (found == nullptr)
-      return "unknown site '" + name + "' for variant " + std::string(info.name) +
-             " (stealcheck list --sites " + std::string(info.name) + " lists them)";
-    if (!order_fits(found->kind, *ord))
-      return "order " + s.substr(eq + 1) + " is not valid for site " + name;
-    o.sites.emplace_back(name, *ord);
+    auto r = parse_site_override(s, info.sites, info.name);
+    if (auto* e = std::get_if<std::string>(&r)) return *e;
+    o.sites.push_back(std::get<site_override>(std::move(r)));
   }
   return "";
 }
