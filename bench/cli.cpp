@@ -136,3 +136,4 @@ void add_bench_command(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -21,3 +21,4 @@ namespace stealcheck::bench {
 void add_bench_command(CLI::App& app, int& exit_code);
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -161,3 +161,4 @@ int main(int argc, char** argv) {
   if (wrong_result) std::fprintf(stderr, "coro_floor_bench: a fib result was wrong\n");
   return wrong_result ? 1 : 0;
 }
+// SPDX-License-Identifier: Apache-2.0

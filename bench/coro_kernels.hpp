@@ -158,3 +158,4 @@ coro_task<std::uint64_t, C> run_coro_kernel(kernel_id k, const kernel_params& p,
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -339,3 +339,4 @@ struct counting_rt {
 };
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

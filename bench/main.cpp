@@ -10,3 +10,4 @@ int main(int argc, char** argv) {
   stealcheck::bench::add_bench_command(app, exit_code);
   return stealcheck::harness::run_cli(app, argc, argv, exit_code, "stealcheck_bench");
 }
+// SPDX-License-Identifier: Apache-2.0

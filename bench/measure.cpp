@@ -125,3 +125,4 @@ double line_transfer_ns(int round_trips, int trials) {
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -36,3 +36,4 @@ bool wait_until_quiet(double limit_seconds = 0.5);
 double line_transfer_ns(int round_trips = 20000, int trials = 5);
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -54,3 +54,4 @@ BENCHMARK_CAPTURE(run_client, chase_lev_push4_pop4_2thieves_steal2_jobs2,
 }  // namespace
 
 BENCHMARK_MAIN();
+// SPDX-License-Identifier: Apache-2.0

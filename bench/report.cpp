@@ -305,3 +305,4 @@ bool write_plot(const bench_report& r, const std::string& png, std::string& erro
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -57,3 +57,4 @@ std::unique_ptr<runtime> make_omp_runtime() {
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -199,3 +199,4 @@ std::int64_t serial_frames(kernel_id k, const kernel_params& params, matmul_data
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

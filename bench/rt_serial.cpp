@@ -62,3 +62,4 @@ void matmul_leaf_kernel(const matmul_data& d, int i0, int j0, int k0, int s) noe
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -60,3 +60,4 @@ std::unique_ptr<runtime> make_tbb_runtime() {
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

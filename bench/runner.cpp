@@ -284,3 +284,4 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
 }
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

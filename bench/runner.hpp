@@ -107,3 +107,4 @@ std::string report_json(const bench_report& r, const std::string& command);
 bool write_plot(const bench_report& r, const std::string& png, std::string& error);
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -87,3 +87,4 @@ std::vector<std::string> all_runtime_names();
 std::unique_ptr<runtime> make_runtime(std::string_view name);
 
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -11,3 +11,4 @@ if (($#)); then
 else
   cmake --build --preset "$preset" -j "${JOBS:-2}"
 fi
+# SPDX-License-Identifier: Apache-2.0

@@ -112,3 +112,4 @@ EOF
   fi
 done
 exit $status
+# SPDX-License-Identifier: Apache-2.0

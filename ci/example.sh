@@ -91,3 +91,4 @@ grep -q "replay: example-stealcheck model ws_deque_relaxed_array" "$work/verify.
 "$cli" model nope >/dev/null 2>"$work/err.log"
 [ $? -eq 2 ] && [ "$(wc -l <"$work/err.log")" -eq 1 ] || fail "bad input is not one line and exit 2"
 echo "ci/example.sh: OK"
+# SPDX-License-Identifier: Apache-2.0

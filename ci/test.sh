@@ -58,3 +58,4 @@ for f in "${failures[@]}"; do
 done
 echo "total: $passed passed, $failed failed"
 exit $status
+# SPDX-License-Identifier: Apache-2.0

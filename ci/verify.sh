@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
 bash ci/build.sh release stealcheck
 exec build/release/tools/stealcheck verify "$@"
+# SPDX-License-Identifier: Apache-2.0

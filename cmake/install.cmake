@@ -66,3 +66,4 @@ foreach(t deques harness oracle model stress testing cli main)
   endif()
 endforeach()
 include(cmake/stealcheckFunctions.cmake)
+# SPDX-License-Identifier: Apache-2.0

@@ -27,3 +27,4 @@ execute_process(
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "manpage: help2man exited with ${rc}")
 endif()
+# SPDX-License-Identifier: Apache-2.0

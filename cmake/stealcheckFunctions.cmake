@@ -10,3 +10,4 @@ function(stealcheck_add_cli name)
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE stealcheck::main)
 endfunction()
+# SPDX-License-Identifier: Apache-2.0

@@ -269,3 +269,4 @@ template <class T, class Mem = native_memory>
 using abp_tag1 = abp_deque<T, Mem, abp_sites_tag1, 1>;
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

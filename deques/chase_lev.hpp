@@ -288,3 +288,4 @@ class chase_lev {
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -119,3 +119,4 @@ concept batch_stealing_deque = work_stealing_deque<D> && requires(D& victim, D& 
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

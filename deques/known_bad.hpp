@@ -71,3 +71,4 @@ class locked_steal_bottom : public locked_deque<T, Mem, locked_sites_steal_botto
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

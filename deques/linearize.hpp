@@ -412,3 +412,4 @@ std::vector<Op> subset(std::span<const Op> ops, std::span<const std::size_t> kep
 }
 
 }  // namespace stealcheck::linearize
+// SPDX-License-Identifier: Apache-2.0

@@ -81,3 +81,4 @@ class locked_deque {
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

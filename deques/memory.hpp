@@ -271,3 +271,4 @@ struct native_memory {
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -117,3 +117,4 @@ bool with_variant(std::string_view name, F&& f) {
 }
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -112,3 +112,4 @@ struct growing_ring {
 };
 
 }  // namespace stealcheck::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -57,3 +57,4 @@ struct slot_codec {
 };
 
 }  // namespace stealcheck::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -169,3 +169,4 @@ inline void undo(sequential_deque<V>& s, const operation<V>& op) {
 }
 
 }  // namespace stealcheck::spec
+// SPDX-License-Identifier: Apache-2.0

@@ -332,3 +332,4 @@ class split_deque {
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

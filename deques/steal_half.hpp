@@ -292,3 +292,4 @@ class steal_half {
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -292,3 +292,4 @@ template <class T, class Mem = native_memory>
 using the_no_pop_fence = the_deque<T, Mem, the_sites_no_pop_fence>;
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

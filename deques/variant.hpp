@@ -134,3 +134,4 @@ struct sized : D {
 };
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

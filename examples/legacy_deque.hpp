@@ -80,3 +80,4 @@ class legacy_deque {
 };
 
 }  // namespace example
+// SPDX-License-Identifier: Apache-2.0

@@ -23,3 +23,4 @@ STEALCHECK_REGISTER_VARIANT(ws_deque_relaxed_array,
                              .known_bad_reason = "steal loads the array pointer relaxed: a thief "
                                                  "can read a resized array's slot before its copy",
                              .values = stealcheck::value_support::scalar});
+// SPDX-License-Identifier: Apache-2.0

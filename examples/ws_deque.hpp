@@ -139,3 +139,4 @@ template <class T, class Mem = stealcheck::native_memory>
 using ws_deque_relaxed_array = ws_deque<T, Mem, true>;
 
 }  // namespace example
+// SPDX-License-Identifier: Apache-2.0

@@ -47,3 +47,4 @@ check_cell run_checker(const checker& c, const variant& v, const verify_options&
 }
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

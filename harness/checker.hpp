@@ -67,3 +67,4 @@ struct checker {
 check_cell run_checker(const checker& c, const variant& v, const verify_options& o);
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

@@ -276,3 +276,4 @@ void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_
 }
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

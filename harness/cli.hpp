@@ -36,3 +36,4 @@ void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_
 std::uint64_t default_seed();
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

@@ -15,3 +15,4 @@ struct usage_error : std::runtime_error {
 };
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

@@ -28,3 +28,4 @@ constexpr std::uint64_t splitmix64_next(std::uint64_t& state) noexcept {
 }
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -68,3 +68,4 @@ std::vector<const variant*> select_variants(std::string_view name) {
 }
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

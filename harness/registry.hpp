@@ -76,3 +76,4 @@ const variant& require_variant(std::string_view name);
 std::vector<const variant*> select_variants(std::string_view name);
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

@@ -63,3 +63,4 @@ std::string shell_quote(std::string_view s) {
 }
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

@@ -42,3 +42,4 @@ std::string_view version() noexcept;
 std::string shell_quote(std::string_view s);
 
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

@@ -117,3 +117,4 @@ std::string svg(std::span<const item> items, std::string_view title, lane_namer 
 }
 
 }  // namespace stealcheck::timeline
+// SPDX-License-Identifier: Apache-2.0

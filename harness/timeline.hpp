@@ -91,3 +91,4 @@ std::string dead_end_text(std::span<const Op> ops, Order& order) {
 }
 
 }  // namespace stealcheck::timeline
+// SPDX-License-Identifier: Apache-2.0

@@ -185,3 +185,4 @@ const char* to_string(model_kind m) noexcept;
 const char* to_string(quantifier q) noexcept;
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -247,3 +247,4 @@ const char* to_string(quantifier q) noexcept {
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

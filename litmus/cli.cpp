@@ -32,3 +32,4 @@ void add_litmus_command(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -12,3 +12,4 @@ namespace stealcheck::litmus {
 void add_litmus_command(CLI::App& app, int& exit_code);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

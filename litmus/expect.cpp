@@ -133,3 +133,4 @@ void parse_expectation(std::string_view comment, source_pos start, expectation& 
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -208,3 +208,4 @@ int run_hardware(const std::vector<test>& tests, const litmus_options& opt, std:
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -23,3 +23,4 @@ int run_hardware(const std::vector<test>& tests, const litmus_options& opt, std:
                  std::ostream& err);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

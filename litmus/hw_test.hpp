@@ -39,3 +39,4 @@ extern const hw_test hw_tests[];
 extern const std::size_t hw_tests_count;
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -173,3 +173,4 @@ void finish_access(const program& p, int thread, thread_state& st, value_t resul
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -138,3 +138,4 @@ void run_thread(const program& p, int thread, thread_state& st, const std::vecto
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -158,3 +158,4 @@ header read_header(std::string_view text) {
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -48,3 +48,4 @@ header read_header(std::string_view text);
 source_pos advance_pos(std::string_view text, std::size_t from, std::size_t to, source_pos pos);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -10,3 +10,4 @@ int main(int argc, char** argv) {
   stealcheck::litmus::add_litmus_command(app, exit_code);
   return stealcheck::harness::run_cli(app, argc, argv, exit_code, "stealcheck-litmus");
 }
+// SPDX-License-Identifier: Apache-2.0

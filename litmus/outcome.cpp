@@ -92,3 +92,4 @@ check check_expectation(const test& t, model_kind m, const run_result& r) {
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

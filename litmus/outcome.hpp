@@ -58,3 +58,4 @@ struct check {
 check check_expectation(const test& t, model_kind m, const run_result& r);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -499,3 +499,4 @@ std::variant<test, parse_error> parse_litmus(std::string_view text, std::string 
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -42,3 +42,4 @@ void parse_expectation(std::string_view comment, source_pos start, expectation& 
 void check_litmus(test& t);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

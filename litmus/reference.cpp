@@ -92,3 +92,4 @@ run_result enumerate_reference(const program& p, model_kind m) {
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

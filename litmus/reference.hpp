@@ -23,3 +23,4 @@ namespace stealcheck::litmus {
 run_result enumerate_reference(const program& p, model_kind m);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -27,3 +27,4 @@ std::unique_ptr<program_runner> make_model_checker_runner() {
 #endif
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -117,3 +117,4 @@ run_result run_on_explorer(const program& p, model_kind m, const explorer& explo
 std::unique_ptr<program_runner> make_model_checker_runner();
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

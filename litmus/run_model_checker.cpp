@@ -47,3 +47,4 @@ std::unique_ptr<program_runner> make_model_checker_runner() {
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

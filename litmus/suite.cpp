@@ -187,3 +187,4 @@ int run_litmus(const litmus_options& opt, std::ostream& out, std::ostream& err) 
 }
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

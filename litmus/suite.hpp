@@ -55,3 +55,4 @@ struct litmus_options {
 int run_litmus(const litmus_options& opt, std::ostream& out, std::ostream& err);
 
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -51,3 +51,4 @@ constexpr value truth(bool b) noexcept {
 }
 
 }  // namespace stealcheck::litmus::arith
+// SPDX-License-Identifier: Apache-2.0

@@ -176,3 +176,4 @@ std::vector<std::pair<int, int>> psc_edges(const execution& x) {
 }
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

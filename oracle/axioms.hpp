@@ -66,3 +66,4 @@ bool sb_rf_acyclic(const execution& x, const relation& sb);
 std::vector<std::pair<int, int>> psc_edges(const execution& x);
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

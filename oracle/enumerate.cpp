@@ -177,3 +177,4 @@ void enumerate(const program& p, const std::function<bool(const execution&)>& co
 }
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

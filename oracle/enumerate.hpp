@@ -76,3 +76,4 @@ void enumerate(const program& p, const std::function<bool(const execution&)>& co
                const std::function<void(const candidate&)>& f);
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

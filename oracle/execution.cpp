@@ -15,3 +15,4 @@ relation program_order(const std::vector<event>& ev) {
 }
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

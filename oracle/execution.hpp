@@ -58,3 +58,4 @@ struct execution {
 relation program_order(const std::vector<event>& ev);
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

@@ -138,3 +138,4 @@ bool acyclic(const relation& a) {
 }
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

@@ -95,3 +95,4 @@ bool irreflexive(const relation& a);
 bool acyclic(const relation& a);
 
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

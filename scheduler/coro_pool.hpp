@@ -160,3 +160,4 @@ auto coro_pool<D, Policy>::run(F&& f) {
 }
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -62,3 +62,4 @@ struct coro_serial {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -401,3 +401,4 @@ std::coroutine_handle<> start_root(coro_task<T, C> t, frame_base& record,
 }
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -209,3 +209,4 @@ class basic_event_count {
 using event_count = basic_event_count<>;
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

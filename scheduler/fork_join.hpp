@@ -276,3 +276,4 @@ class task_group {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

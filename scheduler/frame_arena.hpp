@@ -188,3 +188,4 @@ class frame_arena {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

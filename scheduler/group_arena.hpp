@@ -74,3 +74,4 @@ class group_arena {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

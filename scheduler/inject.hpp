@@ -212,3 +212,4 @@ std::invoke_result_t<F&> run_outside(P& p, F& f) {
 }
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

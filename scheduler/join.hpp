@@ -195,3 +195,4 @@ class join_counter {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

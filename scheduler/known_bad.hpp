@@ -75,3 +75,4 @@ struct coro_policy_join_skips_stolen {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -228,3 +228,4 @@ class mini_pool {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -187,3 +187,4 @@ void add_clients(std::vector<model::clients::client_entry>& out, std::string_vie
 }
 
 }  // namespace stealcheck::scheduler::model_clients
+// SPDX-License-Identifier: Apache-2.0

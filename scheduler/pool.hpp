@@ -432,3 +432,4 @@ std::invoke_result_t<F&> pool<D>::run(F&& f) {
 }
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -161,3 +161,4 @@ class victim_rng {
 };
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -55,3 +55,4 @@ void for_each_pool_variant(F&& f) {
 }
 
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

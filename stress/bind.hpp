@@ -74,3 +74,4 @@ void bind(harness::variant& v) {
 }
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

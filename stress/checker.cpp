@@ -93,3 +93,4 @@ harness::checker checker() {
 }
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

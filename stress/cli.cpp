@@ -206,3 +206,4 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -17,3 +17,4 @@ void add_stress_command(CLI::App& app, int& exit_code);
 namespace stealcheck::stress::lincheck {
 void add_lincheck_command(CLI::App& app, int& exit_code);
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -57,3 +57,4 @@ class recorder {
 std::string describe(const operation& op);
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -267,3 +267,4 @@ result run_isolated(const std::function<result()>& body, double deadline_seconds
 }
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -58,3 +58,4 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
                            double stall_seconds = 0);
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -49,3 +49,4 @@ std::optional<std::string> check_conservation(std::uint64_t pushed,
 }
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -47,3 +47,4 @@ std::optional<std::string> check_conservation(std::uint64_t pushed,
                                               const std::vector<const take_log*>& logs);
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

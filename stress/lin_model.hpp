@@ -82,3 +82,4 @@ failure_finder model_finder(model::options opt, std::uint64_t* executions = null
 }
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

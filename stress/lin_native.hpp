@@ -172,3 +172,4 @@ failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = n
 }
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

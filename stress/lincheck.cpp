@@ -70,3 +70,4 @@ std::string timeline_svg(const history& h, const std::string& title) {
 }
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -63,3 +63,4 @@ std::string timeline_text(const history& h);
 std::string timeline_svg(const history& h, const std::string& title);
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -110,3 +110,4 @@ harness::checker checker() {
 }
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

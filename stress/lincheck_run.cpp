@@ -188,3 +188,4 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
 }
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -73,3 +73,4 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                  double deadline_seconds, double stall_seconds);
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

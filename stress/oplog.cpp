@@ -195,3 +195,4 @@ std::string threw(std::exception_ptr e, const board& b, int thread) {
 }
 
 }  // namespace stealcheck::stress::oplog
+// SPDX-License-Identifier: Apache-2.0

@@ -122,3 +122,4 @@ std::string describe_exception(std::exception_ptr e);
 std::string threw(std::exception_ptr e, const board& b, int thread);
 
 }  // namespace stealcheck::stress::oplog
+// SPDX-License-Identifier: Apache-2.0

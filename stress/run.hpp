@@ -9,3 +9,4 @@
 #pragma once
 
 #include "stress/scenarios.hpp"  // stress::run and the scenario bodies
+// SPDX-License-Identifier: Apache-2.0

@@ -26,3 +26,4 @@ struct scenario {
 std::string describe(const scenario& s);
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -234,3 +234,4 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
 }  // namespace detail
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

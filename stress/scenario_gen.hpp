@@ -14,3 +14,4 @@ namespace stealcheck::stress::lincheck {
 rc::Gen<scenario> gen_scenario(bool batch, bool small = false);
 
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -361,3 +361,4 @@ result run(scenario_kind s, const config& c) {
 }
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -43,3 +43,4 @@ void jitter::operator()() noexcept {
 }
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -94,3 +94,4 @@ class jitter {
 };
 
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -82,3 +82,4 @@ bool register_suite(const char* suite, harness::variant v, const char* file, int
 }
 
 }  // namespace stealcheck::testing
+// SPDX-License-Identifier: Apache-2.0

@@ -29,3 +29,4 @@ int cli_main(int argc, char** argv, const char* program,
 }
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -34,3 +34,4 @@ int main(int argc, char** argv) {
   model::add_model_command(app, exit_code);
   return harness::run_cli(app, argc, argv, exit_code, "stealcheck_model_coverage");
 }
+// SPDX-License-Identifier: Apache-2.0

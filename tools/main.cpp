@@ -8,3 +8,4 @@ int main(int argc, char** argv) {
   const std::string name = self.substr(self.find_last_of('/') + 1);
   return stealcheck::cli_main(argc, argv, name.c_str());
 }
+// SPDX-License-Identifier: Apache-2.0

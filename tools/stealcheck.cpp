@@ -11,3 +11,4 @@ int main(int argc, char** argv) {
     stealcheck::bench::add_bench_command(app, exit_code);
   });
 }
+// SPDX-License-Identifier: Apache-2.0

@@ -82,3 +82,4 @@ TEST(CoroKernels, LoopStaysWithinPTimesS1UnderContinuationStealingNotUnderChildS
 
 }  // namespace
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

@@ -131,3 +131,4 @@ TEST(BenchRunner, JsonCarriesEveryCounterAndNullWhereNothingWasMeasured) {
 
 }  // namespace
 }  // namespace stealcheck::bench
+// SPDX-License-Identifier: Apache-2.0

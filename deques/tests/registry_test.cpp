@@ -58,3 +58,4 @@ TEST(Registry, UnknownVariantIsReported) {
 
 }  // namespace
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -263,3 +263,4 @@ TEST(Spec, BatchStealBound) {
 
 }  // namespace
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

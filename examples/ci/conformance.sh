@@ -14,3 +14,4 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_PREFIX
   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON || exit 2
 cmake --build "$build" -j "${JOBS:-2}" || exit 2
 ctest --test-dir "$build" -j "${JOBS:-2}" --timeout 600 --output-junit "$(realpath -m "$junit")"
+# SPDX-License-Identifier: Apache-2.0

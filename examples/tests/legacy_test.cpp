@@ -18,3 +18,4 @@ STEALCHECK_CONFORMANCE_SUITE(LegacyDeque, legacy_deque,
                               .bounded = true,
                               .values = stealcheck::value_support::scalar,
                               .backends = stealcheck::atomic_backends});
+// SPDX-License-Identifier: Apache-2.0

@@ -13,3 +13,4 @@ STEALCHECK_CONFORMANCE_SUITE(WsDequeRelaxedArray, ws_deque_relaxed_array,
                              {.name = "ws_deque_relaxed_array",
                               .summary = "ws_deque with steal's array load relaxed",
                               .values = stealcheck::value_support::scalar});
+// SPDX-License-Identifier: Apache-2.0

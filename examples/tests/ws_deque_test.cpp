@@ -13,3 +13,4 @@ STEALCHECK_CONFORMANCE_SUITE(WsDeque, ws_deque,
                              {.name = "ws_deque",
                               .summary = "Chase-Lev, values in atomics, growable",
                               .values = stealcheck::value_support::scalar});
+// SPDX-License-Identifier: Apache-2.0

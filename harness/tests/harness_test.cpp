@@ -98,3 +98,4 @@ TEST(Replay, QuotesWhatAShellWouldSplit) {
 
 }  // namespace
 }  // namespace stealcheck::harness
+// SPDX-License-Identifier: Apache-2.0

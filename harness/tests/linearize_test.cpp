@@ -259,3 +259,4 @@ TEST(Timeline, RendersStampsAndEventPositionsAlike) {
 
 }  // namespace
 }  // namespace stealcheck::linearize
+// SPDX-License-Identifier: Apache-2.0

@@ -50,3 +50,4 @@ inline constexpr backend_support atomic_backends = backend_support::native_only;
 }  // namespace stealcheck
 
 #endif
+// SPDX-License-Identifier: Apache-2.0

@@ -27,3 +27,4 @@ int cli_main(int argc, char** argv, const char* program,
              const std::function<void(CLI::App&, int&)>& more = {});
 
 }  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -8,3 +8,4 @@
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
 #include "deques/variant.hpp"
+// SPDX-License-Identifier: Apache-2.0

@@ -69,3 +69,4 @@ inline std::vector<harness::checker> all_checkers() {
       ::stealcheck::register_variant<D, STEALCHECK_CAT(stealcheck_info_, __LINE__).values>(      \
           STEALCHECK_CAT(stealcheck_info_, __LINE__));                                           \
   }
+// SPDX-License-Identifier: Apache-2.0

@@ -53,3 +53,4 @@ bool register_suite(const char* suite, harness::variant v, const char* file, int
               STEALCHECK_CAT(stealcheck_suite_info_, __LINE__)),                                  \
           __FILE__, __LINE__);                                                                    \
   }
+// SPDX-License-Identifier: Apache-2.0

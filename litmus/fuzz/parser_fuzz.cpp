@@ -26,3 +26,4 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (in.target > code.size()) std::abort();
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0

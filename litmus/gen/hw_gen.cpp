@@ -192,3 +192,4 @@ int main(int argc, char** argv) {
   std::vector<std::string> files(argv + 2, argv + argc);
   return stealcheck::litmus::generate(argv[1], files);
 }
+// SPDX-License-Identifier: Apache-2.0

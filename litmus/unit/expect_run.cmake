@@ -9,3 +9,4 @@ if(NOT "${out}${err}" MATCHES "${EXPECT_OUTPUT}")
   message(FATAL_ERROR "output does not match '${EXPECT_OUTPUT}':\n${out}\n${err}")
 endif()
 message(STATUS "ok: exit ${code}, output matches")
+# SPDX-License-Identifier: Apache-2.0

@@ -158,3 +158,4 @@ TEST(LitmusReference, TooManyEventsIsAReportedLimitNotACrash) {
 
 }  // namespace
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

@@ -210,3 +210,4 @@ TEST(LitmusParser, ParseErrorFormatIsFileLineColMessage) {
 
 }  // namespace
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

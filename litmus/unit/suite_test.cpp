@@ -97,3 +97,4 @@ TEST_F(LitmusSuite, DirectoriesAreSearchedRecursivelyForDotLitmusOnly) {
 
 }  // namespace
 }  // namespace stealcheck::litmus
+// SPDX-License-Identifier: Apache-2.0

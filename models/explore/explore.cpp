@@ -219,3 +219,4 @@ result explore(const options& opt, const std::function<void(client&)>& body) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

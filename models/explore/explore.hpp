@@ -124,3 +124,4 @@ class client {
 result explore(const options& opt, const std::function<void(client&)>& body);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

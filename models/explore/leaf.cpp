@@ -180,3 +180,4 @@ void explorer::leaf() {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -160,3 +160,4 @@ bool explorer::replay_step(const replay_plan& plan) {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -467,3 +467,4 @@ result explorer::run() {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

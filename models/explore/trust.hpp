@@ -159,3 +159,4 @@ class explorer final : private choice_free_adder {
 };
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

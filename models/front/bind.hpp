@@ -36,3 +36,4 @@ harness::command_line replay_command(std::string_view variant, std::string_view 
                                      const std::string& token);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -81,3 +81,4 @@ harness::checker checker(std::vector<memory_model> models) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -228,3 +228,4 @@ void add_model_command(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -46,3 +46,4 @@ int run_model_command(const model_request& req);
 void add_model_command(CLI::App& app, int& exit_code);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -362,3 +362,4 @@ std::vector<client_entry> clients_for(const variant_info& info) {
 }
 
 }  // namespace stealcheck::model::clients
+// SPDX-License-Identifier: Apache-2.0

@@ -200,3 +200,4 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

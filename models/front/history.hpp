@@ -76,3 +76,4 @@ class history {
 };
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -394,3 +394,4 @@ void add_mutate_command(CLI::App& app, int& exit_code) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -99,3 +99,4 @@ void write_markdown(std::ostream& out, const harness::variant& v, const mutate_r
 void add_mutate_command(CLI::App& app, int& exit_code);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

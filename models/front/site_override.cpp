@@ -62,3 +62,4 @@ std::variant<site_override, std::string> parse_site_override(std::string_view te
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

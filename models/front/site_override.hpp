@@ -34,3 +34,4 @@ std::variant<site_override, std::string> parse_site_override(std::string_view te
                                                              std::string_view variant);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

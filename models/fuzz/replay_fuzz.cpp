@@ -32,3 +32,4 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (r.bug->message.empty() || r.bug->message.find('\n') != std::string::npos) std::abort();
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0

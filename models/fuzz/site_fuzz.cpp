@@ -32,3 +32,4 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (text != name + "=" + std::string(text.substr(text.find('=') + 1))) std::abort();
   return 0;
 }
+// SPDX-License-Identifier: Apache-2.0

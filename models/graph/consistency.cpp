@@ -22,3 +22,4 @@ consistency_checker consistency_checker::restricted(const graph& kept) const {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -113,3 +113,4 @@ class consistency_checker {
 };
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

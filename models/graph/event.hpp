@@ -152,3 +152,4 @@ constexpr std::memory_order write_part(std::memory_order o) noexcept {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

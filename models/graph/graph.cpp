@@ -115,3 +115,4 @@ void set_reads_from(graph& g, event_id r, event_id w) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -118,3 +118,4 @@ using view = std::vector<std::int32_t>;
 void set_reads_from(graph& g, event_id r, event_id w);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -208,3 +208,4 @@ bool read_outside(const graph& g, std::uint32_t loc, const hb_cache::clock* pre,
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

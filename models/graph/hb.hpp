@@ -136,3 +136,4 @@ bool read_outside(const graph& g, std::uint32_t loc, const hb_cache::clock* pre,
                   bool revisitable_only);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

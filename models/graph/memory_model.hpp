@@ -21,3 +21,4 @@ inline constexpr std::size_t max_threads = 8;
 inline constexpr std::uint32_t max_events_cap = 32000;
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -406,3 +406,4 @@ bool psc_certify(const graph& g, hb_cache& cache) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -55,3 +55,4 @@ bool psc_acyclic_reference(const graph& g, const hb_clocks& c);
 std::vector<std::pair<event_id, event_id>> psc_edges_reference(const graph& g, const hb_clocks& c);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -104,3 +104,4 @@ std::vector<std::pair<event_id, event_id>> psc_edges_reference(const graph& g, c
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

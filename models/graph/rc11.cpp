@@ -424,3 +424,4 @@ bool rc11_consistent(const graph& g, hb_cache& cache) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -85,3 +85,4 @@ bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos);
 bool rc11_sc_axiom_after(const graph& g, hb_cache& c, event_id added);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -72,3 +72,4 @@ bool sc_consistent(const graph& g) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

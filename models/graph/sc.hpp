@@ -18,3 +18,4 @@ bool sc_consistent(const graph& g);
 bool rmw_atomic(const graph& g);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

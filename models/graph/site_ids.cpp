@@ -43,3 +43,4 @@ const site* site_at(std::uint32_t id) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -45,3 +45,4 @@ extern constinit thread_local site_cache_slot tls_site_cache[site_cache_size];
 const site* site_at(std::uint32_t id);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

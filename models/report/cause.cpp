@@ -294,3 +294,4 @@ cause explain(const graph& g, const std::vector<operation_span>& ops, error_kind
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

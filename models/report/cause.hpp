@@ -55,3 +55,4 @@ cause explain(const graph& g, const std::vector<operation_span>& ops, error_kind
               const std::vector<event_id>& focus);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

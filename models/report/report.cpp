@@ -442,3 +442,4 @@ std::string dot(const graph& g) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -61,3 +61,4 @@ std::string dot(const graph& g, const std::vector<operation_span>& ops, bool ful
                 const cause& why = {});
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -83,3 +83,4 @@ std::optional<replay_plan> decode_token(std::string_view token) {
 }
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -29,3 +29,4 @@ std::string encode_token(const graph& g);
 std::optional<replay_plan> decode_token(std::string_view token);
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

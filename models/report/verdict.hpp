@@ -113,3 +113,4 @@ struct result {
 ///   gdb -ex 'break stealcheck_bug_hit' -ex run --args stealcheck model V --client C --replay T
 /// `kind` is error_name of the bug, `message` its one-line message. Does nothing itself.
 extern "C" void stealcheck_bug_hit(const char* kind, const char* message) noexcept;
+// SPDX-License-Identifier: Apache-2.0

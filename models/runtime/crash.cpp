@@ -194,3 +194,4 @@ void install_crash_report() {}
 #endif
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

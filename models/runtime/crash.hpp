@@ -14,3 +14,4 @@ namespace stealcheck::model::detail {
 void install_crash_report();
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -100,3 +100,4 @@ inline event make_write_part(const graph& g, const event& r) {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -240,3 +240,4 @@ std::size_t execution::spawn(std::function<void()> body) {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -317,3 +317,4 @@ struct memory {
 };
 
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

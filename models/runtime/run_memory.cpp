@@ -68,3 +68,4 @@ void run_memory::give_back() {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

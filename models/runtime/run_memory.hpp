@@ -105,3 +105,4 @@ class run_memory {
 };
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

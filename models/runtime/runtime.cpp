@@ -269,3 +269,4 @@ void execution::block(block_reason why) {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

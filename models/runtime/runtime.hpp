@@ -336,3 +336,4 @@ inline void set_current_execution(execution* e) noexcept {
 std::size_t stack_guard_bytes() noexcept;
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -353,3 +353,4 @@ void rt_free_end(const void* p) {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -73,3 +73,4 @@ bool rt_free_begin(const void* p, bool array);
 void rt_free_end(const void* p);
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

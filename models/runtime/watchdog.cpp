@@ -138,3 +138,4 @@ void release_progress_slot(progress_slot* s) {
 }
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -62,3 +62,4 @@ progress_slot* acquire_progress_slot(std::uint32_t stall_seconds);
 void release_progress_slot(progress_slot* s);
 
 }  // namespace stealcheck::model::detail
+// SPDX-License-Identifier: Apache-2.0

@@ -178,3 +178,4 @@ TEST(Cli, VerifyColumn) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -257,3 +257,4 @@ TEST(Clients, LeakOnDestructionIsCaughtOnlyByTheClientThatDestroysANonEmptyDeque
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -62,3 +62,4 @@ TEST(Determinism, PopFenceBugIsWeakMemoryOnly) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

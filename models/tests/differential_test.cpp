@@ -185,3 +185,4 @@ TEST(Differential, ExplorerMatchesBruteForceSc) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -531,3 +531,4 @@ TEST(Errors, MalformedReplayToken) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

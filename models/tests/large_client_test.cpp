@@ -79,3 +79,4 @@ TEST(LargeClient, ChaseLevParallelEachExecutionOnce) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

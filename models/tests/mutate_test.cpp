@@ -153,3 +153,4 @@ TEST(Mutate, TheSameWithOneJobAndChosenClients) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -194,3 +194,4 @@ TEST(Names, NamedScalarsCarryTheirOwnValues) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -114,3 +114,4 @@ TEST(Parallel, LockedClientsTornDownInsideAnUnlockDoNotTerminate) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -714,3 +714,4 @@ TEST(Psc, IncrementalCheckCountsAReaderFenceBelowADirectEnd) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

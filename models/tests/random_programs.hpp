@@ -163,3 +163,4 @@ inline void run_program(client& c, const program& p, std::uint32_t locations) {
 }
 
 }  // namespace stealcheck::model::test_programs
+// SPDX-License-Identifier: Apache-2.0

@@ -236,3 +236,4 @@ TEST(Report, KnownBadReportsLeadWithTheOperationsAndFitOnAScreen) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

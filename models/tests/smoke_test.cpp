@@ -26,3 +26,4 @@ TEST(Smoke, StoreBuffering) {
 }
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

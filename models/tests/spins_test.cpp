@@ -52,3 +52,4 @@ TEST(Spins, BoundCutsFailTheModelColumnUnlessTheVariantSpins) {
 
 }  // namespace
 }  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0

@@ -277,3 +277,4 @@ TEST(oracle, LimitsAreErrors) {
 
 }  // namespace
 }  // namespace stealcheck::oracle
+// SPDX-License-Identifier: Apache-2.0

@@ -82,3 +82,4 @@ inline std::uint64_t mix(std::uint64_t z) {
 }
 
 }  // namespace stealcheck::scheduler::test
+// SPDX-License-Identifier: Apache-2.0

@@ -234,3 +234,4 @@ TEST(FrameArena, ReusesFreedBlocksAndCountsLiveFrames) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler::test
+// SPDX-License-Identifier: Apache-2.0

@@ -66,3 +66,4 @@ TEST(EventCountThreads, RepeatedNotifyOneWakesEverySleeper) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler::test
+// SPDX-License-Identifier: Apache-2.0

@@ -189,3 +189,4 @@ TYPED_TEST(GroupTest, NonWorkerWaitNeverBlocksAWorkerUnderItsOwnTask) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler::test
+// SPDX-License-Identifier: Apache-2.0

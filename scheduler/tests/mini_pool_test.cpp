@@ -52,3 +52,4 @@ TEST(MiniPoolNative, ForkJoinSpawnAndExceptionsThenShutdownOnSplit) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler::test
+// SPDX-License-Identifier: Apache-2.0

@@ -211,3 +211,4 @@ TEST(SchedModel, RelaxedOutsideNotifyLetsTheCallerMissTheCompletion) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

@@ -272,3 +272,4 @@ TYPED_TEST(PoolTest, CreateAndDestroyRepeatedly) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler::test
+// SPDX-License-Identifier: Apache-2.0

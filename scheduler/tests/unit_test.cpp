@@ -93,3 +93,4 @@ TEST(VictimRng, StaysInRangeAndCoversIt) {
 
 }  // namespace
 }  // namespace stealcheck::scheduler
+// SPDX-License-Identifier: Apache-2.0

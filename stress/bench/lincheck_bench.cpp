@@ -64,3 +64,4 @@ BENCHMARK(BM_CheckHistory)
 }  // namespace stealcheck::stress::lincheck
 
 BENCHMARK_MAIN();
+// SPDX-License-Identifier: Apache-2.0

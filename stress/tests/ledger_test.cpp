@@ -41,3 +41,4 @@ TEST(Ledger, NamesAnInvention) {
 
 }  // namespace
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

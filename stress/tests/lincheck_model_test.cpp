@@ -77,3 +77,4 @@ TEST(LincheckModel, CatchesMissingPushFence) {
 
 }  // namespace
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -86,3 +86,4 @@ RC_GTEST_PROP(LincheckNativeRc, ChaseLevScenariosAreLinearizable, ()) {
 
 }  // namespace
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

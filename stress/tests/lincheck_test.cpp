@@ -159,3 +159,4 @@ TEST(Lincheck, MinimizeKeepsOnlyTheViolation) {
 
 }  // namespace
 }  // namespace stealcheck::stress::lincheck
+// SPDX-License-Identifier: Apache-2.0

@@ -175,3 +175,4 @@ TEST(NativeFault, LincheckStopsAHungOperation) {
 
 }  // namespace
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

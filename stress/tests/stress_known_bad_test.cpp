@@ -45,3 +45,4 @@ TEST(StressKnownBad, LastItemCatchesMissingPopFence) {
 
 }  // namespace
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -83,3 +83,4 @@ TYPED_TEST(StressTest, SpscStealsEverythingInOrder) {
 
 }  // namespace
 }  // namespace stealcheck::stress
+// SPDX-License-Identifier: Apache-2.0

@@ -89,3 +89,4 @@ TEST(ConformanceSuite, ScalarOnlyDequeSkipsBoxedScenarios) {
 
 }  // namespace
 }  // namespace stealcheck::testing
+// SPDX-License-Identifier: Apache-2.0

@@ -42,3 +42,4 @@ for d in "$@"; do
 done
 [ "$n" -gt 0 ] || { echo "no corpus input found"; exit 1; }
 echo "$n corpus inputs: $rejected rejected with one error line and exit 2, the rest accepted"
+# SPDX-License-Identifier: Apache-2.0

@@ -15,3 +15,4 @@ grep -q 'Breakpoint 1, stealcheck_bug_hit (kind=.*"assertion", message=.*taken t
 grep -q 'history::check_all' gdb.txt && grep -q 'clients.hpp' gdb.txt ||
   { echo "the backtrace does not reach the client's check"; cat gdb.txt; exit 1; }
 echo "gdb stopped at: $(grep -m1 'Breakpoint 1,' gdb.txt)"
+# SPDX-License-Identifier: Apache-2.0

@@ -19,3 +19,4 @@ grep -q "stealcheck: error: replay token does not fit.*R .*reading from .* is no
   { echo "stale token: the error does not name the read"; cat err.txt; exit 1; }
 ! grep -q "BUG" out.txt || { echo "stale token reported a bug"; exit 1; }
 echo "stale token rejected: $(cat err.txt)"
+# SPDX-License-Identifier: Apache-2.0

@@ -11,3 +11,4 @@ const bool abp_registered = register_variant<abp_tag::deque>(builtin::abp) &&
                             register_variant<abp_tag1_tag::deque>(builtin::abp_tag1);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

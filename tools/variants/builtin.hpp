@@ -22,3 +22,4 @@ inline bool link_builtin_variants() {
 }
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

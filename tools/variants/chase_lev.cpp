@@ -9,3 +9,4 @@ namespace stealcheck::tools {
 const bool chase_lev_registered = register_variant<chase_lev_tag::deque>(builtin::chase_lev);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

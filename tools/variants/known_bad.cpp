@@ -13,3 +13,4 @@ const bool known_bad_registered =
     register_variant<locked_steal_bottom_tag::deque>(builtin::locked_steal_bottom);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

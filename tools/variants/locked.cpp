@@ -9,3 +9,4 @@ namespace stealcheck::tools {
 const bool locked_registered = register_variant<locked_tag::deque>(builtin::locked);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

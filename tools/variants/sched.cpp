@@ -75,3 +75,4 @@ const bool sched_registered =
         "outside wait's epoch bump relaxed: the caller misses the completion", false));
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

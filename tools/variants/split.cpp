@@ -9,3 +9,4 @@ namespace stealcheck::tools {
 const bool split_registered = register_variant<split_tag::deque>(builtin::split);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

@@ -9,3 +9,4 @@ namespace stealcheck::tools {
 const bool steal_half_registered = register_variant<steal_half_tag::deque>(builtin::steal_half);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0

@@ -12,3 +12,4 @@ const bool the_registered =
     register_variant<the_no_pop_fence_tag::deque>(builtin::the_no_pop_fence);
 
 }  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0
