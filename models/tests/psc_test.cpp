@@ -209,8 +209,12 @@ struct checker {
 
 TEST(Psc, FastMatchesReferenceOnClientGraphs) {
   checker ck(seed_from_env());
+  // The pass with every site seq_cst (many sc events: the interesting graphs for psc) runs at
+  // full scale; under the sanitizer presets the clients' own orders only.
+  constexpr bool all_sc_pass = STEALCHECK_TEST_SCALE >= 100;
   for_each_variant([&](auto tag, const variant_info& info) {
     for (const bool all_sc : {false, true}) {
+      if (all_sc && !all_sc_pass) continue;
       options o;
       if (all_sc)
         for (const site* s : info.sites)
