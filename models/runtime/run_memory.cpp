@@ -13,8 +13,9 @@ void release(void* p) {
 
 run_memory::~run_memory() {
   give_back();
-  for (const auto& [bytes, p] : spare_)
-    release(p);
+  for (const auto& per_thread : keyed_)
+    for (const auto& [bytes, p] : per_thread)
+      release(p);
 }
 
 void run_memory::reset(std::size_t locations) {
@@ -23,6 +24,7 @@ void run_memory::reset(std::size_t locations) {
   last_.assign(locations, 0);
   element_.reset();
   allocs_.clear();
+  made_.assign(made_.size(), 0);
 }
 
 void run_memory::grow(std::uint32_t loc) {
@@ -31,15 +33,21 @@ void run_memory::grow(std::uint32_t loc) {
   last_.resize(loc + 1, 0);
 }
 
-std::size_t run_memory::allocate(std::size_t bytes, std::size_t count,
+std::size_t run_memory::allocate(std::size_t t, std::size_t bytes, std::size_t count,
                                  void (*destroy)(void*, std::size_t)) {
-  void* p = nullptr;
-  for (std::size_t k = spare_.size(); k-- > 0 && p == nullptr;)
-    if (spare_[k].first == bytes) {
-      p = spare_[k].second;
-      spare_.erase(spare_.begin() + static_cast<std::ptrdiff_t>(k));
-    }
-  if (p == nullptr) p = ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
+  if (t >= keyed_.size()) {
+    keyed_.resize(t + 1);
+    made_.resize(t + 1, 0);
+  }
+  const std::size_t k = made_[t]++;
+  auto& mine = keyed_[t];
+  if (k == mine.size()) mine.emplace_back(0, nullptr);
+  auto& [size, p] = mine[k];
+  if (size != bytes) {  // first time, or this allocation had another size in an earlier run
+    if (p != nullptr) release(p);
+    p = ::operator new (bytes, std::align_val_t{alignof(std::max_align_t)});
+    size = bytes;
+  }
   allocs_.push_back({p, bytes, count, destroy, true, event_id::none(), event_id::none()});
   return allocs_.size() - 1;
 }
@@ -57,13 +65,6 @@ bool run_memory::free_locations(std::size_t k, event_id f) {
 }
 
 void run_memory::give_back() {
-  constexpr std::size_t max_spare = 64;  // a client allocating more per run frees the rest
-  for (alloc_record& a : allocs_) {
-    if (spare_.size() < max_spare)
-      spare_.emplace_back(a.bytes, a.storage);
-    else
-      release(a.storage);
-  }
   allocs_.clear();
 }
 

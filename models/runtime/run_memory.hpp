@@ -1,8 +1,14 @@
 // models/runtime/run_memory.hpp: what one run of the client knows of its memory beyond the
 // execution graph: per location its address (to find the locations inside a freed allocation), the
 // free that ended it, and the value last written to it in this run (what an operation of a
-// torn-down run returns); the model allocations (Mem::create / destroy) with their storage,
-// which is reused from run to run (allocations repeat: the same client runs again).
+// torn-down run returns); the model allocations (Mem::create / destroy) with their storage.
+//
+// Storage is kept from run to run, keyed by the allocating thread and the allocation's number
+// within that thread's run: the k-th allocation of thread t gets the same address in every run.
+// A thread re-executed up to a recorded event therefore writes the same pointer values it
+// wrote when the event was recorded (a deque that stores boxed values or node pointers in its
+// atomics compares them in CASes), whatever the other threads allocated meanwhile, and no
+// storage serves two allocations of one run.
 //
 // Thread role: the explorer's OS thread (the run's fibers run on it). Complexity: O(1) per
 // location access; O(allocations) to find a freed pointer; O(locations) per free.
@@ -81,15 +87,15 @@ class run_memory {
   }
 
   // ---- allocations ----
-  /// Storage for a new allocation of `bytes` bytes (an earlier run's, when one of that size
-  /// is spare), recorded; returns its index. Contents indeterminate.
-  std::size_t allocate(std::size_t bytes, std::size_t count, void (*destroy)(void*, std::size_t));
+  /// Storage for thread t's next allocation of `bytes` bytes (the storage that allocation had
+  /// in earlier runs, when of that size), recorded; returns its index. Contents indeterminate.
+  std::size_t allocate(std::size_t t, std::size_t bytes, std::size_t count,
+                       void (*destroy)(void*, std::size_t));
   alloc_record& allocation(std::size_t k) { return allocs_[k]; }
   const std::vector<alloc_record>& allocations() const noexcept { return allocs_; }
   /// Marks every location placed inside allocation k freed by `f`. Returns whether any was.
   bool free_locations(std::size_t k, event_id f);
-  /// The end of a run: every allocation's storage goes back to the spare pool (or is
-  /// released past the pool's size); the records are forgotten.
+  /// The end of a run: the records are forgotten (the storage stays with its key).
   void give_back();
 
  private:
@@ -101,7 +107,9 @@ class run_memory {
   std::optional<std::uint32_t> element_;
   std::uint32_t array_ = 0;
   std::vector<alloc_record> allocs_;
-  std::vector<std::pair<std::size_t, void*>> spare_;  // storage of earlier runs, with its size
+  // [thread][k]: the storage of thread's k-th allocation, with its size, kept across runs
+  std::vector<std::vector<std::pair<std::size_t, void*>>> keyed_;
+  std::vector<std::size_t> made_;  // [thread]: allocations made in this run
 };
 
 }  // namespace stealcheck::model::detail

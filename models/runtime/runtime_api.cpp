@@ -302,7 +302,8 @@ std::memory_order rt_site_order(const site& s) noexcept {
 void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
                void (*destroy)(void*, std::size_t)) {
   execution& x = ex();
-  const std::size_t k = x.mem.allocate(size * (count == 0 ? 1 : count), count, destroy);
+  const std::size_t k =
+      x.mem.allocate(x.current(), size * (count == 0 ? 1 : count), count, destroy);
   alloc_record& a = x.mem.allocation(k);
   if (!x.tearing_down()) a.alloc_event = x.record(event_kind::alloc, static_cast<std::uint32_t>(k));
   return a.storage;
@@ -311,7 +312,8 @@ void* rt_alloc(std::size_t size, std::size_t /*align*/, std::size_t count,
 void* rt_alloc_array(std::size_t size, std::size_t count, void (*destroy)(void*, std::size_t),
                      const char* name, source_loc src) {
   execution& x = ex();
-  const std::size_t k = x.mem.allocate(size * (count == 0 ? 1 : count), count, destroy);
+  const std::size_t k =
+      x.mem.allocate(x.current(), size * (count == 0 ? 1 : count), count, destroy);
   alloc_record& a = x.mem.allocation(k);
   const auto n = static_cast<std::uint32_t>(k);
   x.mem.allocating_array(n);
