@@ -19,6 +19,7 @@
 #include "deques/registry.hpp"
 #include "models/front/clients.hpp"
 #include "models/report/token.hpp"
+#include "models/tests/sweep.hpp"
 
 namespace stealcheck::model {
 namespace {
@@ -46,7 +47,7 @@ constexpr bool both_models = STEALCHECK_TEST_SCALE >= 100;
 
 TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
   std::uint64_t split = 0;
-  for_each_variant([&](auto tag, const variant_info& info) {
+  for_each_swept_variant([&](auto tag, const variant_info& info) {
     if (info.known_bad) return;
     for (const auto& cl : clients::clients_for<decltype(tag)::template deque>(info)) {
       if (cl.large) continue;

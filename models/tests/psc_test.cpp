@@ -43,6 +43,7 @@
 #include "models/graph/hb.hpp"
 #include "models/graph/rc11.hpp"
 #include "models/tests/random_programs.hpp"
+#include "models/tests/sweep.hpp"
 
 namespace stealcheck::model {
 namespace {
@@ -212,7 +213,7 @@ TEST(Psc, FastMatchesReferenceOnClientGraphs) {
   // The pass with every site seq_cst (many sc events: the interesting graphs for psc) runs at
   // full scale; under the sanitizer presets the clients' own orders only.
   constexpr bool all_sc_pass = STEALCHECK_TEST_SCALE >= 100;
-  for_each_variant([&](auto tag, const variant_info& info) {
+  for_each_swept_variant([&](auto tag, const variant_info& info) {
     for (const bool all_sc : {false, true}) {
       if (all_sc && !all_sc_pass) continue;
       options o;
