@@ -115,11 +115,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "Comma list of fib,nqueens,uts,matmul,loop (default all)");
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option("--runtimes", args->runtimes,
-                  "Comma list of "
-                  "serial,coro-serial,sc-chase_lev,sc-locked,sc-steal_half,sc-split,cs-chase_lev,"
-                  "cs-locked,cs-steal_half,cs-split,tbb,omp (default all; sc = child stealing, cs "
-                  "= continuation stealing, coro-serial = the cs kernels run serially; an sc name "
-                  "may end in /t<K>: forks throttled at K waiting tasks, e.g. sc-split/t4)");
+                  "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp with a "
+                  "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet) "
+                  "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
+                  "the cs kernels run serially; an sc name may end in /t<K>: forks throttled at "
+                  "K waiting tasks, e.g. sc-split/t4)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE");

@@ -20,9 +20,10 @@ std::unique_ptr<runtime> make_serial_runtime() {
 }
 
 std::vector<std::string> all_runtime_names() {
-  return {"serial", "coro-serial", "sc-chase_lev", "sc-locked", "sc-steal_half", "sc-split",
-          "sc-the", "sc-abp",      "cs-chase_lev", "cs-locked", "cs-steal_half", "cs-split",
-          "cs-the", "cs-abp",      "tbb",          "omp"};
+  return {"serial",       "coro-serial", "sc-chase_lev",  "sc-locked", "sc-steal_half",
+          "sc-split",     "sc-the",      "sc-abp",        "sc-fjp",    "sc-dotnet",
+          "cs-chase_lev", "cs-locked",   "cs-steal_half", "cs-split",  "cs-the",
+          "cs-abp",       "cs-fjp",      "cs-dotnet",     "tbb",       "omp"};
 }
 
 std::unique_ptr<runtime> make_runtime(std::string_view name) {

@@ -178,8 +178,7 @@ class chase_lev {
   /// Requires: initial_capacity >= 1 (rounded up to a power of two). A capacity of 1 or 2 lets
   /// model-checked clients force a resize with a few pushes.
   explicit chase_lev(std::int64_t initial_capacity = 64)
-      : array_(Mem::template create<ring>(round_up(initial_capacity), source_loc::current()),
-               "array") {}
+      : array_(ring::initial(initial_capacity, 1, source_loc::current()), "array") {}
 
   chase_lev(const chase_lev&) = delete;
   chase_lev& operator=(const chase_lev&) = delete;
@@ -265,11 +264,6 @@ class chase_lev {
   }
 
  private:
-  static std::int64_t round_up(std::int64_t n) {
-    assert(n >= 1 && "chase_lev: initial capacity must be >= 1");
-    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n < 1 ? 1 : n)));
-  }
-
   // Owner only. Copies [t, b) into a ring twice the size and publishes it; the old ring is
   // retired (freed in the destructor), since thieves may still be reading it.
   ring* grow(ring* old, std::int64_t t, std::int64_t b) {

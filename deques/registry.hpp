@@ -13,6 +13,8 @@
 
 #include "deques/abp.hpp"
 #include "deques/chase_lev.hpp"
+#include "deques/dotnet.hpp"
+#include "deques/fjp.hpp"
 #include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
 #include "deques/memory.hpp"
@@ -38,6 +40,10 @@ template <class T, class Mem>
 using abp_default = abp<T, Mem>;
 template <class T, class Mem>
 using abp_tag1_default = abp_tag1<T, Mem>;
+template <class T, class Mem>
+using fjp_default = fjp_deque<T, Mem>;
+template <class T, class Mem>
+using dotnet_default = dotnet_deque<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
@@ -47,11 +53,15 @@ using steal_half_tag = variant_tag<detail::steal_half_default>;
 using split_tag = variant_tag<detail::split_default>;
 using the_tag = variant_tag<detail::the_default>;
 using abp_tag = variant_tag<detail::abp_default>;
+using fjp_tag = variant_tag<detail::fjp_default>;
+using dotnet_tag = variant_tag<detail::dotnet_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
 using the_no_pop_fence_tag = variant_tag<the_no_pop_fence>;
 using abp_tag1_tag = variant_tag<detail::abp_tag1_default>;
+using fjp_pop_no_rmw_tag = variant_tag<fjp_pop_no_rmw>;
+using dotnet_no_pop_fence_tag = variant_tag<dotnet_no_pop_fence>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -71,6 +81,10 @@ inline constexpr variant_info the = info_from_sites<the_sites>(
     "Cilk-5's THE protocol: lock-free owner, locked thieves (Frigo et al. 1998)");
 inline constexpr variant_info abp = info_from_sites<abp_sites>(
     "bounded array, tagged age word, reset on empty (Arora et al. 1998)", /*bounded=*/true);
+inline constexpr variant_info fjp = info_from_sites<fjp_sites>(
+    "Java ForkJoinPool's WorkQueue: slots taken by exchange and CAS (OpenJDK 17)");
+inline constexpr variant_info dotnet = info_from_sites<dotnet_sites>(
+    ".NET thread pool's WorkStealingQueue: lock-free owner, try-locked thieves");
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
@@ -81,6 +95,10 @@ inline constexpr variant_info the_no_pop_fence =
     info_from_sites<the_sites_no_pop_fence>("KNOWN-BAD the");
 inline constexpr variant_info abp_tag1 =
     info_from_sites<abp_sites_tag1>("KNOWN-BAD abp", /*bounded=*/true);
+inline constexpr variant_info fjp_pop_no_rmw =
+    info_from_sites<fjp_sites_pop_no_rmw>("KNOWN-BAD fjp");
+inline constexpr variant_info dotnet_no_pop_fence =
+    info_from_sites<dotnet_sites_no_pop_fence>("KNOWN-BAD dotnet");
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -96,11 +114,15 @@ void for_each_variant(F&& f) {
   f(split_tag{}, builtin::split);
   f(the_tag{}, builtin::the);
   f(abp_tag{}, builtin::abp);
+  f(fjp_tag{}, builtin::fjp);
+  f(dotnet_tag{}, builtin::dotnet);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);
   f(the_no_pop_fence_tag{}, builtin::the_no_pop_fence);
   f(abp_tag1_tag{}, builtin::abp_tag1);
+  f(fjp_pop_no_rmw_tag{}, builtin::fjp_pop_no_rmw);
+  f(dotnet_no_pop_fence_tag{}, builtin::dotnet_no_pop_fence);
 }
 
 /// Calls f(tag, info) for the built-in variant named `name`; returns false if there is none.

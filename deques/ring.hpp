@@ -1,7 +1,7 @@
 // deques/ring.hpp: the rings of atomic slots the deques keep their items in.
 //   wrapping_ring  steal_half and split: a power-of-two array that never grows, indexed by
 //                  32-bit indices that wrap modulo 2^32.
-//   growing_ring   chase_lev and the: a power-of-two array indexed by signed 64-bit indices
+//   growing_ring   chase_lev, the and fjp: a power-of-two array indexed by signed 64-bit indices
 //                  modulo its capacity, which the owner replaces by one twice the size.
 //
 // Thread role: at() and the index arithmetic from any thread (the deque says who may touch which
@@ -69,10 +69,11 @@ class wrapping_ring {
 
 /// A ring that grows by replacement (chase_lev, the): `doubled` copies [t, b) into a new ring
 /// twice the size; the deque decides how to publish it and when to free the old one. Indices
-/// are signed 64-bit and never wrap; position i is i & (capacity - 1).
-template <class T, class Mem>
+/// are signed 64-bit and never wrap; position i is i & (capacity - 1). `Codec` says how a slot
+/// holds a value (deques/slot.hpp).
+template <class T, class Mem, class Codec = slot_codec<T, Mem>>
 struct growing_ring {
-  using codec = slot_codec<T, Mem>;
+  using codec = Codec;
   using stored = typename codec::stored;
   using slot = typename Mem::template atomic<stored>;
 
@@ -82,6 +83,15 @@ struct growing_ring {
       : capacity(cap),
         slots(Mem::template create_array<slot>(static_cast<std::size_t>(cap), "ring", where)) {}
   ~growing_ring() { Mem::destroy_array(slots, static_cast<std::size_t>(capacity)); }
+
+  /// A deque's first ring: `requested` rounded up to a power of two, at least `least`,
+  /// allocated at `where` (the deque's constructor). Requires: requested >= 1.
+  static growing_ring* initial(std::int64_t requested, std::int64_t least, source_loc where) {
+    assert(requested >= 1 && "initial capacity must be >= 1");
+    const std::int64_t n = requested < least ? least : requested;
+    return Mem::template create<growing_ring>(
+        static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n))), where);
+  }
   growing_ring(const growing_ring&) = delete;
   growing_ring& operator=(const growing_ring&) = delete;
 

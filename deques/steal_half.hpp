@@ -110,9 +110,9 @@ struct steal_half_sites {
                                         "ordered by steal.load_bottom"};
   static constexpr site steal_cas{
       "steal_half::steal.cas", mo::release, site_kind::rmw,
-      "claims [top, top+k) unless top changed; release pairs with push.load_top (slot reads "
-      "before reuse), not needed under RC11 in stealcheck's clients: relaxed admits more "
-      "executions but no bug (the reuse race is the LB cycle of push.load_top)"};
+      "claims [top, top+k) unless top changed; release pairs with a later thief's acquire "
+      "load of top: that thief then reads a bottom at least the one this thief saw, or it "
+      "reports empty beside a pushed item (killed in push2_push2_steal_2thieves)"};
   static constexpr site steal_cas_failure{"steal_half::steal.cas_failure", mo::relaxed,
                                           site_kind::cas_failure, "abort uses nothing it read"};
   static constexpr site into_load_dest_bottom{
@@ -269,7 +269,7 @@ class steal_half {
     }
     const std::uint64_t next = (word & ~std::uint64_t{0xffffffff}) |
                                static_cast<std::uint32_t>(t + static_cast<std::uint32_t>(k));
-    // release CAS (steal.cas): claims [t, t+k); pairs with push.load_top (reuse after read).
+    // release CAS (steal.cas): claims [t, t+k); pairs with the next thief's acquire load of top.
     if (!top_.compare_exchange_strong(word, next, Mem::order(Sites::steal_cas),
                                       Mem::order(Sites::steal_cas_failure))) {
       return steal_result<T>::abort();

@@ -176,8 +176,7 @@ class the_deque {
 
   /// Requires: initial_capacity >= 1 (rounded up to a power of two, at least 2).
   explicit the_deque(std::int64_t initial_capacity = 64)
-      : array_(Mem::template create<ring>(round_up(initial_capacity), source_loc::current()),
-               "array") {}
+      : array_(ring::initial(initial_capacity, 2, source_loc::current()), "array") {}
 
   the_deque(const the_deque&) = delete;
   the_deque& operator=(const the_deque&) = delete;
@@ -241,11 +240,6 @@ class the_deque {
   }
 
  private:
-  static std::int64_t round_up(std::int64_t n) {
-    assert(n >= 1 && "the: initial capacity must be >= 1");
-    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(n < 2 ? 2 : n)));
-  }
-
   // Owner only, bottom already decremented to b. Fig. 5's conflict path (without its restore
   // before the lock: see the file comment): with thieves shut out, top is exact; take index b
   // unless a thief already took it.

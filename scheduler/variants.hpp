@@ -13,6 +13,8 @@
 
 #include "deques/abp.hpp"
 #include "deques/chase_lev.hpp"
+#include "deques/dotnet.hpp"
+#include "deques/fjp.hpp"
 #include "deques/locked.hpp"
 #include "deques/split.hpp"
 #include "deques/steal_half.hpp"
@@ -29,6 +31,8 @@ using steal_half_pool = pool<steal_half<task*>>;
 using split_pool = pool<split_deque<task*>>;
 using the_pool = pool<the_deque<task*>>;
 using abp_pool = pool<abp<task*>>;
+using fjp_pool = pool<fjp_deque<task*>>;
+using dotnet_pool = pool<dotnet_deque<task*>>;
 // The continuation-stealing mode on the same deques (scheduler/coro_pool.hpp).
 using chase_lev_coro_pool = coro_pool<chase_lev<task*>>;
 using locked_coro_pool = coro_pool<locked_deque<task*>>;
@@ -36,6 +40,8 @@ using steal_half_coro_pool = coro_pool<steal_half<task*>>;
 using split_coro_pool = coro_pool<split_deque<task*>>;
 using the_coro_pool = coro_pool<the_deque<task*>>;
 using abp_coro_pool = coro_pool<abp<task*>>;
+using fjp_coro_pool = coro_pool<fjp_deque<task*>>;
+using dotnet_coro_pool = coro_pool<dotnet_deque<task*>>;
 
 template <class P>
 struct pool_tag {
@@ -52,6 +58,8 @@ void for_each_pool_variant(F&& f) {
   f(pool_tag<split_pool>{}, std::string_view("split"));
   f(pool_tag<the_pool>{}, std::string_view("the"));
   f(pool_tag<abp_pool>{}, std::string_view("abp"));
+  f(pool_tag<fjp_pool>{}, std::string_view("fjp"));
+  f(pool_tag<dotnet_pool>{}, std::string_view("dotnet"));
 }
 
 }  // namespace stealcheck::scheduler

@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   register_model_only<locked_tag::deque>(builtin::locked);
   register_model_only<the_tag::deque>(builtin::the);
   register_model_only<abp_tag::deque>(builtin::abp);
+  register_model_only<fjp_tag::deque>(builtin::fjp);
+  register_model_only<dotnet_tag::deque>(builtin::dotnet);
   CLI::App app{"the model command over the built-in variants, for coverage of their sources"};
   app.require_subcommand(1);
   int exit_code = 0;

@@ -192,6 +192,11 @@ inline constexpr script full_ring_push_pop_steal3{"uu", "uo", {"hsss", ""}, 2};
 /// pushes and pops again after a contested pop (a pop that leaves the deque inconsistent when
 /// it loses the last item to the thief loses or duplicates value 2).
 inline constexpr script push_pop_push_pop_steal{"", "uouo", {"s", ""}, 2};
+/// Owner: push 1, 2 before the thieves start, then push 3, 4; thief A steals once, thief B
+/// twice. A thief that reads a top another thief advanced, with a bottom older than what that
+/// thief saw, reports empty beside a pushed item unless the store and load of top synchronize
+/// (fjp's steal.store_top and steal.load_top: Java advances base with an opaque store).
+inline constexpr script push2_push2_steal_2thieves{"uu", "uu", {"s", "ss"}, 4};
 /// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
 /// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
 /// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
@@ -347,6 +352,7 @@ std::vector<client_entry> clients_for(const variant_info& info) {
       scripted_entry("full_ring_push_pop_steal3", scripts::full_ring_push_pop_steal3),
       entry("push3_steal_destroy", push3_steal_destroy_at<D>),
       scripted_entry("push_pop_push_pop_steal", scripts::push_pop_push_pop_steal),
+      scripted_entry("push2_push2_steal_2thieves", scripts::push2_push2_steal_2thieves),
       scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
   if (info.owner_shares) {
     v.push_back(scripted_entry("push3_share_pop4_steal2", scripts::push3_share_pop4_steal2));

@@ -22,11 +22,11 @@ namespace stealcheck::scheduler::test {
 inline constexpr int scale = STEALCHECK_TEST_SCALE;
 inline constexpr bool full = scale >= 100;
 
-using pool_types =
-    ::testing::Types<chase_lev_pool, locked_pool, steal_half_pool, split_pool, the_pool, abp_pool>;
+using pool_types = ::testing::Types<chase_lev_pool, locked_pool, steal_half_pool, split_pool,
+                                    the_pool, abp_pool, fjp_pool, dotnet_pool>;
 using coro_pool_types =
     ::testing::Types<chase_lev_coro_pool, locked_coro_pool, steal_half_coro_pool, split_coro_pool,
-                     the_coro_pool, abp_coro_pool>;
+                     the_coro_pool, abp_coro_pool, fjp_coro_pool, dotnet_coro_pool>;
 
 /// For a test whose task waits (spinning, without forking) until a sibling has been stolen: on
 /// an owner_shares deque a thief reaches that sibling only at its owner's next push or pop,

@@ -13,12 +13,15 @@ extern const bool split_registered;
 extern const bool known_bad_registered;
 extern const bool the_registered;
 extern const bool abp_registered;
+extern const bool fjp_registered;
+extern const bool dotnet_registered;
 extern const bool sched_registered;
 
 /// Returns true; keeps every built-in registration in the program.
 inline bool link_builtin_variants() {
   return chase_lev_registered && locked_registered && steal_half_registered && split_registered &&
-         known_bad_registered && the_registered && abp_registered && sched_registered;
+         known_bad_registered && the_registered && abp_registered && fjp_registered &&
+         dotnet_registered && sched_registered;
 }
 
 }  // namespace stealcheck::tools
