@@ -262,8 +262,8 @@ class fjp_deque {
     }
     retired_.push_back(old);
     // release fence (grow.fence) pairs with steal's acquire load of array: moved slots visible.
-    Mem::fence(Mem::order(Sites::grow_fence));
-    array_.store(fresh, Mem::order(Sites::grow_store_array));
+    Mem::fence_then_store(array_, fresh, Mem::order(Sites::grow_fence),
+                          Mem::order(Sites::grow_store_array));
   }
 
   alignas(64) typename Mem::template atomic<std::int64_t> top_{0, "top"};

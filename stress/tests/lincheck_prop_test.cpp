@@ -46,6 +46,18 @@ TEST(LincheckNative, StealHalfIsLinearizable) {
 TEST(LincheckNative, SplitIsLinearizable) {
   expect_linearizable<split_tag>(false);
 }
+TEST(LincheckNative, TheIsLinearizable) {
+  expect_linearizable<the_tag>(false);
+}
+TEST(LincheckNative, AbpIsLinearizable) {
+  expect_linearizable<abp_tag>(false);
+}
+TEST(LincheckNative, FjpIsLinearizable) {
+  expect_linearizable<fjp_tag>(false);
+}
+TEST(LincheckNative, DotnetIsLinearizable) {
+  expect_linearizable<dotnet_tag>(false);
+}
 
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;

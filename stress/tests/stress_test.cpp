@@ -32,7 +32,8 @@ constexpr std::uint64_t scaled(std::uint64_t n) {
 
 template <class Tag>
 class StressTest : public ::testing::Test {};
-using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag, split_tag>;
+using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag, split_tag, the_tag,
+                                 abp_tag, fjp_tag, dotnet_tag>;
 TYPED_TEST_SUITE(StressTest, Correct);
 
 // The built-in variant's variant_info::owner_shares, as the stress checker passes it.
