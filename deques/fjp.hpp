@@ -224,6 +224,8 @@ class fjp_deque {
   /// Thread role: any. Takes the top value: item | empty | abort (the slot was taken, or top
   /// moved, between its reads). WorkQueue.tryPoll with scan's test of an empty slot.
   steal_result<T> steal() {
+    // acquire (steal.load_top) pairs with the release store of top by the thief before: its
+    // pushes seen are seen here, so an empty verdict below cannot miss them.
     const std::int64_t t = top_.load(Mem::order(Sites::steal_load_top));
     ring* a = array_.load(Mem::order(Sites::steal_load_array));    // pairs grow.fence
     stored x = a->at(t).load(Mem::order(Sites::steal_load_slot));  // pairs push.store_slot
@@ -237,7 +239,8 @@ class fjp_deque {
                                           Mem::order(Sites::steal_cas_failure))) {
       return steal_result<T>::abort();
     }
-    top_.store(t + 1, Mem::order(Sites::steal_store_top));  // Java: setBaseOpaque
+    // release (steal.store_top; Java: setBaseOpaque) pairs with the next thief's load of top.
+    top_.store(t + 1, Mem::order(Sites::steal_store_top));
     return steal_result<T>::item(codec::decode(x));
   }
 
