@@ -263,11 +263,7 @@ class dotnet_deque {
     ring* a = array_.load(Mem::order(Sites::pop_load_array));
     if (top_.load(Mem::order(Sites::pop_recheck_top)) <= b)  // no thief can reach index b
       return codec::decode(a->at(b).load(Mem::order(Sites::pop_load_slot)));
-    std::scoped_lock lock(mutex_);  // 0 or 1 items left: decide with thieves shut out
-    if (top_.load(Mem::order(Sites::pop_locked_load_top)) <= b)
-      return codec::decode(a->at(b).load(Mem::order(Sites::pop_load_slot)));
-    bottom_.store(b + 1, Mem::order(Sites::pop_restore_bottom));  // a thief took it: undo
-    return std::nullopt;
+    return pop_locked(a, b);  // 0 or 1 items left: decide with thieves shut out
   }
 
   /// Thread role: any. Takes the top value: item | empty | abort (the lock was held: .NET's
@@ -302,6 +298,16 @@ class dotnet_deque {
   }
 
  private:
+  // Owner only, bottom already decremented to b, a thief's top++ seen: LocalPopCore's locked
+  // branch. With thieves shut out, top is exact; take index b unless a thief took it.
+  std::optional<T> pop_locked(ring* a, std::int64_t b) {
+    std::scoped_lock lock(mutex_);
+    if (top_.load(Mem::order(Sites::pop_locked_load_top)) <= b)
+      return codec::decode(a->at(b).load(Mem::order(Sites::pop_load_slot)));
+    bottom_.store(b + 1, Mem::order(Sites::pop_restore_bottom));  // a thief took it: undo
+    return std::nullopt;
+  }
+
   // Owner only: pop read top == bottom == b before its decrement. .NET returns empty here; but
   // that top may be a thief's transient top++ over one item, which the thief then leaves
   // (see the file comment): decide with thieves shut out, where top is exact.
