@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string_view>
+#include <type_traits>
 
 #include "deques/abp.hpp"
 #include "deques/chase_lev.hpp"
@@ -107,7 +108,7 @@ inline constexpr variant_info dotnet_no_pop_fence =
 ///     using deque = typename decltype(tag)::template deque<std::int64_t, native_memory>;
 ///   });
 template <class F>
-void for_each_variant(F&& f) {
+constexpr void for_each_variant(F&& f) {
   f(chase_lev_tag{}, builtin::chase_lev);
   f(locked_tag{}, builtin::locked);
   f(steal_half_tag{}, builtin::steal_half);
@@ -123,6 +124,17 @@ void for_each_variant(F&& f) {
   f(abp_tag1_tag{}, builtin::abp_tag1);
   f(fjp_pop_no_rmw_tag{}, builtin::fjp_pop_no_rmw);
   f(dotnet_no_pop_fence_tag{}, builtin::dotnet_no_pop_fence);
+}
+
+/// The description of the built-in variant whose tag is `Tag`, at compile time (a default
+/// variant_info when Tag is none of them).
+template <class Tag>
+constexpr variant_info builtin_info() {
+  variant_info out{};
+  for_each_variant([&](auto tag, const variant_info& info) {
+    if constexpr (std::is_same_v<decltype(tag), Tag>) out = info;
+  });
+  return out;
 }
 
 /// Calls f(tag, info) for the built-in variant named `name`; returns false if there is none.

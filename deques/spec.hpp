@@ -1,34 +1,47 @@
-// deques/spec.hpp: the sequential specification of a work-stealing deque, in one place.
+// deques/spec.hpp: the sequential specifications of a work-stealing deque, in one place.
 //
-// Both checkers use it: the linearizability checker (stress/, real-time order) and the model
+// Both checkers use them: the linearizability checker (stress/, real-time order) and the model
 // checker's client checks (models/, happens-before order). Each operation is applied to the
 // abstract state together with the result an implementation *observed*; the call returns
 // whether that result is legal in the current state, and if so moves to the next state.
 //
-// Legal results (docs/design.md, "The deque contract"):
+// A variant declares which specification it meets (variant_info::spec, deques/variant.hpp);
+// every checker reads the declaration. Three kinds (docs/design.md, "The deque contract"):
+//
+// lifo_owner (exactly once; Chase-Lev, THE, ABP, ...):
 //   push(v)             always legal; v goes to the bottom. (Bounded variants that report
 //                       "full" record no push at all.)
 //   pop() -> v          legal iff the deque is non-empty and v is the bottom value.
 //   pop() -> nullopt    legal iff the deque is empty.
 //   steal() -> item v   legal iff the deque is non-empty and v is the top value.
 //   steal() -> empty    legal iff the deque is empty.
-//   steal() -> abort    always legal, changes nothing (a lost race; Lê et al. 2013, Fig. 1).
+//   steal() -> abort    always legal, changes nothing (a lost race; Le et al. 2013, Fig. 1).
 //   steal_batch([v1..vk]) legal iff 1 <= k <= ceil(n/2) for the current size n and v1..vk are
 //                       the k top values in order (steal_half.hpp documents the bound).
+// fifo_owner (exactly once; the local run queues of Tokio and Go): the same, except that
+//   pop() -> v is legal iff v is the *top* value: the owner takes the oldest, like a thief.
+// at_least_once (idempotent work stealing; Michael, Vechev, Saraswat, PPoPP 2009, Section 2):
+//   the state is the values pushed and not yet taken (P) and the values ever taken (D).
+//   pop() -> v or steal() -> item v is legal iff v is in P (it moves to D) or in D (a
+//   duplicate: allowed). pop() -> nullopt and steal() -> empty are legal iff P is empty:
+//   nothing is lost. steal_batch takes each value by the same rule. No order is promised.
 //
-// Complexity: every operation is O(1) but steal_batch, O(k). Values are compared with ==.
-// Undo (undo_push, undo_pop, ...) reverses the last successful operation, for backtracking.
+// Complexity: lifo_owner and fifo_owner: O(1) per operation, steal_batch O(k); at_least_once:
+// O(|P| + |D|) per take (linear scans; histories are small). Values are compared with ==.
+// Undo (undo(spec, op)) reverses the last successful operation, for backtracking.
 //
 // operation<V> is the one record of a completed operation and its observed result that both
 // checkers keep (stress/history.hpp adds real-time stamps, models/front/history.hpp the events);
 // apply(spec, op) and undo(spec, op) are the one step and the one undo of their searches.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,10 +49,40 @@
 
 namespace stealcheck::spec {
 
-/// The abstract state: the deque's contents from top (front) to bottom (back).
+/// The sequential specification a variant meets (see the file comment).
+enum class spec_kind : std::uint8_t {
+  lifo_owner,     ///< exactly once; pop takes the newest value, steal the oldest
+  fifo_owner,     ///< exactly once; pop and steal both take the oldest value
+  at_least_once,  ///< no value invented, none lost, duplicates allowed, no order
+};
+
+/// The kind's name, as `stealcheck list` and the README print it.
+constexpr std::string_view spec_name(spec_kind s) noexcept {
+  switch (s) {
+    case spec_kind::lifo_owner:
+      return "lifo_owner";
+    case spec_kind::fifo_owner:
+      return "fifo_owner";
+    case spec_kind::at_least_once:
+      return "at_least_once";
+  }
+  return "?";
+}
+
+/// Whether a value may be taken more than once under the kind.
+constexpr bool allows_duplicates(spec_kind s) noexcept {
+  return s == spec_kind::at_least_once;
+}
+
+/// The abstract state: the values present, from top (front) to bottom (back); under
+/// at_least_once also the values taken so far with how often.
 template <class V>
 class sequential_deque {
  public:
+  explicit sequential_deque(spec_kind kind) : kind_(kind) {}
+
+  spec_kind kind() const noexcept { return kind_; }
+
   void push(V v) { items_.push_back(std::move(v)); }
 
   [[nodiscard]] bool pop(const std::optional<V>& observed) {
@@ -48,9 +91,17 @@ class sequential_deque {
   /// The same, with the observed value by pointer (nullptr: the pop returned nothing).
   [[nodiscard]] bool pop(const V* observed) {
     if (observed == nullptr) return items_.empty();
-    if (items_.empty() || !(items_.back() == *observed)) return false;
-    items_.pop_back();
-    return true;
+    switch (kind_) {
+      case spec_kind::lifo_owner:
+        if (items_.empty() || !(items_.back() == *observed)) return false;
+        items_.pop_back();
+        return true;
+      case spec_kind::fifo_owner:
+        return take_front(*observed);
+      case spec_kind::at_least_once:
+        return take_any(*observed);
+    }
+    return false;
   }
 
   [[nodiscard]] bool steal(steal_status status, const std::optional<V>& observed) {
@@ -64,16 +115,25 @@ class sequential_deque {
       case steal_status::empty:
         return items_.empty();
       case steal_status::item:
-        if (observed == nullptr || items_.empty() || !(items_.front() == *observed)) return false;
-        items_.pop_front();
-        return true;
+        if (observed == nullptr) return false;
+        return kind_ == spec_kind::at_least_once ? take_any(*observed) : take_front(*observed);
     }
     return false;
   }
 
   [[nodiscard]] bool steal_batch(std::span<const V> taken) {
     const std::size_t k = taken.size();
-    if (k == 0 || k > max_batch(items_.size())) return false;
+    if (k == 0) return false;
+    if (kind_ == spec_kind::at_least_once) {
+      for (std::size_t i = 0; i < k; ++i) {
+        if (take_any(taken[i])) continue;
+        for (std::size_t j = i; j > 0; --j)
+          untake(taken[j - 1]);
+        return false;
+      }
+      return true;
+    }
+    if (k > max_batch(items_.size())) return false;
     for (std::size_t i = 0; i < k; ++i) {
       if (!(items_[i] == taken[i])) return false;
     }
@@ -83,27 +143,84 @@ class sequential_deque {
 
   // Undo, for backtracking searches (the linearizability checker): each reverses the
   // matching successful operation above. Requires: it is the last operation applied.
-  void undo_push() { items_.pop_back(); }
-  void undo_pop(V v) { items_.push_back(std::move(v)); }
-  void undo_steal(V v) { items_.push_front(std::move(v)); }
+  void undo_push(const V& v) {
+    if (kind_ != spec_kind::at_least_once) {
+      items_.pop_back();
+      return;
+    }
+    // a take since the push may have re-inserted values elsewhere: remove v itself
+    const auto it = std::find(items_.rbegin(), items_.rend(), v);
+    if (it != items_.rend()) items_.erase(std::next(it).base());
+  }
+  void undo_pop(V v) {
+    if (kind_ == spec_kind::at_least_once) return untake(v);
+    if (kind_ == spec_kind::fifo_owner) return items_.push_front(std::move(v));
+    items_.push_back(std::move(v));
+  }
+  void undo_steal(V v) {
+    if (kind_ == spec_kind::at_least_once) return untake(v);
+    items_.push_front(std::move(v));
+  }
   void undo_steal_batch(std::span<const V> taken) {
-    for (std::size_t i = taken.size(); i > 0; --i)
-      items_.push_front(taken[i - 1]);
+    for (std::size_t i = taken.size(); i > 0; --i) {
+      if (kind_ == spec_kind::at_least_once) {
+        untake(taken[i - 1]);
+      } else {
+        items_.push_front(taken[i - 1]);
+      }
+    }
   }
 
   /// The most a batch steal may take from a deque of n items: ceil(n/2).
   static constexpr std::size_t max_batch(std::size_t n) noexcept { return n - n / 2; }
 
   /// Empties the deque (a search reusing one spec object keeps its storage). O(size).
-  void clear() noexcept { items_.clear(); }
+  void clear() noexcept {
+    items_.clear();
+    taken_.clear();
+  }
 
+  /// The values present, top first.
   const std::deque<V>& items() const noexcept { return items_; }
   std::size_t size() const noexcept { return items_.size(); }
   bool empty() const noexcept { return items_.empty(); }
   friend bool operator==(const sequential_deque&, const sequential_deque&) = default;
 
  private:
+  bool take_front(const V& v) {
+    if (items_.empty() || !(items_.front() == v)) return false;
+    items_.pop_front();
+    return true;
+  }
+  // at_least_once: v leaves P for D, or is taken again from D.
+  bool take_any(const V& v) {
+    for (auto& [value, times] : taken_) {
+      if (value == v) {
+        ++times;
+        return true;
+      }
+    }
+    const auto it = std::find(items_.begin(), items_.end(), v);
+    if (it == items_.end()) return false;  // never pushed (or not yet): invented
+    items_.erase(it);
+    taken_.emplace_back(v, 1);
+    return true;
+  }
+  // reverses take_any(v): the last take of v back to P when it was the first.
+  void untake(const V& v) {
+    for (std::size_t i = 0; i < taken_.size(); ++i) {
+      if (!(taken_[i].first == v)) continue;
+      if (--taken_[i].second == 0) {
+        items_.push_back(taken_[i].first);
+        taken_.erase(taken_.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      return;
+    }
+  }
+
+  spec_kind kind_;
   std::deque<V> items_;
+  std::vector<std::pair<V, std::uint32_t>> taken_;  // at_least_once: D with each value's count
 };
 
 /// The operations of the contract (deques/deque.hpp).
@@ -154,7 +271,7 @@ template <class V>
 inline void undo(sequential_deque<V>& s, const operation<V>& op) {
   switch (op.kind) {
     case op_kind::push:
-      s.undo_push();
+      s.undo_push(op.value);
       return;
     case op_kind::pop:
       if (op.has_value) s.undo_pop(op.value);

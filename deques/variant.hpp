@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "deques/memory.hpp"
+#include "deques/spec.hpp"
 
 namespace stealcheck {
 
@@ -42,18 +43,10 @@ constexpr bool runs_model(backend_support b) noexcept {
   return b != backend_support::native_only;
 }
 
-/// The sequential specification a variant meets (deques/spec.hpp).
-enum class spec_kind : std::uint8_t {
-  lifo_owner_fifo_thief,  ///< pop takes the newest value, steal the oldest (spec.hpp)
-};
-
-constexpr std::string_view spec_name(spec_kind s) noexcept {
-  switch (s) {
-    case spec_kind::lifo_owner_fifo_thief:
-      return "lifo_owner_fifo_thief";
-  }
-  return "?";
-}
+/// The sequential specification a variant meets (deques/spec.hpp): lifo_owner,
+/// fifo_owner or at_least_once. Every checker reads the variant's declaration.
+using spec::spec_kind;
+using spec::spec_name;
 
 /// A variant's description. Every field has a default, so a registration names only what
 /// differs: `{.name = "my_deque", .summary = "...", .bounded = true}`.
@@ -77,7 +70,9 @@ struct variant_info {
   /// the owner's final drain takes the rest).
   bool owner_shares = false;
   value_support values = value_support::any;
-  spec_kind spec = spec_kind::lifo_owner_fifo_thief;
+  /// The sequential specification the checkers hold it to (deques/spec.hpp): the stress
+  /// ledger, the model clients' checks and both linearizability modes.
+  spec_kind spec = spec_kind::lifo_owner;
   std::int64_t capacity = 0;  ///< initial capacity for the model clients (0: their own, 1-4)
   std::span<const site* const> sites{};  ///< memory-order sites with their default orders
   backend_support backends = backend_support::both;

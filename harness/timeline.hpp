@@ -48,34 +48,40 @@ std::string label(const spec::operation<std::uint64_t>& op);
 std::string label(const spec::operation<std::int64_t>& op);
 
 /// What the sequential deque `s` answers to op's kind: "the spec's pop returns 2", "the
-/// spec's steal returns empty" (push: "push always succeeds").
+/// spec's steal returns empty" (push: "push always succeeds"), by s's spec kind.
 template <class V>
 std::string spec_answer(const spec::sequential_deque<V>& s, spec::op_kind k) {
+  const bool any = s.kind() == spec::spec_kind::at_least_once;
+  const auto takes = [&](const char* what, const V& v) {
+    return any ? std::string("the spec's ") + what + " returns a value pushed before it"
+               : std::string("the spec's ") + what + " returns " + std::to_string(v);
+  };
   switch (k) {
     case spec::op_kind::push:
       return "push always succeeds";
     case spec::op_kind::pop:
-      return s.empty() ? "the spec's pop returns empty"
-                       : "the spec's pop returns " + std::to_string(s.items().back());
+      if (s.empty()) return "the spec's pop returns empty";
+      return takes("pop",
+                   s.kind() == spec::spec_kind::fifo_owner ? s.items().front() : s.items().back());
     case spec::op_kind::steal:
-      return s.empty() ? "the spec's steal returns empty"
-                       : "the spec's steal returns " + std::to_string(s.items().front());
+      return s.empty() ? "the spec's steal returns empty" : takes("steal", s.items().front());
     case spec::op_kind::steal_batch:
-      return s.empty() ? "the spec's steal_batch returns empty"
-                       : "the spec's steal_batch takes at most " +
-                             std::to_string(spec::sequential_deque<V>::max_batch(s.size())) +
-                             " from the top, " + std::to_string(s.items().front()) + " first";
+      if (s.empty()) return "the spec's steal_batch returns empty";
+      if (any) return "the spec's steal_batch returns values pushed before it";
+      return "the spec's steal_batch takes at most " +
+             std::to_string(spec::sequential_deque<V>::max_batch(s.size())) + " from the top, " +
+             std::to_string(s.items().front()) + " first";
   }
   return "?";
 }
 
 /// The failing spec step of a history with no linearization under `order` (fresh), against
-/// the sequential deque (linearize::dead_end), as one line: "after push(1), push(2) (a legal
-/// order), nothing can come next: steal -> 2 (the spec's steal returns 1); ...".
-/// Empty when the history is linearizable.
+/// the sequential deque of kind `kind` (linearize::dead_end), as one line: "after push(1),
+/// push(2) (a legal order), nothing can come next: steal -> 2 (the spec's steal returns 1);
+/// ...". Empty when the history is linearizable.
 template <class V, class Op, class Order>
-std::string dead_end_text(std::span<const Op> ops, Order& order) {
-  spec::sequential_deque<V> s;
+std::string dead_end_text(std::span<const Op> ops, Order& order, spec::spec_kind kind) {
+  spec::sequential_deque<V> s(kind);
   std::string rejected;
   const std::vector<std::size_t> prefix =
       linearize::dead_end(s, ops, order, [&](const spec::sequential_deque<V>& at, std::size_t i) {

@@ -26,12 +26,6 @@ struct binding {
   std::function<result(scenario_kind, const config&)> run;
 };
 
-/// True when scenario s pushes boxed, move-only values with destructors.
-constexpr bool needs_any_values(scenario_kind s) noexcept {
-  return s == scenario_kind::spsc || s == scenario_kind::stampede ||
-         s == scenario_kind::destructors;
-}
-
 /// The `stress` checker: each scenario of the ladder, last_item `last_item_runs` times with
 /// consecutive seeds. Values per scenario: `ops` (quick: 20,000; else 200,000), times the scale.
 harness::checker checker();
@@ -44,9 +38,13 @@ harness::command_line replay_command(std::string_view variant, scenario_kind s, 
 
 namespace stealcheck::stress::lincheck {
 
+/// The finders of a variant; `kind` is its spec (variant_info::spec, run_options::spec).
 struct binding {
-  std::function<failure_finder(int runs, bool jitter, std::uint64_t* histories)> native;
-  std::function<failure_finder(model::options, std::uint64_t* executions)> model;
+  std::function<failure_finder(spec::spec_kind kind, int runs, bool jitter,
+                               std::uint64_t* histories)>
+      native;
+  std::function<failure_finder(spec::spec_kind kind, model::options, std::uint64_t* executions)>
+      model;
 };
 
 /// The `lincheck` checker: generated scenarios run natively (scenarios x runs), then smaller
@@ -65,12 +63,13 @@ template <template <class, class> class D, value_support Values = value_support:
 void bind(harness::variant& v) {
   using tag = variant_tag<D>;
   v.bind(binding{[](scenario_kind s, const config& c) { return run<tag, Values>(s, c); }});
-  v.bind(lincheck::binding{[](int runs, bool jitter, std::uint64_t* histories) {
-                             return lincheck::native_finder<tag>(runs, jitter, histories);
-                           },
-                           [](model::options o, std::uint64_t* executions) {
-                             return lincheck::model_finder<tag>(std::move(o), executions);
-                           }});
+  v.bind(
+      lincheck::binding{[](spec::spec_kind kind, int runs, bool jitter, std::uint64_t* histories) {
+                          return lincheck::native_finder<tag>(kind, runs, jitter, histories);
+                        },
+                        [](spec::spec_kind kind, model::options o, std::uint64_t* executions) {
+                          return lincheck::model_finder<tag>(kind, std::move(o), executions);
+                        }});
 }
 
 }  // namespace stealcheck::stress

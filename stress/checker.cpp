@@ -15,7 +15,7 @@ constexpr int last_item_runs = 24;
 constexpr int verify_threads = 4;  // 1 owner + 3 thieves on 2 cores: oversubscribed
 
 harness::check_cell run_scenario(const std::string& variant, const binding& b, scenario_kind s,
-                                 bool owner_shares, const harness::verify_options& o) {
+                                 const variant_info& info, const harness::verify_options& o) {
   harness::check_cell cell;
   const int runs = s == scenario_kind::last_item ? last_item_runs : 1;
   for (int i = 0; i < runs; ++i) {
@@ -24,7 +24,8 @@ harness::check_cell run_scenario(const std::string& variant, const binding& b, s
     c.ops = (o.quick && s != scenario_kind::last_item ? 20000 : 200000) *
             static_cast<std::uint64_t>(o.scale) / 100;
     c.seed = o.seed + static_cast<std::uint64_t>(i);
-    c.owner_shares = owner_shares;
+    c.owner_shares = info.owner_shares;
+    c.spec = info.spec;
     if (o.progress)
       std::fprintf(stderr, "\r[verify] %s: stress %s (seed %llu)          ", variant.c_str(),
                    std::string(scenario_name(s)).c_str(), static_cast<unsigned long long>(c.seed));
@@ -64,13 +65,13 @@ harness::checker checker() {
     std::vector<harness::check_unit> units;
     const binding* b = v.binding<binding>();
     if (b == nullptr) return units;
-    const bool scalar = v.info().values == value_support::scalar;
-    const bool native = runs_native(v.info().backends);
-    const bool owner_shares = v.info().owner_shares;
+    const variant_info info = v.info();
+    const bool scalar = info.values == value_support::scalar;
+    const bool native = runs_native(info.backends);
     const std::string variant(v.name());
     for (scenario_kind s : all_scenarios) {
-      units.push_back({std::string(scenario_name(s)), [variant, b, s, scalar, native, owner_shares](
-                                                          const harness::verify_options& o) {
+      units.push_back({std::string(scenario_name(s)),
+                       [variant, b, s, scalar, native, info](const harness::verify_options& o) {
                          harness::check_cell skip;
                          if (!native) {
                            skip.detail = "model-only variant";
@@ -80,7 +81,7 @@ harness::checker checker() {
                            skip.detail = "needs values with destructors (scalar-only variant)";
                            return skip;
                          }
-                         return run_scenario(variant, *b, s, owner_shares, o);
+                         return run_scenario(variant, *b, s, info, o);
                        }});
     }
     return units;

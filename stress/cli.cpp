@@ -58,6 +58,7 @@ int run_stress(const stress_options& o) {
     if (b == nullptr) continue;
     const bool scalar = v->info().values == value_support::scalar;
     c.owner_shares = v->info().owner_shares;
+    c.spec = v->info().spec;
     for (scenario_kind s : scenarios) {
       if (scalar && needs_any_values(s)) {
         fmt::print("{:<24} {:<14} {:>6}  needs values with destructors (scalar-only variant)\n",
@@ -149,11 +150,12 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
   o.seed = a.seed;
   o.reproduce = a.reproduce;
   o.batch = v.info().batch_steal;
+  o.spec = v.info().spec;
   std::uint64_t count = 0;  // native: histories checked; model: executions explored
   const bool model_mode = a.mode == "model";
   o.small = model_mode;
-  const failure_finder finder =
-      model_mode ? b->model(model::options{}, &count) : b->native(o.runs, true, &count);
+  const failure_finder finder = model_mode ? b->model(o.spec, model::options{}, &count)
+                                           : b->native(o.spec, o.runs, true, &count);
   const auto out = model_mode ? check_generated(name, o, finder)
                               : check_generated_isolated(name, o, finder, &count, 300 + a.runs,
                                                          stress::default_stall_seconds);

@@ -40,11 +40,13 @@ class take_log {
 
 std::string describe(const take_record& r);
 
-/// Checks conservation: each id in [0, pushed) taken exactly once, nothing else taken.
+/// Checks conservation: each id in [0, pushed) taken exactly once (at least once when
+/// `duplicates_allowed`: the at_least_once spec, deques/spec.hpp), nothing else taken.
 /// Returns nullopt if conserved, else one line naming the offending value, e.g.
 /// "value 4711 taken twice: owner pop and thief 2 steal".
 std::optional<std::string> check_conservation(std::uint64_t pushed,
-                                              const std::vector<const take_log*>& logs);
+                                              const std::vector<const take_log*>& logs,
+                                              bool duplicates_allowed = false);
 
 }  // namespace stealcheck::stress
 // SPDX-License-Identifier: Apache-2.0

@@ -4,8 +4,9 @@
 // checker client: the owner runs the prefix, spawns one model thread per thief, runs its
 // steps, joins, and drains; every operation is recorded with its first and last event, and
 // *every* consistent RC11 (or SC) execution is checked by models/front/history.hpp: no value taken
-// twice, none invented, nothing lost, and some linearization that respects happens-before
-// between operations is a legal run of deques/spec.hpp. Unlike native mode this is
+// twice (unless the spec allows it), none invented, nothing lost, and some linearization that
+// respects happens-before between operations is a legal run of the variant's spec
+// (deques/spec.hpp). Unlike native mode this is
 // deterministic: a failing scenario fails on every replay, so RapidCheck's shrinking is exact.
 //
 // Values: the i-th successful push pushes i (from 1). Use small scenarios
@@ -30,9 +31,9 @@ namespace stealcheck::stress::lincheck {
 
 /// The scenario as a model-checker client of deque template D.
 template <template <class, class> class D>
-void scenario_client(model::client& c, const scenario& s) {
+void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind) {
   using deque = sized<D<model::clients::value, model::memory>>;
-  model::clients::owned<deque> o(4);
+  model::clients::owned<deque> o(4, kind);
   model::clients::value next = 1;
   auto owner_step_do = [&](owner_step step) {
     if (step == owner_step::push) {
@@ -66,12 +67,14 @@ void scenario_client(model::client& c, const scenario& s) {
   o.finish(c);
 }
 
-/// A failure_finder that model-checks each scenario exhaustively under `opt`.
+/// A failure_finder that model-checks each scenario exhaustively under `opt`, its histories
+/// against the spec `kind` (the variant's variant_info::spec).
 template <class Tag>
-failure_finder model_finder(model::options opt, std::uint64_t* executions = nullptr) {
-  return [opt, executions](const scenario& s, std::uint64_t) -> std::optional<found_failure> {
-    const model::result r =
-        model::explore(opt, [&s](model::client& c) { scenario_client<Tag::template deque>(c, s); });
+failure_finder model_finder(spec::spec_kind kind, model::options opt,
+                            std::uint64_t* executions = nullptr) {
+  return [kind, opt, executions](const scenario& s, std::uint64_t) -> std::optional<found_failure> {
+    const model::result r = model::explore(
+        opt, [&s, kind](model::client& c) { scenario_client<Tag::template deque>(c, s, kind); });
     if (executions != nullptr) *executions += r.complete + r.blocked;
     if (r.ok()) return std::nullopt;
     return found_failure{{},

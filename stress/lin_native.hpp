@@ -145,12 +145,14 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
 namespace stealcheck::stress::lincheck {
 
 /// A failure_finder for variant Tag: runs the scenario natively `runs` times (seeds
-/// seed, seed+1, ...) and returns the first non-linearizable history, or the first exception
-/// an operation threw (found_failure::cause).
+/// seed, seed+1, ...) and returns the first history that is not linearizable under the spec
+/// `kind` (the variant's variant_info::spec), or the first exception an operation threw
+/// (found_failure::cause).
 template <class Tag>
-failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = nullptr) {
-  return [runs, jitter, histories](const scenario& s,
-                                   std::uint64_t seed) -> std::optional<found_failure> {
+failure_finder native_finder(spec::spec_kind kind, int runs, bool jitter,
+                             std::uint64_t* histories = nullptr) {
+  return [kind, runs, jitter, histories](const scenario& s,
+                                         std::uint64_t seed) -> std::optional<found_failure> {
     using D = sized<typename Tag::template deque<std::uint64_t, native_memory>>;
     for (int i = 0; i < runs; ++i) {
       history h;
@@ -165,7 +167,7 @@ failure_finder native_finder(int runs, bool jitter, std::uint64_t* histories = n
             oplog::threw(std::current_exception(), *oplog::active(), oplog::current_thread())};
       }
       if (histories != nullptr) ++*histories;
-      if (!check(h).linearizable) return found_failure{std::move(h), {}, {}};
+      if (!check(h, kind).linearizable) return found_failure{std::move(h), {}, {}};
     }
     return std::nullopt;
   };

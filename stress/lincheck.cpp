@@ -24,13 +24,13 @@ std::vector<timeline::item> items(const history& h) {
 
 }  // namespace
 
-check_result check(const history& h) {
+check_result check(const history& h, spec::spec_kind kind) {
   std::vector<linearize::real_time_order::interval> when;
   when.reserve(h.size());
   for (const operation& op : h)
     when.push_back({op.invoke, op.response});
   linearize::real_time_order order(when, splitmix64_next);
-  spec::sequential_deque<std::uint64_t> s;
+  spec::sequential_deque<std::uint64_t> s(kind);
   linearize::search<linearize::real_time_order> search;
   check_result r;
   r.linearizable = search.run(s, std::span<const operation>(h), order);
@@ -39,12 +39,12 @@ check_result check(const history& h) {
   return r;
 }
 
-history minimize(const history& h) {
+history minimize(const history& h, spec::spec_kind kind) {
   constexpr std::size_t max_ops = 5000;  // beyond this, greedy removal costs too much
   if (h.size() > max_ops) return h;
   const std::span<const operation> ops(h);
   return linearize::subset(ops, linearize::minimize(ops, [&](std::span<const std::size_t> kept) {
-                             return !check(linearize::subset(ops, kept)).linearizable;
+                             return !check(linearize::subset(ops, kept), kind).linearizable;
                            }));
 }
 
@@ -52,13 +52,13 @@ std::string describe(const operation& op) {
   return fmt::format("{}: {}", timeline::owner_or_thief(op.thread), timeline::label(op));
 }
 
-std::string spec_step(const history& h) {
+std::string spec_step(const history& h, spec::spec_kind kind) {
   std::vector<linearize::real_time_order::interval> when;
   when.reserve(h.size());
   for (const operation& op : h)
     when.push_back({op.invoke, op.response});
   linearize::real_time_order order(when, splitmix64_next);
-  return timeline::dead_end_text<std::uint64_t>(std::span<const operation>(h), order);
+  return timeline::dead_end_text<std::uint64_t>(std::span<const operation>(h), order, kind);
 }
 
 std::string timeline_text(const history& h) {

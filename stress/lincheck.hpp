@@ -1,11 +1,11 @@
 // stress/lincheck.hpp: linearizability checking of deque histories.
 //
-// check(h): is there a total order of h's operations that (1) respects real time: if a's
+// check(h, kind): is there a total order of h's operations that (1) respects real time: if a's
 // response stamp < b's invocation stamp then a comes first, and (2) is a legal run of the
-// sequential deque of deques/spec.hpp (steal -> abort legal in any state and changes nothing;
-// empty legal only when the deque is empty at that point; steal_batch takes 1..ceil(n/2) top
-// values in order)? The owner's operations are totally ordered by (1), since one thread's
-// operations never overlap.
+// sequential deque of kind `kind` (deques/spec.hpp, the variant's variant_info::spec: for
+// lifo_owner, steal -> abort legal in any state and changes nothing; empty legal only when the
+// deque is empty at that point; steal_batch takes 1..ceil(n/2) top values in order)? The
+// owner's operations are totally ordered by (1), since one thread's operations never overlap.
 //
 // Algorithm: the linearizability core (deques/linearize.hpp) under real_time_order: Wing and
 // Gong's search (J. Parallel Distrib. Comput. 1993) with Lowe's memoization ("Testing for
@@ -13,7 +13,8 @@
 // invoked before the earliest response among the remaining ones), applying each to the spec
 // with its observed result, backtracking with the spec's undo, and never revisiting a set of
 // linearized operations already seen. The set alone determines the spec state here (values
-// are unique, so the deque holds exactly the pushed-and-not-taken values in push order), so
+// are unique, so the deque holds exactly the pushed-and-not-taken values in push order, and
+// at_least_once's taken values with their counts are those of the set's takes), so
 // the memo key is the set: a 128-bit Zobrist hash of it (two independent 64-bit keys; a false
 // "seen" needs a 128-bit collision). minimize() is the core's greedy minimizer; the timelines
 // are harness/timeline.hpp's, with the recorder's stamps as the clock.
@@ -32,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "deques/spec.hpp"
 #include "stress/history.hpp"
 
 namespace stealcheck::stress::lincheck {
@@ -42,18 +44,18 @@ struct check_result {
   std::size_t states_explored = 0;
 };
 
-check_result check(const history& h);
+check_result check(const history& h, spec::spec_kind kind);
 
 /// A smallest-found non-linearizable sub-history of a non-linearizable `h` (greedy removal of
 /// whole units: a push with the operations that took its value, or a lone empty/abort op,
 /// keeping only removals after which the rest is still not linearizable).
-/// Requires: !check(h).linearizable.
-history minimize(const history& h);
+/// Requires: !check(h, kind).linearizable.
+history minimize(const history& h, spec::spec_kind kind);
 
 /// The spec step where every real-time order of a non-linearizable h gets stuck: "after
 /// push(1), push(2) (a legal order), nothing can come next: steal -> 2 (the spec's steal
 /// returns 1)"; empty when h is linearizable. One search.
-std::string spec_step(const history& h);
+std::string spec_step(const history& h, spec::spec_kind kind);
 
 /// Per-thread timeline as text: one line per thread, operations at their stamps.
 std::string timeline_text(const history& h);

@@ -15,10 +15,12 @@ namespace {
 
 constexpr double native_deadline = 300;  // seconds; 100 x 100 runs take about 1 s here
 
-run_options options_for(std::string_view mode, bool batch, const harness::verify_options& o) {
+run_options options_for(std::string_view mode, const variant_info& info,
+                        const harness::verify_options& o) {
   run_options r;
   r.seed = o.seed;
-  r.batch = batch;
+  r.batch = info.batch_steal;
+  r.spec = info.spec;
   if (mode == "native") {
     r.scenarios = std::max(1, (o.quick ? 30 : 100) * o.scale / 100);
     r.runs = std::max(1, (o.quick ? 30 : 100) * o.scale / 100);
@@ -29,17 +31,17 @@ run_options options_for(std::string_view mode, bool batch, const harness::verify
   return r;
 }
 
-harness::check_cell run_mode(const std::string& variant, const binding& b, bool batch,
+harness::check_cell run_mode(const std::string& variant, const binding& b, const variant_info& info,
                              std::string_view mode, const harness::verify_options& o) {
   harness::check_cell cell;
   const auto start = std::chrono::steady_clock::now();
-  const run_options opts = options_for(mode, batch, o);
+  const run_options opts = options_for(mode, info, o);
   if (o.progress)
     std::fprintf(stderr, "\r[verify] %s: lincheck %s          ", variant.c_str(),
                  std::string(mode).c_str());
   std::uint64_t count = 0;
-  const failure_finder finder =
-      mode == "native" ? b.native(opts.runs, true, &count) : b.model(model::options{}, &count);
+  const failure_finder finder = mode == "native" ? b.native(opts.spec, opts.runs, true, &count)
+                                                 : b.model(opts.spec, model::options{}, &count);
   // native runs in a child: a deque that crashes, throws on a thread or hangs is a failure
   // named as such, not the end of stealcheck (model runs have their own crash handling)
   const outcome out = mode == "native"
@@ -87,13 +89,12 @@ harness::checker checker() {
     const binding* b = v.binding<binding>();
     if (b == nullptr) return units;
     const std::string variant(v.name());
-    const bool batch = v.info().batch_steal;
-    const backend_support backends = v.info().backends;
+    const variant_info info = v.info();
     for (std::string_view mode : {"native", "model"}) {
-      const bool runs = mode == "native" ? runs_native(backends) : runs_model(backends);
+      const bool runs = mode == "native" ? runs_native(info.backends) : runs_model(info.backends);
       units.push_back(
-          {std::string(mode), [variant, b, batch, mode, runs](const harness::verify_options& o) {
-             if (runs) return run_mode(variant, *b, batch, mode, o);
+          {std::string(mode), [variant, b, info, mode, runs](const harness::verify_options& o) {
+             if (runs) return run_mode(variant, *b, info, mode, o);
              harness::check_cell skip;
              skip.detail = mode == "native" ? "model-only variant" : "native-only variant";
              return skip;

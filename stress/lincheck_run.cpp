@@ -137,8 +137,8 @@ outcome check_generated(const std::string& id, const run_options& options,
     out.failure = fmt::format("bug in scenario {}", out.scenario_text);
     return out;
   }
-  const history minimal = minimize(last->f.h);
-  const std::string stuck = spec_step(minimal);
+  const history minimal = minimize(last->f.h, options.spec);
+  const std::string stuck = spec_step(minimal, options.spec);
   out.timeline = timeline_text(minimal) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
   out.svg = timeline_svg(
       minimal, stuck.empty() ? out.scenario_text : out.scenario_text + "; spec: " + stuck);

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "deques/spec.hpp"
 #include "stress/history.hpp"
 #include "stress/scenario.hpp"
 
@@ -30,6 +31,8 @@ struct run_options {
   std::string reproduce;   ///< a RapidCheck "reproduce=..." string: replay that case only
   bool batch = false;      ///< generate steal_batch steps (batch-stealing variants)
   bool small = false;      ///< smaller scenarios (model mode explores each exhaustively)
+  /// The spec histories are checked against: the variant's variant_info::spec.
+  spec::spec_kind spec = spec::spec_kind::lifo_owner;
 };
 
 struct outcome {

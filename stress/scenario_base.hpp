@@ -215,9 +215,9 @@ bool steal_once(D& d, D* mine, std::uint32_t me, take_log& log, counters& k) {
   return true;
 }
 
-/// After the join: drain the deque as the owner, then check conservation.
+/// After the join: drain the deque as the owner, then check conservation under `spec`.
 template <class D>
-void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
+void drain_and_check(D& d, std::vector<take_log>& logs, result& r, spec::spec_kind spec) {
   while (auto v = logged_pop(d, 0)) {
     ++r.drained;
     logs[0].record(id_of(*v), 0, taker_kind::drain);
@@ -225,7 +225,7 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
   std::vector<const take_log*> ptrs;
   for (const auto& l : logs)
     ptrs.push_back(&l);
-  if (auto bad = check_conservation(r.pushed, ptrs)) {
+  if (auto bad = check_conservation(r.pushed, ptrs, spec::allows_duplicates(spec))) {
     r.ok = false;
     r.failure = *bad;
   }

@@ -69,7 +69,7 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& k : ks)
     k.add_to(r);
-  if (drain) drain_and_check(d, logs, r);
+  if (drain) drain_and_check(d, logs, r, c.spec);
   return r;
 }
 
@@ -144,7 +144,8 @@ result spsc(const config& c) {
       }
       ++k.stolen;
       log.record(s->id, me, taker_kind::steal);
-      if (failure.empty() && (!s->intact() || (!first && s->id <= last))) {
+      const bool in_order = c.spec == spec::spec_kind::at_least_once || first || s->id > last;
+      if (failure.empty() && (!s->intact() || !in_order)) {
         failure =
             !s->intact()
                 ? fmt::format("value {} read with a corrupt payload (publication)", s->id)

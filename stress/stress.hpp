@@ -38,6 +38,7 @@
 #include <string>
 #include <string_view>
 
+#include "deques/spec.hpp"
 #include "harness/random.hpp"
 
 namespace stealcheck::stress {
@@ -57,6 +58,12 @@ inline constexpr std::array<scenario_kind, 7> all_scenarios = {
     scenario_kind::last_item,  scenario_kind::resize, scenario_kind::no_starvation,
     scenario_kind::destructors};
 
+/// True when scenario s pushes boxed, move-only values with destructors.
+constexpr bool needs_any_values(scenario_kind s) noexcept {
+  return s == scenario_kind::spsc || s == scenario_kind::stampede ||
+         s == scenario_kind::destructors;
+}
+
 std::string_view scenario_name(scenario_kind s) noexcept;
 std::optional<scenario_kind> parse_scenario(std::string_view name) noexcept;
 
@@ -67,6 +74,9 @@ struct config {
   std::uint64_t seed = 1;     ///< fixes the operation mix and the injected delays
   bool jitter = true;         ///< inject random yields / short spins between operations
   bool owner_shares = false;  ///< the variant's variant_info::owner_shares (spsc's thief)
+  /// The variant's variant_info::spec: at_least_once lets the ledger accept a value taken
+  /// more than once and spsc's thief take values out of push order.
+  spec::spec_kind spec = spec::spec_kind::lifo_owner;
 };
 
 struct result {

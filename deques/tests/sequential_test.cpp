@@ -62,7 +62,7 @@ TYPED_TEST(SequentialTest, PopIsLifoStealIsFifo) {
 
 TYPED_TEST(SpecTest, MatchesSpecOnALongMixedSequence) {
   TypeParam d(256);
-  spec::sequential_deque<std::int64_t> model;
+  spec::sequential_deque<std::int64_t> model{spec::spec_kind::lifo_owner};
   std::uint64_t x = 12345;  // fixed LCG: deterministic, nothing to replay
   std::int64_t next = 0;
   for (int i = 0; i < 5000; ++i) {
@@ -229,7 +229,7 @@ TYPED_TEST(DestructorTest, EveryValueDestroyedOnce) {
 
 // The spec itself: legal results accepted, illegal ones rejected.
 TEST(Spec, AcceptsLegalAndRejectsIllegalResults) {
-  spec::sequential_deque<int> s;
+  spec::sequential_deque<int> s{spec::spec_kind::lifo_owner};
   EXPECT_TRUE(s.pop(std::nullopt));
   EXPECT_TRUE(s.steal(steal_status::empty, std::nullopt));
   s.push(1);
@@ -248,7 +248,7 @@ TEST(Spec, AcceptsLegalAndRejectsIllegalResults) {
 }
 
 TEST(Spec, BatchStealBound) {
-  spec::sequential_deque<int> s;
+  spec::sequential_deque<int> s{spec::spec_kind::lifo_owner};
   for (int i = 0; i < 5; ++i)
     s.push(i);
   const int too_many[] = {0, 1, 2, 3};  // ceil(5/2) = 3
@@ -259,6 +259,40 @@ TEST(Spec, BatchStealBound) {
   EXPECT_TRUE(s.steal_batch(ok));
   EXPECT_EQ(s.size(), 2u);
   EXPECT_FALSE(s.steal_batch({}));
+}
+
+TEST(Spec, FifoOwnerPopsTheTop) {
+  spec::sequential_deque<int> s{spec::spec_kind::fifo_owner};
+  s.push(1);
+  s.push(2);
+  EXPECT_FALSE(s.pop(2));  // the owner takes the oldest
+  EXPECT_TRUE(s.pop(1));
+  EXPECT_TRUE(s.steal(steal_status::item, 2));
+  EXPECT_TRUE(s.pop(std::nullopt));
+}
+
+TEST(Spec, AtLeastOnceAndItsUndo) {
+  spec::sequential_deque<int> s{spec::spec_kind::at_least_once};
+  s.push(1);
+  s.push(2);
+  s.push(3);
+  EXPECT_FALSE(s.pop(42));                      // invented
+  EXPECT_TRUE(s.steal(steal_status::item, 2));  // any order
+  EXPECT_TRUE(s.pop(2));                        // a duplicate
+  EXPECT_FALSE(s.pop(std::nullopt));            // 1 and 3 were never taken: lost
+  // undo in reverse: the duplicate first, then the first take puts 2 back
+  s.undo_pop(2);
+  s.undo_steal(2);
+  EXPECT_EQ(s.size(), 3u);
+  s.undo_push(3);  // removes 3 itself though 2 went back behind it
+  EXPECT_EQ(s.items(), (std::deque<int>{1, 2}));
+  const int batch[] = {1, 2};
+  EXPECT_TRUE(s.steal_batch(batch));
+  EXPECT_TRUE(s.steal(steal_status::empty, std::nullopt));
+  const int bad[] = {1, 9};  // 9 invented: nothing applied
+  EXPECT_FALSE(s.steal_batch(bad));
+  s.undo_steal_batch(batch);
+  EXPECT_EQ(s.size(), 2u);
 }
 
 }  // namespace

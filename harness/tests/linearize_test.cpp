@@ -20,7 +20,10 @@ namespace stealcheck::linearize {
 namespace {
 
 using op = spec::operation<std::uint64_t>;
-using deque_spec = spec::sequential_deque<std::uint64_t>;
+// The LIFO-owner deque spec, default-constructible for the searches below.
+struct deque_spec : spec::sequential_deque<std::uint64_t> {
+  deque_spec() : sequential_deque(spec::spec_kind::lifo_owner) {}
+};
 
 op push(std::uint64_t v) {
   op o;

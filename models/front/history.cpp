@@ -50,14 +50,19 @@ void require_hb(order& o, std::span<const deque_op> ops, const hb_clocks& hb) {
   }
 }
 
-// Whether ops have a linearization respecting hb. One search and one spec per OS thread,
-// emptied per call: no allocation per execution once warm.
-bool linearizable(std::span<const deque_op> ops, const hb_clocks& hb) {
+// Whether ops have a linearization respecting hb that is a legal run of the spec `kind`. One
+// search and one spec per OS thread and kind, emptied per call: no allocation per execution
+// once warm.
+bool linearizable(std::span<const deque_op> ops, const hb_clocks& hb, spec::spec_kind kind) {
   if (ops.size() > order::max_ops) return false;  // check_all reports this case by name
   order o(ops.size(), [&](std::size_t i) { return ops[i].first.thread; });
   require_hb(o, ops, hb);
   static thread_local linearize::search<order> search;
-  static thread_local spec::sequential_deque<std::int64_t> s;
+  static thread_local std::array<spec::sequential_deque<std::int64_t>, 3> specs{
+      spec::sequential_deque<std::int64_t>(spec::spec_kind::lifo_owner),
+      spec::sequential_deque<std::int64_t>(spec::spec_kind::fifo_owner),
+      spec::sequential_deque<std::int64_t>(spec::spec_kind::at_least_once)};
+  spec::sequential_deque<std::int64_t>& s = specs[static_cast<std::size_t>(kind)];
   s.clear();
   return search.run(s, ops, o);
 }
@@ -142,7 +147,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     const auto it =
         std::lower_bound(count.begin(), count.end(), std::pair<std::int64_t, int>{v, 0});
     if (it == count.end() || it->first != v) return fail_about(v, "was never pushed (invented)");
-    if (++it->second > 1) fail_about(v, "was taken twice");
+    if (++it->second > 1 && !spec::allows_duplicates(spec_)) fail_about(v, "was taken twice");
   };
   for (const deque_op& op : ops_) {
     if (const auto v = op.taken()) take(*v);
@@ -159,8 +164,9 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
             "more than 64 deque operations in one client (the hb-linearizability check "
             "takes at most 64)");
   const hb_clocks& hb = c.happens_before_relation();
-  if (!linearizable(ops_, hb)) {
-    std::string what = "no linearization respecting happens-before explains the results:";
+  if (!linearizable(ops_, hb, spec_)) {
+    std::string what = "no linearization respecting happens-before explains the results (spec " +
+                       std::string(spec::spec_name(spec_)) + "):";
     for (const deque_op& op : ops_) {
       static constexpr const char* names[] = {"push", "pop", "steal", "steal_batch"};
       what += " T" + std::to_string(op.first.thread) + ":" + names[static_cast<int>(op.kind)];
@@ -173,7 +179,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     if (ops_.size() <= order::max_ops) {
       const std::span<const deque_op> all(ops_);
       kept = linearize::minimize(all, [&](std::span<const std::size_t> k) {
-        return !linearizable(linearize::subset(all, k), hb);
+        return !linearizable(linearize::subset(all, k), hb, spec_);
       });
       what += "\n  minimal non-linearizable history (" + std::to_string(kept.size()) + " of " +
               std::to_string(ops_.size()) +
@@ -185,7 +191,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
       order o(minimal.size(), [&](std::size_t i) { return minimal[i].first.thread; });
       require_hb(o, minimal, hb);
       const std::string stuck =
-          timeline::dead_end_text<std::int64_t>(std::span<const deque_op>(minimal), o);
+          timeline::dead_end_text<std::int64_t>(std::span<const deque_op>(minimal), o, spec_);
       if (!stuck.empty()) what += "  spec: " + stuck + "\n";
     }
     // the report marks the minimal history's operations (all of them if none was found)

@@ -1,7 +1,8 @@
 // models/front/history.hpp: the deque operations of one model-checked execution, and the checks
-// every client applies to them: no value taken twice, none invented, nothing lost, and the
-// results explained by the sequential deque (deques/spec.hpp) in an order that respects
-// happens-before between operations (docs/design.md, "The deque contract").
+// every client applies to them: no value taken twice (unless the variant's spec is
+// at_least_once), none invented, nothing lost, and the results explained by the variant's
+// sequential deque (deques/spec.hpp: lifo_owner, fifo_owner or at_least_once) in an order that
+// respects happens-before between operations (docs/design.md, "The deque contract").
 //
 // The hb-linearizability check is the linearizability core (deques/linearize.hpp) under its
 // precedence_order: a before b when a is earlier in the same thread or a's last event
@@ -42,7 +43,11 @@ struct deque_op : spec::operation<std::int64_t> {
 
 class history {
  public:
-  history() { ops_.reserve(32); }  // clients record a dozen or so: no regrowth per execution
+  /// A history checked against the specification `spec` (the variant's variant_info::spec).
+  explicit history(spec::spec_kind spec) : spec_(spec) {
+    ops_.reserve(32);  // clients record a dozen or so: no regrowth per execution
+  }
+  spec::spec_kind spec() const noexcept { return spec_; }
   /// Runs f() as one operation of the calling model thread and records it. Returns its index
   /// (not a reference: other model threads append while this one runs, moving the vector).
   template <class F>
@@ -72,6 +77,7 @@ class history {
   // Hands c's bug report every operation, marking those `about(op)` selects.
   template <class About>
   void describe(client& c, About&& about) const;
+  spec::spec_kind spec_;
   std::vector<deque_op> ops_;
 };
 

@@ -148,7 +148,7 @@ struct never_steals : locked_deque<T, Mem> {
 
 TEST(Clients, EmptyStealAfterAPushIsCaughtByCrossThreadHb) {
   const result r = explore(options{}, [](client& c) {
-    clients::owned<never_steals<clients::value, memory>> o(4);
+    clients::owned<never_steals<clients::value, memory>> o(4, spec::spec_kind::lifo_owner);
     o.push(c, 1);
     const auto th = c.spawn([&] { o.steal(c); });  // spawn: push(1) hb the steal
     c.join(th);
@@ -158,7 +158,7 @@ TEST(Clients, EmptyStealAfterAPushIsCaughtByCrossThreadHb) {
   EXPECT_NE(r.bug->message.find("no linearization respecting happens-before"), std::string::npos)
       << r.bug->message;
   const result unordered = explore(options{}, [](client& c) {
-    clients::owned<never_steals<clients::value, memory>> o(4);
+    clients::owned<never_steals<clients::value, memory>> o(4, spec::spec_kind::lifo_owner);
     const auto th = c.spawn([&] { o.steal(c); });  // may run first: "empty" is explained
     o.push(c, 1);
     c.join(th);
@@ -171,7 +171,8 @@ TEST(Clients, OneStealCannotSeeThePopFenceBug) {
   // The oracle's lesson: against push, push, pop a single steal always reads top = 0 and the
   // owner pops index 1 without a CAS.
   const result r = explore(options{}, [](client& c) {
-    clients::owned<chase_lev_no_pop_fence<clients::value, memory>> o(4);
+    clients::owned<chase_lev_no_pop_fence<clients::value, memory>> o(4,
+                                                                     spec::spec_kind::lifo_owner);
     const auto th = c.spawn([&] { o.steal(c); });
     o.push(c, 1);
     o.push(c, 2);
@@ -229,9 +230,10 @@ class leaks_when_destroyed_nonempty {
 };
 
 template <template <class, class> class D>
-std::vector<std::string> clients_that_catch() {
+std::vector<std::string> clients_that_catch(spec::spec_kind spec = spec::spec_kind::lifo_owner) {
   std::vector<std::string> caught;
   variant_info info;
+  info.spec = spec;
   for (const auto& cl : clients::clients_for<D>(info)) {
     if (cl.large) continue;
     const result r = explore(options{}, cl.run);
@@ -254,6 +256,55 @@ TEST(Clients, LeakOnDestructionIsCaughtOnlyByTheClientThatDestroysANonEmptyDeque
   const result r = explore(options{}, clients::push3_steal_destroy<leaks_when_destroyed_nonempty>);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.bug->kind, error_kind::leak) << r.bug->message;
+}
+
+// The clients hold a variant to the spec it declares (variant_info::spec), not to the LIFO
+// exactly-once one: each deque below passes every client under its own spec and is caught
+// under the stricter one (and a lossy deque under the weakest).
+
+// FIFO owner: pop takes the oldest value, as steal does (the locked deque's steal never aborts).
+template <class T, class Mem>
+struct pops_the_oldest : locked_deque<T, Mem> {
+  using locked_deque<T, Mem>::locked_deque;
+  std::optional<T> pop() { return this->steal().take(); }
+};
+
+// At least once: a steal returns a copy of the top value and leaves it for the next taker.
+template <class T, class Mem>
+struct steals_a_copy : locked_deque<T, Mem> {
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() {
+    std::optional<T> v = this->pop();
+    if (!v) return steal_result<T>::empty();
+    this->push(T(*v));
+    return steal_result<T>::item(std::move(*v));
+  }
+};
+
+// Loses a value: a steal that finds two or more takes two and returns the first.
+template <class T, class Mem>
+struct steal_drops_one : locked_deque<T, Mem> {
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() {
+    steal_result<T> first = locked_deque<T, Mem>::steal();
+    if (first.has_value() && this->size_hint() > 0)
+      static_cast<void>(locked_deque<T, Mem>::steal());
+    return first;
+  }
+};
+
+TEST(Clients, FifoOwnerIsHeldToItsDeclaredSpec) {
+  EXPECT_EQ(clients_that_catch<pops_the_oldest>(spec::spec_kind::fifo_owner),
+            std::vector<std::string>{});
+  const std::vector<std::string> caught = clients_that_catch<pops_the_oldest>();
+  EXPECT_FALSE(caught.empty());
+}
+
+TEST(Clients, AtLeastOnceAllowsDuplicatesButNotLoss) {
+  EXPECT_EQ(clients_that_catch<steals_a_copy>(spec::spec_kind::at_least_once),
+            std::vector<std::string>{});
+  EXPECT_FALSE(clients_that_catch<steals_a_copy>().empty());
+  EXPECT_FALSE(clients_that_catch<steal_drops_one>(spec::spec_kind::at_least_once).empty());
 }
 
 }  // namespace

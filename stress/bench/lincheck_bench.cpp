@@ -45,7 +45,7 @@ void BM_CheckHistory(benchmark::State& state) {
   std::size_t states = 0;
   bool ok = true;
   for (auto _ : state) {
-    const check_result r = check(h);
+    const check_result r = check(h, spec::spec_kind::lifo_owner);
     states = r.states_explored;
     ok = ok && r.linearizable;
   }

@@ -39,6 +39,15 @@ TEST(Ledger, NamesAnInvention) {
             "value 7 invented (never pushed; 3 values were): taken by thief 1 steal_into");
 }
 
+TEST(Ledger, AtLeastOnceAcceptsADuplicateButNotALoss) {
+  take_log owner, thief;
+  owner.record(0, 0, taker_kind::pop);
+  thief.record(0, 1, taker_kind::steal);
+  EXPECT_EQ(check_conservation(1, {&owner, &thief}, true), std::nullopt);
+  EXPECT_EQ(check_conservation(2, {&owner, &thief}, true),
+            "value 1 lost: pushed, never taken, not in the final drain");
+}
+
 }  // namespace
 }  // namespace stealcheck::stress
 // SPDX-License-Identifier: Apache-2.0

@@ -26,8 +26,8 @@ void expect_pass(bool batch) {
   run_options o = small(STEALCHECK_TEST_SCALE < 100 ? 10 : 40);
   o.batch = batch;
   std::uint64_t executions = 0;
-  const outcome out =
-      check_generated("correct", o, model_finder<Tag>(model::options{}, &executions));
+  const outcome out = check_generated(
+      "correct", o, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}, &executions));
   EXPECT_TRUE(out.ok) << out.failure << "\n"
                       << out.timeline << "\nRC_PARAMS=\"" << out.reproduce << "\"";
   EXPECT_EQ(out.scenarios, o.scenarios);
@@ -50,14 +50,16 @@ TEST(LincheckModel, SplitPasses) {
 template <class Tag>
 outcome expect_caught(const char* what) {
   const run_options o = small(200);
-  const outcome out = check_generated("bad", o, model_finder<Tag>(model::options{}));
+  const outcome out =
+      check_generated("bad", o, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}));
   EXPECT_FALSE(out.ok) << what << " not caught";
   EXPECT_FALSE(out.error) << out.failure;
   EXPECT_NE(out.reproduce.find("reproduce="), std::string::npos);
   EXPECT_NE(out.timeline.find("replay token"), std::string::npos) << out.timeline;
   run_options again = o;
   again.reproduce = out.reproduce;
-  const outcome replayed = check_generated("bad", again, model_finder<Tag>(model::options{}));
+  const outcome replayed = check_generated(
+      "bad", again, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}));
   EXPECT_FALSE(replayed.ok);
   EXPECT_EQ(replayed.scenario_text, out.scenario_text);  // deterministic shrinking and replay
   std::printf("%s: %s\n", what, out.failure.c_str());

@@ -20,14 +20,16 @@ namespace {
 
 constexpr int runs = STEALCHECK_TEST_SCALE < 100 ? 10 : 50;
 
+// The built-in variant's own spec and batch flag, as the lincheck checker passes them.
 template <class Tag>
-void expect_linearizable(bool batch) {
+void expect_linearizable() {
   run_options o;
   o.scenarios = STEALCHECK_TEST_SCALE < 100 ? 20 : 100;
   o.runs = runs;
   o.seed = 7;
-  o.batch = batch;
-  const outcome out = check_generated("correct", o, native_finder<Tag>(o.runs, true));
+  o.batch = builtin_info<Tag>().batch_steal;
+  o.spec = builtin_info<Tag>().spec;
+  const outcome out = check_generated("correct", o, native_finder<Tag>(o.spec, o.runs, true));
   EXPECT_TRUE(out.ok) << out.failure << "\n"
                       << out.timeline << "\nreplay: RC_PARAMS=\"" << out.reproduce << "\" (seed "
                       << o.seed << ")";
@@ -35,37 +37,37 @@ void expect_linearizable(bool batch) {
 }
 
 TEST(LincheckNative, ChaseLevIsLinearizable) {
-  expect_linearizable<chase_lev_tag>(false);
+  expect_linearizable<chase_lev_tag>();
 }
 TEST(LincheckNative, LockedIsLinearizable) {
-  expect_linearizable<locked_tag>(false);
+  expect_linearizable<locked_tag>();
 }
 TEST(LincheckNative, StealHalfIsLinearizable) {
-  expect_linearizable<steal_half_tag>(true);
+  expect_linearizable<steal_half_tag>();
 }
 TEST(LincheckNative, SplitIsLinearizable) {
-  expect_linearizable<split_tag>(false);
+  expect_linearizable<split_tag>();
 }
 TEST(LincheckNative, TheIsLinearizable) {
-  expect_linearizable<the_tag>(false);
+  expect_linearizable<the_tag>();
 }
 TEST(LincheckNative, AbpIsLinearizable) {
-  expect_linearizable<abp_tag>(false);
+  expect_linearizable<abp_tag>();
 }
 TEST(LincheckNative, FjpIsLinearizable) {
-  expect_linearizable<fjp_tag>(false);
+  expect_linearizable<fjp_tag>();
 }
 TEST(LincheckNative, DotnetIsLinearizable) {
-  expect_linearizable<dotnet_tag>(false);
+  expect_linearizable<dotnet_tag>();
 }
-
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;
   o.scenarios = 100;
   o.runs = runs;
   o.seed = 7;
-  const outcome out =
-      check_generated("known_bad", o, native_finder<locked_steal_bottom_tag>(o.runs, true));
+  const outcome out = check_generated(
+      "known_bad", o,
+      native_finder<locked_steal_bottom_tag>(spec::spec_kind::lifo_owner, o.runs, true));
   ASSERT_FALSE(out.ok);
   EXPECT_FALSE(out.error) << out.failure;
   EXPECT_NE(out.reproduce.find("reproduce="), std::string::npos);
@@ -75,8 +77,9 @@ TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   // Replaying the reproduce string fails again, on the same shrunk scenario.
   run_options replay = o;
   replay.reproduce = out.reproduce;
-  const outcome again =
-      check_generated("known_bad", replay, native_finder<locked_steal_bottom_tag>(o.runs, true));
+  const outcome again = check_generated(
+      "known_bad", replay,
+      native_finder<locked_steal_bottom_tag>(spec::spec_kind::lifo_owner, o.runs, true));
   EXPECT_FALSE(again.ok);
   EXPECT_EQ(again.scenario_text, out.scenario_text);
 }
@@ -92,7 +95,7 @@ TEST(LincheckNative, ConservationStressDoesNotCatchStealFromTheBottom) {
 // RC_PARAMS reproduce string).
 RC_GTEST_PROP(LincheckNativeRc, ChaseLevScenariosAreLinearizable, ()) {
   const scenario s = *gen_scenario(false);
-  const auto bad = native_finder<chase_lev_tag>(runs, true)(s, 99);
+  const auto bad = native_finder<chase_lev_tag>(spec::spec_kind::lifo_owner, runs, true)(s, 99);
   RC_ASSERT(!bad.has_value());
 }
 

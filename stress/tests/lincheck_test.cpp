@@ -10,6 +10,8 @@
 namespace stealcheck::stress::lincheck {
 namespace {
 
+constexpr spec::spec_kind lifo = spec::spec_kind::lifo_owner;
+
 // Builds histories: each call appends one operation with explicit [invoke, response] stamps.
 struct builder {
   history h;
@@ -50,7 +52,7 @@ constexpr auto abort_ = steal_status::abort;
 TEST(Lincheck, SequentialDequeRunIsLinearizable) {
   builder b;
   b.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 1, 4, 5).pop(0, 2, 6, 7).pop(0, {}, 8, 9);
-  const auto r = check(b.h);
+  const auto r = check(b.h, lifo);
   EXPECT_TRUE(r.linearizable);
   EXPECT_EQ(r.order.size(), b.h.size());
 }
@@ -58,73 +60,73 @@ TEST(Lincheck, SequentialDequeRunIsLinearizable) {
 TEST(Lincheck, OverlapAllowsReordering) {
   builder b;  // the steal overlaps the push, so "empty" may be linearized before it
   b.push(0, 1, 0, 3).steal(1, empty, 0, 1, 2).pop(0, 1, 4, 5);
-  EXPECT_TRUE(check(b.h).linearizable);
+  EXPECT_TRUE(check(b.h, lifo).linearizable);
   builder c;  // a pop and a steal racing for the last item: the steal won
   c.push(0, 7, 0, 1).pop(0, {}, 2, 5).steal(1, item, 7, 3, 4);
-  EXPECT_TRUE(check(c.h).linearizable);
+  EXPECT_TRUE(check(c.h, lifo).linearizable);
 }
 
 TEST(Lincheck, AbortIsAlwaysLegal) {
   builder b;
   b.steal(1, abort_, 0, 0, 1).push(0, 1, 2, 3).steal(2, abort_, 0, 4, 5).pop(0, 1, 6, 7);
-  EXPECT_TRUE(check(b.h).linearizable);
+  EXPECT_TRUE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, CatchesDuplicate) {
   builder b;
   b.push(0, 1, 0, 1).pop(0, 1, 2, 5).steal(1, item, 1, 3, 4);
-  EXPECT_FALSE(check(b.h).linearizable);
+  EXPECT_FALSE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, CatchesLostItemAsAnIllegalEmpty) {
   builder b;  // 1 was pushed and never taken, yet a later pop finds the deque empty
   b.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 2, 4, 5).pop(0, {}, 6, 7);
-  EXPECT_FALSE(check(b.h).linearizable);
+  EXPECT_FALSE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, CatchesStealFromTheWrongEnd) {
   builder b;  // steal must take the oldest (FIFO at the top)
   b.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 2, 4, 5);
-  EXPECT_FALSE(check(b.h).linearizable);
+  EXPECT_FALSE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, SpecStepNamesWhereEveryOrderGetsStuck) {
   builder bad;  // the steal took the newest item
   bad.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 2, 4, 5);
-  EXPECT_EQ(spec_step(bad.h),
+  EXPECT_EQ(spec_step(bad.h, lifo),
             "after push(1), push(2) (a legal order), nothing can come next: steal -> 2 (the "
             "spec's steal returns 1)");
   builder good;  // the same with the oldest item: linearizable, no dead end
   good.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 1, 4, 5);
-  EXPECT_EQ(spec_step(good.h), "");
+  EXPECT_EQ(spec_step(good.h, lifo), "");
   builder first;  // an empty-deque pop that took a value: stuck before any operation
   first.pop(0, 7, 0, 1);
-  EXPECT_EQ(spec_step(first.h),
+  EXPECT_EQ(spec_step(first.h, lifo),
             "from the start, nothing can come next: pop -> 7 (the spec's pop returns empty)");
 }
 
 TEST(Lincheck, CatchesPopFromTheWrongEnd) {
   builder b;  // pop must take the newest (LIFO at the bottom)
   b.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 1, 4, 5);
-  EXPECT_FALSE(check(b.h).linearizable);
+  EXPECT_FALSE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, CatchesEmptyWhileItemsPresent) {
   builder b;
   b.push(0, 1, 0, 1).steal(1, empty, 0, 2, 3);
-  EXPECT_FALSE(check(b.h).linearizable);
+  EXPECT_FALSE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, BatchStealBoundAndOrder) {
   builder ok;
   ok.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 2}, 6, 7);
-  EXPECT_TRUE(check(ok.h).linearizable);
+  EXPECT_TRUE(check(ok.h, lifo).linearizable);
   builder too_many;  // ceil(3/2) = 2
   too_many.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 2, 3}, 6, 7);
-  EXPECT_FALSE(check(too_many.h).linearizable);
+  EXPECT_FALSE(check(too_many.h, lifo).linearizable);
   builder wrong_order;
   wrong_order.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {2, 1}, 6, 7);
-  EXPECT_FALSE(check(wrong_order.h).linearizable);
+  EXPECT_FALSE(check(wrong_order.h, lifo).linearizable);
 }
 
 TEST(Lincheck, LongHistoryNeedsNoRecursion) {
@@ -135,7 +137,7 @@ TEST(Lincheck, LongHistoryNeedsNoRecursion) {
     b.steal(1, item, v, t + 2, t + 3);
     t += 4;
   }
-  EXPECT_TRUE(check(b.h).linearizable);
+  EXPECT_TRUE(check(b.h, lifo).linearizable);
 }
 
 TEST(Lincheck, MinimizeKeepsOnlyTheViolation) {
@@ -147,14 +149,51 @@ TEST(Lincheck, MinimizeKeepsOnlyTheViolation) {
     t += 4;
   }
   b.push(0, 99, t, t + 1).pop(0, 99, t + 2, t + 5).steal(2, item, 99, t + 3, t + 4);  // dup
-  ASSERT_FALSE(check(b.h).linearizable);
-  const history m = minimize(b.h);
-  EXPECT_FALSE(check(m).linearizable);
+  ASSERT_FALSE(check(b.h, lifo).linearizable);
+  const history m = minimize(b.h, lifo);
+  EXPECT_FALSE(check(m, lifo).linearizable);
   EXPECT_EQ(m.size(), 3u) << timeline_text(m);
   const std::string text = timeline_text(m);
   EXPECT_NE(text.find("pop -> 99"), std::string::npos) << text;
   EXPECT_NE(text.find("steal -> 99"), std::string::npos) << text;
   EXPECT_NE(timeline_svg(m, "dup").find("<svg"), std::string::npos);
+}
+
+// The declared spec decides: the same history is legal under one kind and not under another.
+constexpr spec::spec_kind fifo = spec::spec_kind::fifo_owner;
+constexpr spec::spec_kind any = spec::spec_kind::at_least_once;
+
+TEST(Lincheck, FifoOwnerPopsTheOldest) {
+  builder oldest;
+  oldest.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 1, 4, 5).steal(1, item, 2, 6, 7);
+  EXPECT_TRUE(check(oldest.h, fifo).linearizable);
+  EXPECT_FALSE(check(oldest.h, lifo).linearizable);
+  builder newest;
+  newest.push(0, 1, 0, 1).push(0, 2, 2, 3).pop(0, 2, 4, 5);
+  EXPECT_FALSE(check(newest.h, fifo).linearizable);
+  EXPECT_TRUE(check(newest.h, lifo).linearizable);
+  EXPECT_EQ(spec_step(newest.h, fifo),
+            "after push(1), push(2) (a legal order), nothing can come next: pop -> 2 (the "
+            "spec's pop returns 1)");
+}
+
+TEST(Lincheck, AtLeastOnceAllowsDuplicatesNotLossOrInvention) {
+  builder dup;  // a thief and the owner both take 1, in any order
+  dup.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 1, 4, 5).pop(0, 1, 6, 7).pop(0, 2, 8, 9);
+  EXPECT_TRUE(check(dup.h, any).linearizable);
+  EXPECT_FALSE(check(dup.h, lifo).linearizable);
+  builder lost;  // 2 was never taken, yet the owner finds the deque empty
+  lost.push(0, 1, 0, 1).push(0, 2, 2, 3).steal(1, item, 1, 4, 5).pop(0, 1, 6, 7).pop(0, {}, 8, 9);
+  EXPECT_FALSE(check(lost.h, any).linearizable);
+  builder invented;  // 7 was never pushed
+  invented.push(0, 1, 0, 1).steal(1, item, 7, 2, 3).pop(0, 1, 4, 5);
+  EXPECT_FALSE(check(invented.h, any).linearizable);
+  builder early;  // 2 taken before its push was invoked
+  early.push(0, 1, 0, 1).steal(1, item, 2, 2, 3).push(0, 2, 4, 5).pop(0, 2, 6, 7).pop(0, 1, 8, 9);
+  EXPECT_FALSE(check(early.h, any).linearizable);
+  EXPECT_EQ(spec_step(lost.h, any),
+            "after push(1), push(2), steal -> 1, pop -> 1 (a legal order), nothing can come next: "
+            "pop -> empty (the spec's pop returns a value pushed before it)");
 }
 
 }  // namespace

@@ -135,7 +135,9 @@ lincheck::outcome lincheck_native() {
   o.seed = 3;
   std::uint64_t count = 0;
   return printed(lincheck::check_generated_isolated(
-      "fault", o, lincheck::native_finder<variant_tag<D>>(o.runs, true, &count), &count,
+      "fault", o,
+      lincheck::native_finder<variant_tag<D>>(spec::spec_kind::lifo_owner, o.runs, true, &count),
+      &count,
       /*deadline_seconds=*/60, /*stall_seconds=*/1));
 }
 
