@@ -42,13 +42,19 @@ explored run(const std::function<void(client&)>& fn, memory_model m, unsigned jo
 }
 
 // Under the sanitizer presets (STEALCHECK_TEST_SCALE < 100) RC11 only: SC takes the same
-// parallel path with fewer executions, and the release preset runs both.
+// parallel path with fewer executions, and the release preset runs both. There also only
+// chase_lev (wide trees of complete executions) and locked (executions blocked on the mutex):
+// the division of the tree does not depend on the deque, and the sweep of the four shapes took
+// 440 s under tsan.
 constexpr bool both_models = STEALCHECK_TEST_SCALE >= 100;
+bool parallel_swept(const variant_info& info) {
+  return STEALCHECK_TEST_SCALE >= 100 || info.name == "chase_lev" || info.name == "locked";
+}
 
 TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
   std::uint64_t split = 0;
   for_each_swept_variant([&](auto tag, const variant_info& info) {
-    if (info.known_bad) return;
+    if (info.known_bad || !parallel_swept(info)) return;
     for (const auto& cl : clients::clients_for<decltype(tag)::template deque>(info)) {
       if (cl.large) continue;
       for (const memory_model m : {memory_model::rc11, memory_model::sc}) {
