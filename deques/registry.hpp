@@ -16,6 +16,7 @@
 #include "deques/chase_lev.hpp"
 #include "deques/dotnet.hpp"
 #include "deques/fjp.hpp"
+#include "deques/idempotent.hpp"
 #include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
 #include "deques/memory.hpp"
@@ -45,6 +46,8 @@ template <class T, class Mem>
 using fjp_default = fjp_deque<T, Mem>;
 template <class T, class Mem>
 using dotnet_default = dotnet_deque<T, Mem>;
+template <class T, class Mem>
+using idempotent_default = idempotent_deque<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
@@ -56,6 +59,7 @@ using the_tag = variant_tag<detail::the_default>;
 using abp_tag = variant_tag<detail::abp_default>;
 using fjp_tag = variant_tag<detail::fjp_default>;
 using dotnet_tag = variant_tag<detail::dotnet_default>;
+using idempotent_tag = variant_tag<detail::idempotent_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
@@ -63,6 +67,7 @@ using the_no_pop_fence_tag = variant_tag<the_no_pop_fence>;
 using abp_tag1_tag = variant_tag<detail::abp_tag1_default>;
 using fjp_pop_no_rmw_tag = variant_tag<fjp_pop_no_rmw>;
 using dotnet_no_pop_fence_tag = variant_tag<dotnet_no_pop_fence>;
+using idempotent_no_tag_tag = variant_tag<idempotent_no_tag>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -86,6 +91,14 @@ inline constexpr variant_info fjp = info_from_sites<fjp_sites>(
     "Java ForkJoinPool's WorkQueue: slots taken by exchange and CAS (OpenJDK 17)");
 inline constexpr variant_info dotnet = info_from_sites<dotnet_sites>(
     ".NET thread pool's WorkStealingQueue: lock-free owner, try-locked thieves");
+inline constexpr variant_info idempotent = [] {
+  variant_info i = info_from_sites<idempotent_sites>(
+      "idempotent LIFO work stealing: no RMW or fence in the owner, at least once (Michael et "
+      "al. 2009)");
+  i.spec = spec_kind::at_least_once;
+  i.values = value_support::scalar;
+  return i;
+}();
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
@@ -100,6 +113,12 @@ inline constexpr variant_info fjp_pop_no_rmw =
     info_from_sites<fjp_sites_pop_no_rmw>("KNOWN-BAD fjp");
 inline constexpr variant_info dotnet_no_pop_fence =
     info_from_sites<dotnet_sites_no_pop_fence>("KNOWN-BAD dotnet");
+inline constexpr variant_info idempotent_no_tag = [] {
+  variant_info i = info_from_sites<idempotent_sites_no_tag>("KNOWN-BAD idempotent");
+  i.spec = spec_kind::at_least_once;
+  i.values = value_support::scalar;
+  return i;
+}();
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -117,6 +136,7 @@ constexpr void for_each_variant(F&& f) {
   f(abp_tag{}, builtin::abp);
   f(fjp_tag{}, builtin::fjp);
   f(dotnet_tag{}, builtin::dotnet);
+  f(idempotent_tag{}, builtin::idempotent);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);
@@ -124,6 +144,7 @@ constexpr void for_each_variant(F&& f) {
   f(abp_tag1_tag{}, builtin::abp_tag1);
   f(fjp_pop_no_rmw_tag{}, builtin::fjp_pop_no_rmw);
   f(dotnet_no_pop_fence_tag{}, builtin::dotnet_no_pop_fence);
+  f(idempotent_no_tag_tag{}, builtin::idempotent_no_tag);
 }
 
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default

@@ -55,15 +55,15 @@ std::uint64_t default_seed() {
 namespace {
 
 void print_variants() {
-  fmt::print("{:<26} {:<8} {}\n", "variant", "sites", "summary");
+  fmt::print("{:<26} {:<8} {:<14} {}\n", "variant", "sites", "spec", "summary");
   for (const variant* v : variants()) {
     const variant_info& i = v->info();
     std::string flags;
     if (i.bounded) flags += " [bounded]";
     if (i.batch_steal) flags += " [batch steal]";
     if (i.values == value_support::scalar) flags += " [scalar values]";
-    fmt::print("{:<26} {:<8} {}{}{}\n", i.name, i.sites.size(), i.summary, flags,
-               i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
+    fmt::print("{:<26} {:<8} {:<14} {}{}{}\n", i.name, i.sites.size(), spec_name(i.spec), i.summary,
+               flags, i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
   }
 }
 

@@ -307,6 +307,41 @@ TEST(Clients, AtLeastOnceAllowsDuplicatesButNotLoss) {
   EXPECT_FALSE(clients_that_catch<steal_drops_one>(spec::spec_kind::at_least_once).empty());
 }
 
+// idempotent's clients reach its duplicates (the owner and a thief both take value 1) and the
+// at_least_once spec accepts them; its known-bad loses a value, which every spec rejects.
+TEST(Clients, IdempotentDuplicatesAreReachedAndAccepted) {
+  // owner push 1, pop; one thief steals. Counts the executions where both take value 1.
+  auto client_under = [](spec::spec_kind spec, std::uint64_t& twice) {
+    return [spec, &twice](client& c) {
+      clients::owned<idempotent_tag::deque<clients::value, memory>> o(4, spec);
+      o.push(c, 1);
+      const auto th = c.spawn([&] { o.steal(c); });
+      o.pop(c);
+      c.join(th);
+      int ones = 0;
+      for (const deque_op& op : o.h.ops())
+        ones += op.kind != spec::op_kind::push && op.taken() == 1 ? 1 : 0;
+      twice += ones == 2 ? 1 : 0;
+      o.finish(c);
+    };
+  };
+  std::uint64_t twice = 0;
+  const result r = explore(options{}, client_under(spec::spec_kind::at_least_once, twice));
+  EXPECT_TRUE(r.ok()) << r.bug->message;
+  EXPECT_GT(twice, 0u);
+  std::uint64_t unused = 0;  // held to exactly once, the same deque fails
+  const result strict = explore(options{}, client_under(spec::spec_kind::lifo_owner, unused));
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.bug->message.find("value 1 was taken twice"), std::string::npos)
+      << strict.bug->message;
+  const result bad = explore(options{}, [](client& c) {
+    clients::run_script<idempotent_no_tag_tag::deque>(c, clients::scripts::push_pop_push_pop_steal,
+                                                      builtin::idempotent_no_tag);
+  });
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.bug->message.find("value 2 was lost"), std::string::npos) << bad.bug->message;
+}
+
 }  // namespace
 }  // namespace stealcheck::model
 // SPDX-License-Identifier: Apache-2.0

@@ -60,6 +60,10 @@ TEST(LincheckNative, FjpIsLinearizable) {
 TEST(LincheckNative, DotnetIsLinearizable) {
   expect_linearizable<dotnet_tag>();
 }
+TEST(LincheckNative, IdempotentIsLinearizableAtLeastOnce) {
+  expect_linearizable<idempotent_tag>();
+}
+
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;
   o.scenarios = 100;
