@@ -162,7 +162,7 @@ struct chase_lev_sites {
 };
 
 /// Chase-Lev deque (see the file comment). `Sites` selects the memory orders; the known-bad
-/// variants of deques/known_bad.hpp are this same source with one site weakened.
+/// variants at the end of this file are this same source with one site weakened.
 template <class T, class Mem = native_memory, class Sites = chase_lev_sites>
 class chase_lev {
   using ring = detail::growing_ring<T, Mem>;
@@ -280,6 +280,37 @@ class chase_lev {
   typename Mem::template atomic<ring*> array_;
   std::vector<ring*> retired_;  // owner-only; freed in the destructor
 };
+
+/// KNOWN-BAD: chase_lev without the seq_cst fence in pop (Fig. 1 take, line 4).
+/// The owner's store of bottom can then be ordered after its load of top (store->load
+/// reordering, which x86's store buffer performs): the owner and a thief both see one item
+/// left and both take it (the value is taken twice).
+struct chase_lev_sites_no_pop_fence : chase_lev_sites {
+  static constexpr std::string_view variant = "chase_lev_no_pop_fence";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "pop's seq_cst fence removed: owner and thief can both take the last item";
+  static constexpr site pop_fence{"chase_lev::pop.fence", std::memory_order_relaxed,
+                                  site_kind::fence, "KNOWN-BAD: removed (relaxed = no fence)"};
+};
+
+/// KNOWN-BAD: chase_lev without the release fence in push (Fig. 1 push, line 8).
+/// A thief that reads the new bottom has no happens-before to the slot store: under C11 it
+/// may read a stale slot (a value never pushed there, or one already taken). x86 keeps stores
+/// in order, so natively only the compiler can expose it; the model checker always does.
+struct chase_lev_sites_no_push_fence : chase_lev_sites {
+  static constexpr std::string_view variant = "chase_lev_no_push_fence";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "push's release fence removed: a thief can read a stale slot";
+  static constexpr site push_fence{"chase_lev::push.fence", std::memory_order_relaxed,
+                                   site_kind::fence, "KNOWN-BAD: removed (relaxed = no fence)"};
+};
+
+template <class T, class Mem = native_memory>
+using chase_lev_no_pop_fence = chase_lev<T, Mem, chase_lev_sites_no_pop_fence>;
+template <class T, class Mem = native_memory>
+using chase_lev_no_push_fence = chase_lev<T, Mem, chase_lev_sites_no_push_fence>;
 
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
@@ -78,6 +79,27 @@ class locked_deque {
  private:
   mutable typename Mem::mutex mutex_{"mutex"};
   typename Mem::template nonatomic<std::deque<T>> items_{named{"items"}};
+};
+
+/// KNOWN-BAD: the locked deque with steal() taking from the *bottom* instead of the top.
+/// Every value is still taken exactly once (the conservation stress passes, on purpose), but
+/// thieves get the newest value instead of the oldest: not a deque. The linearizability
+/// checker must catch it.
+struct locked_sites_steal_bottom : locked_sites {
+  static constexpr std::string_view variant = "locked_steal_bottom";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "steal takes from the bottom: conserves values, breaks deque order";
+};
+
+template <class T, class Mem = native_memory>
+class locked_steal_bottom : public locked_deque<T, Mem, locked_sites_steal_bottom> {
+ public:
+  using locked_deque<T, Mem, locked_sites_steal_bottom>::locked_deque;
+  steal_result<T> steal() {
+    auto v = this->pop();  // the bug: the owner's end (locked pop is safe from any thread)
+    return v ? steal_result<T>::item(std::move(*v)) : steal_result<T>::empty();
+  }
 };
 
 }  // namespace stealcheck

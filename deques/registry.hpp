@@ -17,7 +17,6 @@
 #include "deques/dotnet.hpp"
 #include "deques/fjp.hpp"
 #include "deques/idempotent.hpp"
-#include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
 #include "deques/memory.hpp"
 #include "deques/split.hpp"

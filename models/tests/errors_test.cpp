@@ -10,7 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "deques/known_bad.hpp"
+#include "deques/chase_lev.hpp"
+#include "deques/locked.hpp"
 #include "deques/registry.hpp"
 #include "models/explore/explore.hpp"
 #include "models/front/clients.hpp"

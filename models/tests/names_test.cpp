@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "deques/chase_lev.hpp"
-#include "deques/known_bad.hpp"
 #include "deques/locked.hpp"
 #include "models/explore/explore.hpp"
 #include "models/front/clients.hpp"

@@ -10,7 +10,6 @@ extern const bool chase_lev_registered;
 extern const bool locked_registered;
 extern const bool steal_half_registered;
 extern const bool split_registered;
-extern const bool known_bad_registered;
 extern const bool the_registered;
 extern const bool abp_registered;
 extern const bool fjp_registered;
@@ -21,8 +20,8 @@ extern const bool sched_registered;
 /// Returns true; keeps every built-in registration in the program.
 inline bool link_builtin_variants() {
   return chase_lev_registered && locked_registered && steal_half_registered && split_registered &&
-         known_bad_registered && the_registered && abp_registered && fjp_registered &&
-         dotnet_registered && idempotent_registered && sched_registered;
+         the_registered && abp_registered && fjp_registered && dotnet_registered &&
+         idempotent_registered && sched_registered;
 }
 
 }  // namespace stealcheck::tools

@@ -1,4 +1,5 @@
-// The built-in variant chase_lev registers itself (see builtin.hpp).
+// The built-in variant chase_lev and its known-bads register themselves (see builtin.hpp and
+// deques/chase_lev.hpp).
 #include <stealcheck/register.hpp>
 
 #include "deques/registry.hpp"
@@ -6,7 +7,10 @@
 
 namespace stealcheck::tools {
 
-const bool chase_lev_registered = register_variant<chase_lev_tag::deque>(builtin::chase_lev);
+const bool chase_lev_registered =
+    register_variant<chase_lev_tag::deque>(builtin::chase_lev) &&
+    register_variant<chase_lev_no_pop_fence_tag::deque>(builtin::chase_lev_no_pop_fence) &&
+    register_variant<chase_lev_no_push_fence_tag::deque>(builtin::chase_lev_no_push_fence);
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
-// The built-in variant locked registers itself (see builtin.hpp).
+// The built-in variant locked and its known-bad register themselves (see builtin.hpp and
+// deques/locked.hpp).
 #include <stealcheck/register.hpp>
 
 #include "deques/registry.hpp"
@@ -6,7 +7,9 @@
 
 namespace stealcheck::tools {
 
-const bool locked_registered = register_variant<locked_tag::deque>(builtin::locked);
+const bool locked_registered =
+    register_variant<locked_tag::deque>(builtin::locked) &&
+    register_variant<locked_steal_bottom_tag::deque>(builtin::locked_steal_bottom);
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0
