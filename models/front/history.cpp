@@ -51,18 +51,15 @@ void require_hb(order& o, std::span<const deque_op> ops, const hb_clocks& hb) {
 }
 
 // Whether ops have a linearization respecting hb that is a legal run of the spec `kind`. One
-// search and one spec per OS thread and kind, emptied per call: no allocation per execution
-// once warm.
+// search and one spec per OS thread, emptied per call (made anew when the kind changes): no
+// allocation per execution once warm.
 bool linearizable(std::span<const deque_op> ops, const hb_clocks& hb, spec::spec_kind kind) {
   if (ops.size() > order::max_ops) return false;  // check_all reports this case by name
   order o(ops.size(), [&](std::size_t i) { return ops[i].first.thread; });
   require_hb(o, ops, hb);
   static thread_local linearize::search<order> search;
-  static thread_local std::array<spec::sequential_deque<std::int64_t>, 3> specs{
-      spec::sequential_deque<std::int64_t>(spec::spec_kind::lifo_owner),
-      spec::sequential_deque<std::int64_t>(spec::spec_kind::fifo_owner),
-      spec::sequential_deque<std::int64_t>(spec::spec_kind::at_least_once)};
-  spec::sequential_deque<std::int64_t>& s = specs[static_cast<std::size_t>(kind)];
+  static thread_local spec::sequential_deque<std::int64_t> s(kind);
+  if (s.kind() != kind) s = spec::sequential_deque<std::int64_t>(kind);  // another variant
   s.clear();
   return search.run(s, ops, o);
 }
