@@ -6,7 +6,7 @@
 // whether that result is legal in the current state, and if so moves to the next state.
 //
 // A variant declares which specification it meets (variant_info::spec, deques/variant.hpp);
-// every checker reads the declaration. Three kinds (docs/design.md, "The deque contract"):
+// every checker reads the declaration. Four kinds (docs/design.md, "The deque contract"):
 //
 // lifo_owner (exactly once; Chase-Lev, THE, ABP, ...):
 //   push(v)             always legal; v goes to the bottom. (Bounded variants that report
@@ -20,15 +20,21 @@
 //                       the k top values in order (steal_half.hpp documents the bound).
 // fifo_owner (exactly once; the local run queues of Tokio and Go): the same, except that
 //   pop() -> v is legal iff v is the *top* value: the owner takes the oldest, like a thief.
+// unordered (exactly once, in any order; the run queues of Tokio and Go, whose overflow
+//   moves the newest half of the ring to a global queue that pop and steal read only after the
+//   ring, so neither end keeps an order): pop() -> v and steal() -> item v are legal iff v is
+//   present (it is removed); empty iff nothing is present; steal_batch takes k <= ceil(n/2)
+//   present values, each once.
 // at_least_once (idempotent work stealing; Michael, Vechev, Saraswat, PPoPP 2009, Section 2):
 //   the state is the values pushed and not yet taken (P) and the values ever taken (D).
 //   pop() -> v or steal() -> item v is legal iff v is in P (it moves to D) or in D (a
 //   duplicate: allowed). pop() -> nullopt and steal() -> empty are legal iff P is empty:
 //   nothing is lost. steal_batch takes each value by the same rule. No order is promised.
 //
-// Complexity: lifo_owner and fifo_owner: O(1) per operation, steal_batch O(k); at_least_once:
-// O(|P| + |D|) per take (linear scans; histories are small). Values are compared with ==.
-// Undo (undo(spec, op)) reverses the last successful operation, for backtracking.
+// Complexity: lifo_owner and fifo_owner: O(1) per operation, steal_batch O(k); unordered:
+// O(n) per take; at_least_once: O(|P| + |D|) per take (linear scans; histories are small). Values
+// are compared with ==. Undo (undo(spec, op)) reverses the last successful operation, for
+// backtracking.
 //
 // operation<V> is the one record of a completed operation and its observed result that both
 // checkers keep (stress/history.hpp adds real-time stamps, models/front/history.hpp the events);
@@ -53,6 +59,7 @@ namespace stealcheck::spec {
 enum class spec_kind : std::uint8_t {
   lifo_owner,     ///< exactly once; pop takes the newest value, steal the oldest
   fifo_owner,     ///< exactly once; pop and steal both take the oldest value
+  unordered,      ///< exactly once; pop and steal take any value present
   at_least_once,  ///< no value invented, none lost, duplicates allowed, no order
 };
 
@@ -63,6 +70,8 @@ constexpr std::string_view spec_name(spec_kind s) noexcept {
       return "lifo_owner";
     case spec_kind::fifo_owner:
       return "fifo_owner";
+    case spec_kind::unordered:
+      return "unordered";
     case spec_kind::at_least_once:
       return "at_least_once";
   }
@@ -72,6 +81,12 @@ constexpr std::string_view spec_name(spec_kind s) noexcept {
 /// Whether a value may be taken more than once under the kind.
 constexpr bool allows_duplicates(spec_kind s) noexcept {
   return s == spec_kind::at_least_once;
+}
+
+/// Whether the kind says which value a take returns (lifo_owner, fifo_owner), rather than
+/// only that it was present (unordered, at_least_once).
+constexpr bool ordered(spec_kind s) noexcept {
+  return s == spec_kind::lifo_owner || s == spec_kind::fifo_owner;
 }
 
 /// The abstract state: the values present, from top (front) to bottom (back); under
@@ -98,6 +113,8 @@ class sequential_deque {
         return true;
       case spec_kind::fifo_owner:
         return take_front(*observed);
+      case spec_kind::unordered:
+        return take_present(*observed);
       case spec_kind::at_least_once:
         return take_any(*observed);
     }
@@ -116,6 +133,7 @@ class sequential_deque {
         return items_.empty();
       case steal_status::item:
         if (observed == nullptr) return false;
+        if (kind_ == spec_kind::unordered) return take_present(*observed);
         return kind_ == spec_kind::at_least_once ? take_any(*observed) : take_front(*observed);
     }
     return false;
@@ -134,6 +152,15 @@ class sequential_deque {
       return true;
     }
     if (k > max_batch(items_.size())) return false;
+    if (kind_ == spec_kind::unordered) {
+      for (std::size_t i = 0; i < k; ++i) {
+        if (take_present(taken[i])) continue;
+        for (std::size_t j = i; j > 0; --j)
+          items_.push_back(taken[j - 1]);
+        return false;
+      }
+      return true;
+    }
     for (std::size_t i = 0; i < k; ++i) {
       if (!(items_[i] == taken[i])) return false;
     }
@@ -144,31 +171,26 @@ class sequential_deque {
   // Undo, for backtracking searches (the linearizability checker): each reverses the
   // matching successful operation above. Requires: it is the last operation applied.
   void undo_push(const V& v) {
-    if (kind_ != spec_kind::at_least_once) {
+    if (ordered(kind_)) {
       items_.pop_back();
       return;
     }
-    // a take since the push may have re-inserted values elsewhere: remove v itself
+    // an undone take since the push may have re-inserted values after it: remove v itself
     const auto it = std::find(items_.rbegin(), items_.rend(), v);
     if (it != items_.rend()) items_.erase(std::next(it).base());
   }
   void undo_pop(V v) {
     if (kind_ == spec_kind::at_least_once) return untake(v);
     if (kind_ == spec_kind::fifo_owner) return items_.push_front(std::move(v));
-    items_.push_back(std::move(v));
+    items_.push_back(std::move(v));  // lifo_owner; unordered: any place will do
   }
   void undo_steal(V v) {
     if (kind_ == spec_kind::at_least_once) return untake(v);
     items_.push_front(std::move(v));
   }
   void undo_steal_batch(std::span<const V> taken) {
-    for (std::size_t i = taken.size(); i > 0; --i) {
-      if (kind_ == spec_kind::at_least_once) {
-        untake(taken[i - 1]);
-      } else {
-        items_.push_front(taken[i - 1]);
-      }
-    }
+    for (std::size_t i = taken.size(); i > 0; --i)
+      undo_steal(taken[i - 1]);
   }
 
   /// The most a batch steal may take from a deque of n items: ceil(n/2).
@@ -192,6 +214,13 @@ class sequential_deque {
     items_.pop_front();
     return true;
   }
+  // unordered: v leaves the deque from wherever it is.
+  bool take_present(const V& v) {
+    const auto it = std::find(items_.begin(), items_.end(), v);
+    if (it == items_.end()) return false;
+    items_.erase(it);
+    return true;
+  }
   // at_least_once: v leaves P for D, or is taken again from D.
   bool take_any(const V& v) {
     for (auto& [value, times] : taken_) {
@@ -200,9 +229,7 @@ class sequential_deque {
         return true;
       }
     }
-    const auto it = std::find(items_.begin(), items_.end(), v);
-    if (it == items_.end()) return false;  // never pushed (or not yet): invented
-    items_.erase(it);
+    if (!take_present(v)) return false;  // never pushed (or not yet): invented
     taken_.emplace_back(v, 1);
     return true;
   }

@@ -51,9 +51,11 @@ std::string label(const spec::operation<std::int64_t>& op);
 /// spec's steal returns empty" (push: "push always succeeds"), by s's spec kind.
 template <class V>
 std::string spec_answer(const spec::sequential_deque<V>& s, spec::op_kind k) {
-  const bool any = s.kind() == spec::spec_kind::at_least_once;
+  const bool any = !spec::ordered(s.kind());
+  const char* which =
+      s.kind() == spec::spec_kind::unordered ? "pushed and not yet taken" : "pushed before it";
   const auto takes = [&](const char* what, const V& v) {
-    return any ? std::string("the spec's ") + what + " returns a value pushed before it"
+    return any ? std::string("the spec's ") + what + " returns a value " + which
                : std::string("the spec's ") + what + " returns " + std::to_string(v);
   };
   switch (k) {
@@ -67,7 +69,7 @@ std::string spec_answer(const spec::sequential_deque<V>& s, spec::op_kind k) {
       return s.empty() ? "the spec's steal returns empty" : takes("steal", s.items().front());
     case spec::op_kind::steal_batch:
       if (s.empty()) return "the spec's steal_batch returns empty";
-      if (any) return "the spec's steal_batch returns values pushed before it";
+      if (any) return std::string("the spec's steal_batch returns values ") + which;
       return "the spec's steal_batch takes at most " +
              std::to_string(spec::sequential_deque<V>::max_batch(s.size())) + " from the top, " +
              std::to_string(s.items().front()) + " first";

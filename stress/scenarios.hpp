@@ -144,7 +144,7 @@ result spsc(const config& c) {
       }
       ++k.stolen;
       log.record(s->id, me, taker_kind::steal);
-      const bool in_order = c.spec == spec::spec_kind::at_least_once || first || s->id > last;
+      const bool in_order = !spec::ordered(c.spec) || first || s->id > last;
       if (failure.empty() && (!s->intact() || !in_order)) {
         failure =
             !s->intact()
