@@ -22,6 +22,7 @@
 #include "deques/split.hpp"
 #include "deques/steal_half.hpp"
 #include "deques/the.hpp"
+#include "deques/tokio.hpp"
 #include "deques/variant.hpp"
 
 namespace stealcheck {
@@ -47,6 +48,8 @@ template <class T, class Mem>
 using dotnet_default = dotnet_deque<T, Mem>;
 template <class T, class Mem>
 using idempotent_default = idempotent_deque<T, Mem>;
+template <class T, class Mem>
+using tokio_default = tokio_queue<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
@@ -59,6 +62,7 @@ using abp_tag = variant_tag<detail::abp_default>;
 using fjp_tag = variant_tag<detail::fjp_default>;
 using dotnet_tag = variant_tag<detail::dotnet_default>;
 using idempotent_tag = variant_tag<detail::idempotent_default>;
+using tokio_tag = variant_tag<detail::tokio_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
@@ -67,6 +71,8 @@ using abp_tag1_tag = variant_tag<detail::abp_tag1_default>;
 using fjp_pop_no_rmw_tag = variant_tag<fjp_pop_no_rmw>;
 using dotnet_no_pop_fence_tag = variant_tag<dotnet_no_pop_fence>;
 using idempotent_no_tag_tag = variant_tag<idempotent_no_tag>;
+using tokio_push_checks_real_tag = variant_tag<tokio_push_checks_real>;
+using tokio_narrow_index_tag = variant_tag<tokio_narrow_index>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -98,6 +104,15 @@ inline constexpr variant_info idempotent = [] {
   i.values = value_support::scalar;
   return i;
 }();
+/// Tokio's local run queue with its inject queue (the unordered spec: overflow moves the
+/// newest half out of the ring).
+constexpr variant_info tokio_info(variant_info i) {
+  i.batch_steal = true;
+  i.spec = spec_kind::unordered;
+  return i;
+}
+inline constexpr variant_info tokio = tokio_info(info_from_sites<tokio_sites>(
+    "Tokio's local run queue: ring, (steal, real) head, half to the inject queue on overflow"));
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
@@ -118,6 +133,10 @@ inline constexpr variant_info idempotent_no_tag = [] {
   i.values = value_support::scalar;
   return i;
 }();
+inline constexpr variant_info tokio_push_checks_real =
+    tokio_info(info_from_sites<tokio_sites_push_checks_real>("KNOWN-BAD tokio"));
+inline constexpr variant_info tokio_narrow_index =
+    tokio_info(info_from_sites<tokio_sites_narrow_index>("KNOWN-BAD tokio"));
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -136,6 +155,7 @@ constexpr void for_each_variant(F&& f) {
   f(fjp_tag{}, builtin::fjp);
   f(dotnet_tag{}, builtin::dotnet);
   f(idempotent_tag{}, builtin::idempotent);
+  f(tokio_tag{}, builtin::tokio);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);
@@ -144,6 +164,8 @@ constexpr void for_each_variant(F&& f) {
   f(fjp_pop_no_rmw_tag{}, builtin::fjp_pop_no_rmw);
   f(dotnet_no_pop_fence_tag{}, builtin::dotnet_no_pop_fence);
   f(idempotent_no_tag_tag{}, builtin::idempotent_no_tag);
+  f(tokio_push_checks_real_tag{}, builtin::tokio_push_checks_real);
+  f(tokio_narrow_index_tag{}, builtin::tokio_narrow_index);
 }
 
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default

@@ -300,6 +300,15 @@ TEST(Clients, FifoOwnerIsHeldToItsDeclaredSpec) {
   EXPECT_FALSE(caught.empty());
 }
 
+// Unordered: a steal from the bottom keeps every value once, in the wrong order.
+TEST(Clients, UnorderedAcceptsAnyOrderButNotDuplicatesOrLoss) {
+  EXPECT_EQ(clients_that_catch<locked_steal_bottom>(spec::spec_kind::unordered),
+            std::vector<std::string>{});
+  EXPECT_FALSE(clients_that_catch<locked_steal_bottom>().empty());
+  EXPECT_FALSE(clients_that_catch<steals_a_copy>(spec::spec_kind::unordered).empty());
+  EXPECT_FALSE(clients_that_catch<steal_drops_one>(spec::spec_kind::unordered).empty());
+}
+
 TEST(Clients, AtLeastOnceAllowsDuplicatesButNotLoss) {
   EXPECT_EQ(clients_that_catch<steals_a_copy>(spec::spec_kind::at_least_once),
             std::vector<std::string>{});
@@ -343,5 +352,30 @@ TEST(Clients, IdempotentDuplicatesAreReachedAndAccepted) {
 }
 
 }  // namespace
+// Tokio's push_overflow takes the inject lock only to move the values: between its claim and
+// the move, the newer half is in neither queue, and a thief that finds both empty then
+// reports empty beside values pushed and not taken. deques/tokio.hpp takes the lock before
+// the claim; with Tokio's placement the model checker finds that execution.
+struct tokio_sites_lock_after_claim : tokio_sites {
+  static constexpr bool overflow_locks_claim = false;
+};
+template <class T, class Mem>
+using tokio_lock_after_claim = tokio_queue<T, Mem, tokio_sites_lock_after_claim>;
+
+TEST(Clients, TokioThiefEmptyNeedsTheOverflowUnderTheInjectLock) {
+  auto run = [](auto tag) {
+    return explore(options{}, [](client& c) {
+      clients::run_script<decltype(tag)::template deque>(
+          c, clients::scripts::full_ring_push_pop_steal3, builtin::tokio);
+    });
+  };
+  const result ok = run(tokio_tag{});
+  EXPECT_TRUE(ok.ok()) << ok.bug->message;
+  const result as_written = run(variant_tag<tokio_lock_after_claim>{});
+  ASSERT_FALSE(as_written.ok());
+  EXPECT_NE(as_written.bug->message.find("steal -> empty"), std::string::npos)
+      << as_written.bug->message;
+}
+
 }  // namespace stealcheck::model
 // SPDX-License-Identifier: Apache-2.0

@@ -63,6 +63,9 @@ TEST(LincheckNative, DotnetIsLinearizable) {
 TEST(LincheckNative, IdempotentIsLinearizableAtLeastOnce) {
   expect_linearizable<idempotent_tag>();
 }
+TEST(LincheckNative, TokioIsLinearizableUnordered) {
+  expect_linearizable<tokio_tag>();
+}
 
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;

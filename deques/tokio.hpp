@@ -1,0 +1,475 @@
+// deques/tokio.hpp: the local run queue of Tokio's multi-threaded scheduler with the inject
+// queue it overflows into (tokio-rs/tokio, tokio/src/runtime/scheduler/multi_thread/queue.rs:
+// Local::push_back_or_overflow, push_overflow, pop; Steal::steal_into, steal_into2, len; the
+// inject queue of tokio/src/runtime/scheduler/inject, a mutex-protected list), with Tokio's
+// orders.
+//
+// Thread role: push and pop by the owner (Tokio's Local handle); steal and
+// victim.steal_into(mine) by any thread (the Steal handle; for steal_into, the owner of
+// `mine`); size_hint by any thread.
+//
+// Layout. A fixed ring of `capacity` slots (Tokio: 256), which are plain memory (Rust's
+// UnsafeCell: here Mem::nonatomic, so the model checker reports a race on them); `tail`, an
+// index of `index_bits` bits (Tokio: u32 where 64-bit atomics exist, else u16), written by the
+// owner only; and one word `head` packing two such indices, (steal, real). `real` is the head
+// of the queue; `steal` differs from it while a thief copies the slots [steal, real) it has
+// claimed, and no other thief may start meanwhile. Indices wrap modulo 2^index_bits and are
+// wider than the ring so that full (tail - steal == capacity) and empty differ.
+//
+// The protocol. push writes the slot at tail and publishes it with a release store of tail,
+// when tail - steal < capacity (a slot in [steal, real) is still being read: PR #2387 fixed a
+// push that compared with real). When the ring is full: if a thief is copying, the value alone
+// goes to the inject queue; else push_overflow claims the whole ring with a CAS of head to
+// (tail, tail), gives back the older half by storing tail + capacity/2 (the same slots under
+// new indices) and moves the newer half and the value to the inject queue. pop CASes real
+// forward (and steal with it when no thief is copying), then reads the slot. A thief reads head
+// and tail, claims n - n/2 of the n items by CASing real forward (steal unchanged), copies
+// them into its own ring, then CASes steal up to real; steal_into returns the last one copied
+// and publishes the rest with a release store of its own tail.
+//
+// The inject queue. pop takes from it when the ring is empty (Tokio's worker also reads it
+// every 61 ticks, a fairness policy not modelled); steal and steal_into take from it when the
+// ring is empty, as Tokio's worker does after the siblings' rings (steal_work, then
+// next_remote_task). A thief that finds both empty reads the ring again while holding the
+// inject lock, so that its "empty" holds at one instant (the worker itself only needs "found
+// nothing"; the checkers' contract needs a linearizable empty): abort if an item appeared.
+// For the same reason push_overflow holds the inject lock from before its claim CAS, where
+// Tokio takes it only to move the values: between Tokio's claim and its move, the newer half
+// is in neither queue, and a thief that looks then finds both empty though values were
+// pushed and not taken (the model checker finds that execution; Tokio's push_overflow comment
+// accepts it and wakes a worker when the values reach the inject queue).
+// Overflow moves the newest values out of the ring, so neither end keeps an order: the
+// variant meets the unordered spec (deques/spec.hpp: exactly once, in any order).
+//
+// Departures, none in the protocol: compare_exchange_weak is a strong CAS (a spurious failure
+// only retries the loop); steal() claims at most one item with steal_into2's protocol (Tokio's
+// thieves always steal_into); steal_into caps its batch at half of `mine`'s capacity (Tokio's
+// rings share one capacity, so the cap is never reached there).
+//
+// Values: any movable T (slots hold T when trivially copyable and lock-free, else a box; see
+// deques/slot.hpp). Returns: pop gives nullopt when the ring and the inject queue are empty;
+// steal gives item, empty, or abort (another thief is copying, a CAS lost, or an item
+// appeared while it checked for empty); steal_into also aborts when `mine` is more than half
+// full. Complexity: push O(1) (O(capacity) on overflow, under the inject lock), pop O(1)
+// amortised, steal O(1), steal_into O(k); lock-free except the inject queue.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cassert>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "deques/deque.hpp"
+#include "deques/memory.hpp"
+#include "deques/slot.hpp"
+
+namespace stealcheck {
+
+/// The memory-order sites of Tokio's local queue (queue.rs), each with Tokio's order.
+struct tokio_sites {
+  static constexpr std::string_view variant = "tokio";
+  static constexpr bool known_bad = false;
+  static constexpr std::string_view known_bad_reason = "";
+  /// Bits of one index (Tokio's UnsignedShort: 32, or 16 without 64-bit atomics).
+  static constexpr unsigned index_bits = 32;
+  /// push compares tail with the steal head (PR #2387's fix), not the real head.
+  static constexpr bool push_checks_steal = true;
+  /// push_overflow holds the inject lock from before its claim (see the file comment); false
+  /// is Tokio's placement, under which a thief's "empty" is not linearizable.
+  static constexpr bool overflow_locks_claim = true;
+  using mo = std::memory_order;
+  // push (push_back_or_overflow, push_back_finish)
+  static constexpr site push_load_head{
+      "tokio::push.load_head", mo::acquire, site_kind::load,
+      "pairs with steal.release_cas: a thief's read of a slot it copied happens before this push "
+      "writes the slot again; relaxed is a data race on the slot (killed in push3_pop2_2thieves)"};
+  static constexpr site push_load_tail{"tokio::push.load_tail", mo::relaxed, site_kind::load,
+                                       "unsync_load: the owner reads its own store"};
+  static constexpr site push_store_tail{
+      "tokio::push.store_tail", mo::release, site_kind::store,
+      "pairs with steal.load_tail (MP): a thief that claims the slot reads the value pushed, "
+      "not a race on it (killed in push2_pop_steal2)"};
+  // push_overflow
+  static constexpr site overflow_cas{
+      "tokio::overflow.cas", mo::release, site_kind::rmw,
+      "pairs with steal.load_head: a thief that reads this head reads a tail at least the last "
+      "push's; relaxed lets it pair the new head with an older tail and claim past it (killed "
+      "in push3_pop2_2thieves; Tokio's comment says relaxed would work)"};
+  static constexpr site overflow_cas_failure{"tokio::overflow.cas_failure", mo::relaxed,
+                                             site_kind::cas_failure,
+                                             "push starts over and loads head again"};
+  static constexpr site overflow_store_tail{
+      "tokio::overflow.store_tail", mo::release, site_kind::store,
+      "gives back the older half; not needed under RC11: a thief that reads this tail claims "
+      "only with the head of overflow.cas (a CAS expecting an older head fails), which orders "
+      "the pushes' slots (stealcheck mutate: relaxed gives more executions, no bug)"};
+  // pop
+  static constexpr site pop_load_head{
+      "tokio::pop.load_head", mo::acquire, site_kind::load,
+      "not needed: only the expected value of pop.cas, which fails on a stale head; a stale real "
+      "equal to tail means the ring is empty (relaxed gives more executions, no bug)"};
+  static constexpr site pop_load_tail{"tokio::pop.load_tail", mo::relaxed, site_kind::load,
+                                      "unsync_load: the owner reads its own store"};
+  static constexpr site pop_cas{
+      "tokio::pop.cas", mo::acq_rel, site_kind::rmw,
+      "its release half pairs with steal.load_head (MP): a thief that reads the head this pop "
+      "wrote reads the tail pushed before it, not an empty ring (killed in push2_pop_steal2); "
+      "the acquire half is not needed (release gives the same executions)"};
+  static constexpr site pop_cas_failure{
+      "tokio::pop.cas_failure", mo::acquire, site_kind::cas_failure,
+      "not needed: as pop.load_head, the value is only retried (relaxed: more executions, no "
+      "bug)"};
+  // steal, steal_into (steal_into2)
+  static constexpr site steal_load_head{
+      "tokio::steal.load_head", mo::acquire, site_kind::load,
+      "pairs with overflow.cas, pop.cas and steal.release_cas (MP): the tail read next is at "
+      "least the one before that head; relaxed claims past the tail (killed in "
+      "push3_pop2_2thieves)"};
+  static constexpr site steal_load_tail{
+      "tokio::steal.load_tail", mo::acquire, site_kind::load,
+      "pairs with push.store_tail (MP): the claimed slots hold the values pushed (killed in "
+      "push2_pop_steal2)"};
+  static constexpr site steal_claim_cas{
+      "tokio::steal.claim_cas", mo::acq_rel, site_kind::rmw,
+      "claims [real, real + n) by RMW atomicity; both halves not needed: the copy's end "
+      "(steal.release_cas) publishes what the owner needs (relaxed: more executions, no bug)"};
+  static constexpr site steal_claim_cas_failure{
+      "tokio::steal.claim_cas_failure", mo::acquire, site_kind::cas_failure,
+      "not needed: the loop reloads tail and retries (relaxed: more executions, no bug)"};
+  static constexpr site steal_release_cas{
+      "tokio::steal.release_cas", mo::acq_rel, site_kind::rmw,
+      "ends the copy; its release half pairs with push.load_head, so the copy's slot reads "
+      "happen before a push reuses them (killed in push3_pop2_2thieves); the acquire half is "
+      "not needed (release gives the same executions)"};
+  static constexpr site steal_release_cas_failure{
+      "tokio::steal.release_cas_failure", mo::acquire, site_kind::cas_failure,
+      "not needed: the owner moved real meanwhile and the CAS is retried (same executions)"};
+  static constexpr site steal_recheck_head{
+      "tokio::steal.recheck_head", mo::acquire, site_kind::load,
+      "reads the ring again under the inject lock before reporting empty; not needed in any "
+      "client (relaxed: more executions, no bug)"};
+  static constexpr site steal_recheck_tail{"tokio::steal.recheck_tail", mo::acquire,
+                                           site_kind::load,
+                                           "as steal.recheck_head; not needed (same executions)"};
+  static constexpr site into_load_dest_tail{"tokio::steal_into.load_dest_tail", mo::relaxed,
+                                            site_kind::load,
+                                            "unsync_load: the thief owns the destination"};
+  static constexpr site into_load_dest_head{
+      "tokio::steal_into.load_dest_head", mo::acquire, site_kind::load,
+      "Acquire in Tokio; the room check of the ring the thief owns; not needed in any client "
+      "(same executions)"};
+  static constexpr site into_store_dest_tail{
+      "tokio::steal_into.store_dest_tail", mo::release, site_kind::store,
+      "as push.store_tail: publishes the batch to the destination's thieves (MP; killed in "
+      "steal_from_thief)"};
+  // size_hint (Steal::len)
+  static constexpr site size_load_head{
+      "tokio::size_hint.load_head", mo::acquire, site_kind::load,
+      "as steal.load_head: the tail read next is at least the one before that head, so the "
+      "snapshot is not negative (killed in pop_push_pop_steal2)"};
+  static constexpr site size_load_tail{"tokio::size_hint.load_tail", mo::acquire, site_kind::load,
+                                       "Acquire in Tokio; a snapshot: not needed (relaxed: more "
+                                       "executions, no bug)"};
+
+  /// Every site of the variant `S` (this struct or one derived from it), in source order.
+  template <class S>
+  static constexpr std::array<const site*, 23> list() {
+    return {&S::push_load_head,
+            &S::push_load_tail,
+            &S::push_store_tail,
+            &S::overflow_cas,
+            &S::overflow_cas_failure,
+            &S::overflow_store_tail,
+            &S::pop_load_head,
+            &S::pop_load_tail,
+            &S::pop_cas,
+            &S::pop_cas_failure,
+            &S::steal_load_head,
+            &S::steal_load_tail,
+            &S::steal_claim_cas,
+            &S::steal_claim_cas_failure,
+            &S::steal_release_cas,
+            &S::steal_release_cas_failure,
+            &S::steal_recheck_head,
+            &S::steal_recheck_tail,
+            &S::into_load_dest_tail,
+            &S::into_load_dest_head,
+            &S::into_store_dest_tail,
+            &S::size_load_head,
+            &S::size_load_tail};
+  }
+};
+
+/// Tokio's local run queue with its inject queue (see the file comment).
+template <class T, class Mem = native_memory, class Sites = tokio_sites>
+class tokio_queue {
+  using codec = detail::slot_codec<T, Mem>;
+  using stored = typename codec::stored;
+  using cell = typename Mem::template nonatomic<stored>;
+  using index = std::uint32_t;  // one index of index_bits bits
+  static constexpr unsigned bits = Sites::index_bits;
+  static_assert(bits >= 2 && bits <= 32, "tokio: index_bits in 2..32");
+  static constexpr index index_mask = bits == 32 ? ~index{0} : (index{1} << bits) - 1;
+
+  static constexpr index wrap(std::uint64_t i) noexcept {
+    return static_cast<index>(i) & index_mask;
+  }
+  static constexpr index distance(index from, index to) noexcept { return wrap(to - from); }
+  static constexpr index real_of(std::uint64_t head) noexcept { return wrap(head); }
+  static constexpr index steal_of(std::uint64_t head) noexcept { return wrap(head >> bits); }
+  static constexpr std::uint64_t pack(index steal, index real) noexcept {
+    return real | (std::uint64_t{steal} << bits);
+  }
+
+ public:
+  using value_type = T;
+  using memory = Mem;
+  using sites = Sites;
+  static constexpr std::string_view variant_name = Sites::variant;
+
+  /// capacity is rounded up to a power of two in [2, 2^(index_bits - 1)] (at most 2^16).
+  explicit tokio_queue(std::int64_t capacity = 256)
+      : capacity_(ring_size(capacity)),
+        buffer_(Mem::template create_array<cell>(capacity_, "buffer")) {}
+
+  tokio_queue(const tokio_queue&) = delete;
+  tokio_queue& operator=(const tokio_queue&) = delete;
+
+  /// Requires: no operation is running. Destroys the values left in the ring and the inject
+  /// queue.
+  ~tokio_queue() {
+    // Quiescent: relaxed loads read the final values.
+    // by distance, at most the ring: a torn state (an abandoned model run) stays bounded
+    const index real = real_of(head_.load(std::memory_order_relaxed));
+    const index n = std::min(distance(real, tail_.load(std::memory_order_relaxed)), capacity_);
+    for (index i = 0; i < n; ++i)
+      codec::discard(slot(real + i).read());
+    for (const stored s : inject_.read())
+      codec::discard(s);
+    Mem::destroy_array(buffer_, capacity_);
+  }
+
+  /// Thread role: owner. Always succeeds: into the ring, or (ring full) into the inject queue.
+  /// push_back_or_overflow.
+  void push(T v) {
+    stored s = codec::encode(std::move(v));
+    for (;;) {
+      const std::uint64_t head = head_.load(Mem::order(Sites::push_load_head));
+      const index steal = steal_of(head);
+      const index real = real_of(head);
+      const index tail = tail_.load(Mem::order(Sites::push_load_tail));  // own store
+      if (distance(Sites::push_checks_steal ? steal : real, tail) < capacity_) {
+        slot(tail).write() = s;
+        // release (push.store_tail) pairs with steal.load_tail: the slot is published.
+        tail_.store(wrap(tail + 1), Mem::order(Sites::push_store_tail));
+        return;
+      }
+      if (steal != real) {  // a thief is copying: it frees room; the value alone overflows
+        std::scoped_lock lock(inject_mutex_);
+        inject_.write().push_back(s);
+        return;
+      }
+      if (push_overflow(s, real, tail)) return;
+    }
+  }
+
+  /// Thread role: owner. The oldest value of the ring, else of the inject queue; nullopt when
+  /// both are empty.
+  std::optional<T> pop() {
+    std::uint64_t head = head_.load(Mem::order(Sites::pop_load_head));
+    for (;;) {
+      const index steal = steal_of(head);
+      const index real = real_of(head);
+      const index tail = tail_.load(Mem::order(Sites::pop_load_tail));  // own store
+      if (real == tail) return pop_inject();
+      const index next = wrap(real + 1);
+      // With no thief copying, steal moves with real; else the thief's claim stays.
+      const std::uint64_t want = steal == real ? pack(next, next) : pack(steal, next);
+      if (head_.compare_exchange_strong(head, want, Mem::order(Sites::pop_cas),
+                                        Mem::order(Sites::pop_cas_failure))) {
+        return codec::decode(slot(real).read());
+      }
+    }
+  }
+
+  /// Thread role: any. One value from the ring (steal_into2's protocol, at most one item
+  /// claimed), else from the inject queue: item | empty | abort.
+  steal_result<T> steal() {
+    const claim c = claim_items(1);
+    if (c.status == steal_status::empty) return steal_inject();
+    if (c.status == steal_status::abort) return steal_result<T>::abort();
+    const stored s = slot(c.first).read();
+    end_copy(c.head);
+    return steal_result<T>::item(codec::decode(s));
+  }
+
+  /// Thread role: the owner of `mine`. Requires: &mine != this. steal_into: claims half of
+  /// the ring's items (at most half of mine's capacity), copies them into `mine`, returns the
+  /// last and publishes the others in `mine`; from the inject queue when the ring is empty.
+  steal_result<T> steal_into(tokio_queue& mine) {
+    assert(&mine != this && "tokio::steal_into: cannot steal into the victim itself");
+    const index dst_tail = mine.tail_.load(Mem::order(Sites::into_load_dest_tail));  // own
+    const index dst_steal = steal_of(mine.head_.load(Mem::order(Sites::into_load_dest_head)));
+    if (distance(dst_steal, dst_tail) > mine.capacity_ / 2) return steal_result<T>::abort();
+    const claim c = claim_items(mine.capacity_ / 2);
+    if (c.status == steal_status::empty) return steal_inject();
+    if (c.status == steal_status::abort) return steal_result<T>::abort();
+    for (index i = 0; i < c.n; ++i)
+      mine.slot(dst_tail + i).write() = slot(c.first + i).read();
+    end_copy(c.head);
+    const index last = c.n - 1;
+    const stored s = mine.slot(dst_tail + last).read();
+    if (last > 0) {
+      // release (steal_into.store_dest_tail): the batch, to the destination's thieves.
+      mine.tail_.store(wrap(dst_tail + last), Mem::order(Sites::into_store_dest_tail));
+    }
+    return steal_result<T>::item(codec::decode(s));
+  }
+
+  /// Thread role: any. The ring's items from two loads (Steal::len); the inject queue is not
+  /// counted. Exact when quiescent.
+  std::int64_t size_hint() const {
+    const index real = real_of(head_.load(Mem::order(Sites::size_load_head)));
+    return distance(real, tail_.load(Mem::order(Sites::size_load_tail)));
+  }
+
+ private:
+  struct claim {
+    steal_status status;
+    index first = 0;         // the first index claimed
+    index n = 0;             // how many
+    std::uint64_t head = 0;  // head after the claim: (first, first + n)
+  };
+
+  static index ring_size(std::int64_t requested) {
+    constexpr std::int64_t most = std::int64_t{1} << std::min(bits - 1, 16u);
+    const std::int64_t c = std::clamp<std::int64_t>(requested, 2, most);
+    return static_cast<index>(std::bit_ceil(static_cast<std::uint64_t>(c)));
+  }
+
+  cell& slot(index i) const noexcept { return buffer_[i & (capacity_ - 1)]; }
+
+  // push_overflow: claims the full ring (real == steal == head, tail == head + capacity),
+  // keeps the older half, moves the newer half and s to the inject queue. False: lost the
+  // CAS to a thief; push starts over. Holds the inject lock from before the claim (Tokio
+  // takes it only to move the values; see the file comment).
+  bool push_overflow(stored s, index head, index tail) {
+    const index half = capacity_ / 2;
+    std::unique_lock lock(inject_mutex_, std::defer_lock);
+    if (Sites::overflow_locks_claim) lock.lock();
+    std::uint64_t expected = pack(head, head);
+    if (!head_.compare_exchange_strong(expected, pack(tail, tail), Mem::order(Sites::overflow_cas),
+                                       Mem::order(Sites::overflow_cas_failure))) {
+      return false;
+    }
+    // release (overflow.store_tail): the older half again, under indices [tail, tail + half).
+    tail_.store(wrap(tail + half), Mem::order(Sites::overflow_store_tail));
+    if (!Sites::overflow_locks_claim) lock.lock();
+    auto& inject = inject_.write();
+    for (index i = 0; i < half; ++i)
+      inject.push_back(slot(head + half + i).read());
+    inject.push_back(s);
+    return true;
+  }
+
+  // steal_into2's first half: claims up to `most` of n - n/2 items by moving real.
+  claim claim_items(index most) {
+    std::uint64_t head = head_.load(Mem::order(Sites::steal_load_head));
+    for (;;) {
+      const index steal = steal_of(head);
+      const index real = real_of(head);
+      // acquire (steal.load_tail) pairs with push.store_tail: the slots hold the pushes.
+      const index tail = tail_.load(Mem::order(Sites::steal_load_tail));
+      if (steal != real) return {steal_status::abort};  // another thief is copying
+      const index available = distance(real, tail);
+      const index n = std::min<index>(available - available / 2, most);
+      if (n == 0) return {steal_status::empty};
+      const std::uint64_t want = pack(steal, wrap(real + n));
+      if (head_.compare_exchange_strong(head, want, Mem::order(Sites::steal_claim_cas),
+                                        Mem::order(Sites::steal_claim_cas_failure))) {
+        return {steal_status::item, steal, n, want};
+      }
+    }
+  }
+
+  // steal_into2's second half: steal catches up with real (which pops may have moved).
+  void end_copy(std::uint64_t head) {
+    for (;;) {
+      const index real = real_of(head);
+      if (head_.compare_exchange_strong(head, pack(real, real),
+                                        Mem::order(Sites::steal_release_cas),
+                                        Mem::order(Sites::steal_release_cas_failure))) {
+        return;
+      }
+    }
+  }
+
+  std::optional<T> pop_inject() {
+    std::scoped_lock lock(inject_mutex_);
+    auto& inject = inject_.write();
+    if (inject.empty()) return std::nullopt;
+    const stored s = inject.front();
+    inject.pop_front();
+    return codec::decode(s);
+  }
+
+  steal_result<T> steal_inject() {
+    std::scoped_lock lock(inject_mutex_);
+    auto& inject = inject_.write();
+    if (!inject.empty()) {
+      const stored s = inject.front();
+      inject.pop_front();
+      return steal_result<T>::item(codec::decode(s));
+    }
+    // Both looked empty, at two instants: the ring again, while the inject queue cannot change.
+    const index real = real_of(head_.load(Mem::order(Sites::steal_recheck_head)));
+    const index tail = tail_.load(Mem::order(Sites::steal_recheck_tail));
+    return real == tail ? steal_result<T>::empty() : steal_result<T>::abort();
+  }
+
+  const index capacity_;
+  cell* const buffer_;
+  alignas(64) typename Mem::template atomic<std::uint64_t> head_{0, "head"};
+  alignas(64) typename Mem::template atomic<index> tail_{0, "tail"};
+  typename Mem::mutex inject_mutex_{"inject_mutex"};
+  typename Mem::template nonatomic<std::deque<stored>> inject_{named{"inject"}};
+};
+
+/// KNOWN-BAD: push compares tail with the real head, as before tokio PR #2387: it writes a
+/// slot a thief has claimed (moved real past) but not yet read, so the thief takes the new
+/// value (a data race on the slot; the old value is lost, the new one taken twice).
+struct tokio_sites_push_checks_real : tokio_sites {
+  static constexpr std::string_view variant = "tokio_push_checks_real";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "push checks room against the real head: overwrites a slot a thief is still copying";
+  static constexpr bool push_checks_steal = false;
+};
+
+template <class T, class Mem = native_memory>
+using tokio_push_checks_real = tokio_queue<T, Mem, tokio_sites_push_checks_real>;
+
+/// KNOWN-BAD: indices of 2 bits (a ring of 2), the ABA of tokio issue #5041 made reachable: a
+/// thief that read head and tail, stalled while the head advanced by 4 (pops, other thieves'
+/// steals, an overflow's claim) back to the value it read, still wins its claim CAS: it takes
+/// a value already taken and leaves real past tail (the drain then takes stale slots).
+struct tokio_sites_narrow_index : tokio_sites {
+  static constexpr std::string_view variant = "tokio_narrow_index";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "2-bit indices: a stalled thief's claim succeeds once the head wraps back to what it read";
+  static constexpr unsigned index_bits = 2;
+};
+
+template <class T, class Mem = native_memory>
+using tokio_narrow_index = tokio_queue<T, Mem, tokio_sites_narrow_index>;
+
+}  // namespace stealcheck
+// SPDX-License-Identifier: Apache-2.0

@@ -1,0 +1,16 @@
+// The built-in variant tokio (Tokio's local run queue) and its known-bads register themselves
+// (see builtin.hpp and deques/tokio.hpp).
+#include <stealcheck/register.hpp>
+
+#include "deques/registry.hpp"
+#include "tools/variants/builtin.hpp"
+
+namespace stealcheck::tools {
+
+const bool tokio_registered =
+    register_variant<tokio_tag::deque>(builtin::tokio) &&
+    register_variant<tokio_push_checks_real_tag::deque>(builtin::tokio_push_checks_real) &&
+    register_variant<tokio_narrow_index_tag::deque>(builtin::tokio_narrow_index);
+
+}  // namespace stealcheck::tools
+// SPDX-License-Identifier: Apache-2.0
