@@ -60,14 +60,13 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <string_view>
 #include <utility>
 
 #include "deques/deque.hpp"
 #include "deques/memory.hpp"
+#include "deques/overflow_queue.hpp"
 #include "deques/slot.hpp"
 
 namespace stealcheck {
@@ -251,8 +250,6 @@ class tokio_queue {
     const index n = std::min(distance(real, tail_.load(std::memory_order_relaxed)), capacity_);
     for (index i = 0; i < n; ++i)
       codec::discard(slot(real + i).read());
-    for (const stored s : inject_.read())
-      codec::discard(s);
     Mem::destroy_array(buffer_, capacity_);
   }
 
@@ -272,8 +269,7 @@ class tokio_queue {
         return;
       }
       if (steal != real) {  // a thief is copying: it frees room; the value alone overflows
-        std::scoped_lock lock(inject_mutex_);
-        inject_.write().push_back(s);
+        inject_.push(s);
         return;
       }
       if (push_overflow(s, real, tail)) return;
@@ -288,7 +284,7 @@ class tokio_queue {
       const index steal = steal_of(head);
       const index real = real_of(head);
       const index tail = tail_.load(Mem::order(Sites::pop_load_tail));  // own store
-      if (real == tail) return pop_inject();
+      if (real == tail) return inject_.pop();
       const index next = wrap(real + 1);
       // With no thief copying, steal moves with real; else the thief's claim stays.
       const std::uint64_t want = steal == real ? pack(next, next) : pack(steal, next);
@@ -362,7 +358,7 @@ class tokio_queue {
   // takes it only to move the values; see the file comment).
   bool push_overflow(stored s, index head, index tail) {
     const index half = capacity_ / 2;
-    std::unique_lock lock(inject_mutex_, std::defer_lock);
+    auto lock = inject_.guard();
     if (Sites::overflow_locks_claim) lock.lock();
     std::uint64_t expected = pack(head, head);
     if (!head_.compare_exchange_strong(expected, pack(tail, tail), Mem::order(Sites::overflow_cas),
@@ -372,10 +368,9 @@ class tokio_queue {
     // release (overflow.store_tail): the older half again, under indices [tail, tail + half).
     tail_.store(wrap(tail + half), Mem::order(Sites::overflow_store_tail));
     if (!Sites::overflow_locks_claim) lock.lock();
-    auto& inject = inject_.write();
     for (index i = 0; i < half; ++i)
-      inject.push_back(slot(head + half + i).read());
-    inject.push_back(s);
+      inject_.push_locked(slot(head + half + i).read());
+    inject_.push_locked(s);
     return true;
   }
 
@@ -411,35 +406,19 @@ class tokio_queue {
     }
   }
 
-  std::optional<T> pop_inject() {
-    std::scoped_lock lock(inject_mutex_);
-    auto& inject = inject_.write();
-    if (inject.empty()) return std::nullopt;
-    const stored s = inject.front();
-    inject.pop_front();
-    return codec::decode(s);
-  }
-
+  // The inject queue's value; when it is empty too, the ring is read again under its lock.
   steal_result<T> steal_inject() {
-    std::scoped_lock lock(inject_mutex_);
-    auto& inject = inject_.write();
-    if (!inject.empty()) {
-      const stored s = inject.front();
-      inject.pop_front();
-      return steal_result<T>::item(codec::decode(s));
-    }
-    // Both looked empty, at two instants: the ring again, while the inject queue cannot change.
-    const index real = real_of(head_.load(Mem::order(Sites::steal_recheck_head)));
-    const index tail = tail_.load(Mem::order(Sites::steal_recheck_tail));
-    return real == tail ? steal_result<T>::empty() : steal_result<T>::abort();
+    return inject_.steal([this] {
+      const index real = real_of(head_.load(Mem::order(Sites::steal_recheck_head)));
+      return real == tail_.load(Mem::order(Sites::steal_recheck_tail));
+    });
   }
 
   const index capacity_;
   cell* const buffer_;
   alignas(64) typename Mem::template atomic<std::uint64_t> head_{0, "head"};
   alignas(64) typename Mem::template atomic<index> tail_{0, "tail"};
-  typename Mem::mutex inject_mutex_{"inject_mutex"};
-  typename Mem::template nonatomic<std::deque<stored>> inject_{named{"inject"}};
+  detail::overflow_queue<T, Mem, codec> inject_;
 };
 
 /// KNOWN-BAD: push compares tail with the real head, as before tokio PR #2387: it writes a
