@@ -18,11 +18,11 @@
 //   steal() -> abort    always legal, changes nothing (a lost race; Le et al. 2013, Fig. 1).
 //   steal_batch([v1..vk]) legal iff 1 <= k <= ceil(n/2) for the current size n and v1..vk are
 //                       the k top values in order (steal_half.hpp documents the bound).
-// fifo_owner (exactly once; the local run queues of Tokio and Go): the same, except that
+// fifo_owner (exactly once; a FIFO run queue that never overflows): the same, except that
 //   pop() -> v is legal iff v is the *top* value: the owner takes the oldest, like a thief.
-// unordered (exactly once, in any order; the run queues of Tokio and Go, whose overflow
-//   moves the newest half of the ring to a global queue that pop and steal read only after the
-//   ring, so neither end keeps an order): pop() -> v and steal() -> item v are legal iff v is
+// unordered (exactly once, in any order; Tokio's run queue, whose overflow moves the newest
+//   half of the ring to an inject queue that pop and steal read only after the ring, so
+//   neither end keeps an order): pop() -> v and steal() -> item v are legal iff v is
 //   present (it is removed); empty iff nothing is present; steal_batch takes k <= ceil(n/2)
 //   present values, each once.
 // at_least_once (idempotent work stealing; Michael, Vechev, Saraswat, PPoPP 2009, Section 2):
