@@ -17,9 +17,9 @@
 // wider than the ring so that full (tail - steal == capacity) and empty differ.
 //
 // The protocol. push writes the slot at tail and publishes it with a release store of tail,
-// when tail - steal < capacity (a slot in [steal, real) is still being read: PR #2387 fixed a
-// push that compared with real). When the ring is full: if a thief is copying, the value alone
-// goes to the inject queue; else push_overflow claims the whole ring with a CAS of head to
+// when tail - steal < capacity (a slot in [steal, real) is still being read: tokio-rs/tokio#2387
+// fixed a push that compared with real). When the ring is full: if a thief is copying, the value
+// alone goes to the inject queue; else push_overflow claims the whole ring with a CAS of head to
 // (tail, tail), gives back the older half by storing tail + capacity/2 (the same slots under
 // new indices) and moves the newer half and the value to the inject queue. pop CASes real
 // forward (and steal with it when no thief is copying), then reads the slot. A thief reads head
@@ -78,7 +78,7 @@ struct tokio_sites {
   static constexpr std::string_view known_bad_reason = "";
   /// Bits of one index (Tokio's UnsignedShort: 32, or 16 without 64-bit atomics).
   static constexpr unsigned index_bits = 32;
-  /// push compares tail with the steal head (PR #2387's fix), not the real head.
+  /// push compares tail with the steal head (the fix of tokio-rs/tokio#2387), not the real head.
   static constexpr bool push_checks_steal = true;
   /// push_overflow holds the inject lock from before its claim (see the file comment); false
   /// is Tokio's placement, under which a thief's "empty" is not linearizable.
@@ -421,7 +421,7 @@ class tokio_queue {
   detail::overflow_queue<T, Mem, codec> inject_;
 };
 
-/// KNOWN-BAD: push compares tail with the real head, as before tokio PR #2387: it writes a
+/// KNOWN-BAD: push compares tail with the real head, as before tokio-rs/tokio#2387: it writes a
 /// slot a thief has claimed (moved real past) but not yet read, so the thief takes the new
 /// value (a data race on the slot; the old value is lost, the new one taken twice).
 struct tokio_sites_push_checks_real : tokio_sites {
@@ -435,7 +435,7 @@ struct tokio_sites_push_checks_real : tokio_sites {
 template <class T, class Mem = native_memory>
 using tokio_push_checks_real = tokio_queue<T, Mem, tokio_sites_push_checks_real>;
 
-/// KNOWN-BAD: indices of 2 bits (a ring of 2), the ABA of tokio issue #5041 made reachable: a
+/// KNOWN-BAD: indices of 2 bits (a ring of 2), the ABA of tokio-rs/tokio#5041 made reachable: a
 /// thief that read head and tail, stalled while the head advanced by 4 (pops, other thieves'
 /// steals, an overflow's claim) back to the value it read, still wins its claim CAS: it takes
 /// a value already taken and leaves real past tail (the drain then takes stale slots).
