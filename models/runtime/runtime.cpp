@@ -214,11 +214,15 @@ event_id execution::free_event(event e) {
   return id;
 }
 
-std::uint64_t execution::post(const pending_op& op) {
+std::uint64_t execution::post(const pending_op& op, bool may_unwind) {
   model_thread& th = me();
   const std::size_t len = g.threads[current_].size();
   // at the bound, new or replayed: a re-execution meets the recorded block event here
-  if (th.cursor >= cfg_.max_events_per_thread) block(block_reason::bound);
+  if (th.cursor >= cfg_.max_events_per_thread) {
+    if (may_unwind) block(block_reason::bound);
+    block_until_teardown(block_reason::bound);
+    return 0;  // the caller answers with the teardown value (th.unwind_due)
+  }
   th.op = op;
   th.has_op = true;
   // Replaying a recorded event whose reads-from is replayed already: commit it right here,
@@ -257,7 +261,7 @@ void execution::fail(error_kind k, std::string message) {
   park();
 }
 
-void execution::block(block_reason why) {
+void execution::record_block(block_reason why) {
   model_thread& th = me();
   event e;
   e.kind = event_kind::block;
@@ -265,7 +269,18 @@ void execution::block(block_reason why) {
   if (!tearing_down_) free_event(e);
   th.blocked = true;
   th.why = why;
+}
+
+void execution::block(block_reason why) {
+  record_block(why);
   park();
+}
+
+void execution::block_until_teardown(block_reason why) {
+  record_block(why);
+  do
+    switch_to_main(false, /*in_post=*/true);
+  while (!me().unwind_due);
 }
 
 }  // namespace stealcheck::model::detail

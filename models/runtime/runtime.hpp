@@ -185,7 +185,11 @@ class execution {
     e.src = src;
     return free_event(e);
   }
-  std::uint64_t post(const pending_op& op);
+  /// The calling fiber's operation: its result once the explorer commits it. At the event
+  /// bound the thread blocks (block_reason::bound). `may_unwind` false: an operation made from a
+  /// destructor (an RAII unlock), where an unwind_request would terminate; blocked at the bound
+  /// there, the fiber returns from post() at teardown with unwind_due set instead.
+  std::uint64_t post(const pending_op& op, bool may_unwind = true);
   /// Replay fast paths of the calling fiber (most of a re-execution's operations): when its
   /// next recorded event is exactly this plain load (whose reads-from is replayed already),
   /// plain store or fence, it is matched here, without a pending_op or post(). Returns false
@@ -218,6 +222,9 @@ class execution {
   /// the thread and the cause and exits with code 2.
   void teardown_op_made();
   [[noreturn]] void block(block_reason why);
+  /// block() for a fiber that may not unwind here (post's may_unwind): records the block
+  /// event the same way, then returns only at teardown, with unwind_due set.
+  void block_until_teardown(block_reason why);
   [[noreturn]] void park();
   /// Teardown of a fiber that was suspended in post() (a run abandoned mid-way): the
   /// operation returns (with its teardown value) and the stack is unwound from the fiber's
@@ -251,7 +258,8 @@ class execution {
 
   bool mismatch(std::size_t t, std::size_t c);  // records a nondeterminism error; true
   void reset_run();
-  bool replay_recorded();  // rerun's loop
+  void record_block(block_reason why);  // block()'s event and state, without parking
+  bool replay_recorded();               // rerun's loop
   void start_fiber(std::size_t t);
   void switch_to_fiber(std::size_t t);  // main -> fiber t (sanitizer-annotated)
   // current fiber -> main (sanitizer-annotated); `in_post`: see execution::post

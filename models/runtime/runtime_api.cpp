@@ -73,7 +73,7 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr, bool may_unwind = t
                                              " after it was freed at " +
                                              event_name(x.g, x.mem.freed_by(op.loc)));
   }
-  const std::uint64_t v = x.post(op);
+  const std::uint64_t v = x.post(op, may_unwind);
   if (x.me().unwind_due) {  // torn down while suspended in post(): answer as in teardown
     bool k = false;
     const std::uint64_t tv = teardown_op(x, op, k);

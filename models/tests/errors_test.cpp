@@ -231,6 +231,41 @@ TEST(Errors, ReexecutionOfAThreadCutAtTheBoundMeetsItsBlockEvent) {
   EXPECT_GT(r.bound_hits, 1u);
 }
 
+// A thread that reaches the event bound at a mutex unlock made by an RAII guard's destructor
+// (a loop that takes a lock each round): the thread blocks there and, when the run is torn
+// down, finishes the unlock and unwinds at its next operation; an unwind_request thrown from
+// the destructor would end the process in std::terminate. Every bound from 20 to 25 is tried,
+// so that the bound falls on the unlock for at least one; each is reported as the loop it is,
+// and with the flag set each bounded round is counted as blocked while the rest complete.
+TEST(Errors, BoundReachedAtAnUnlockInADestructorBlocksThere) {
+  auto body = [](bool set) {
+    return [set](client& c) {
+      mem::mutex m;
+      mem::atomic<int> flag{0};
+      c.spawn([&] {
+        for (;;) {
+          std::scoped_lock guard(m);
+          if (flag.load(acq) == 1) break;
+        }
+      });
+      if (set) flag.store(1, rel);
+      c.join_all();
+    };
+  };
+  for (std::uint32_t bound = 20; bound <= 25; ++bound) {
+    options o;
+    o.max_events_per_thread = bound;
+    const result r = explore(o, body(false));
+    ASSERT_FALSE(r.ok()) << "bound " << bound;
+    EXPECT_EQ(r.bug->kind, error_kind::bound_exceeded) << r.bug->message;
+    const result ok = explore(o, body(true));
+    EXPECT_TRUE(ok.ok()) << "bound " << bound << ": " << ok.bug->message;
+    EXPECT_GT(ok.complete, 0u);
+    EXPECT_EQ(ok.blocked, ok.bound_hits);
+    EXPECT_GT(ok.blocked, 0u);
+  }
+}
+
 // A destructor that walks top..bottom with i != bottom, as steal_half's did. When the checker
 // abandons a run (here: the execution where the owner blocks, torn down before the next one),
 // it unwinds the owner's fiber, so the destructor runs on the run's state: the other thread
