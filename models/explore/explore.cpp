@@ -25,6 +25,14 @@ detail::execution& ex() {
   if (e == nullptr) std::abort();
   return *e;
 }
+
+// The execution, for a client call that reads the run's graph or judges it: a fiber running
+// on in teardown (execution::unwind_if_due) unwinds here, as the graph no longer matches it.
+detail::execution& judging() {
+  detail::execution& x = ex();
+  if (x.tearing_down()) x.unwind_if_due();
+  return x;
+}
 }  // namespace
 
 std::size_t client::spawn(std::function<void()> f) {
@@ -67,7 +75,7 @@ void client::describe_operations(std::vector<operation_span> ops) {
 
 void client::check(bool ok, std::string_view what, source_loc src) {
   if (ok) return;
-  detail::execution& x = ex();
+  detail::execution& x = judging();
   if (x.tearing_down()) return;
   const char* f = src.file != nullptr ? std::strrchr(src.file, '/') : nullptr;
   // the location ends the first line: a multi-line `what` goes on below it
@@ -84,14 +92,14 @@ event_id client::position() const {
 }
 
 bool client::happens_before(event_id a, event_id b) const {
-  detail::execution& x = ex();
+  detail::execution& x = judging();
   const hb_clocks* c = x.checker.hb(x.g);
   if (c == nullptr || !x.g.contains(a) || !x.g.contains(b)) return false;
   return c->hb(a, b);
 }
 
 const hb_clocks& client::happens_before_relation() const {
-  detail::execution& x = ex();
+  detail::execution& x = judging();
   const hb_clocks* c = x.checker.hb(x.g);
   if (c == nullptr)  // only a graph with a po ∪ rf cycle, which is never run
     x.fail(error_kind::nondeterminism, "happens-before asked of a cyclic execution graph");

@@ -218,6 +218,11 @@ std::unique_ptr<model_thread> execution::fresh_thread() {
 }
 
 void execution::park() {
+  // a fiber running on in teardown (unwind_if_due) that blocks or fails leaves here
+  if (tearing_down_ && me().unwinding && std::uncaught_exceptions() == 0) {
+    me().unwind_due = false;
+    throw unwind_request{};
+  }
   for (;;)
     switch_to_main(false);  // leaves only by unwind_request (teardown)
 }

@@ -227,19 +227,19 @@ class execution {
   void block_until_teardown(block_reason why);
   [[noreturn]] void park();
   /// Teardown of a fiber that was suspended in post() (a run abandoned mid-way): the
-  /// operation returns (with its teardown value) and the stack is unwound from the fiber's
-  /// next runtime entry instead, unless an exception is already unwinding it. post() may
-  /// have been called from a destructor (an RAII unlock), where throwing would terminate.
-  /// client::join unwinds at once (a join is never made from a destructor), and a mutex
-  /// unlock never does (it is made from RAII guards; the next operation unwinds instead).
-  /// Limitation: the deferral is one operation long, so a fiber torn down while suspended at
-  /// an operation of a destructor that makes a further operation (other than an unlock) still
-  /// terminates. Clients that destroy a
-  /// shared deque after joining every thread do not meet it: the destructor's plain loads
-  /// then have one coherent write each and are added without suspending (add_choice_free).
-  void unwind_if_due() {
-    if (tearing_down_ && me().unwind_due && std::uncaught_exceptions() == 0) {
-      me().unwind_due = false;
+  /// operation returns (with its teardown value) and the fiber runs on with teardown values,
+  /// unless an exception is already unwinding it. It unwinds at its next `blocking` operation
+  /// (a lock, a join, an assume, a wait: never made from a destructor), or at any operation
+  /// once it has made max_events_per_thread operations in teardown (a spin loop of plain
+  /// loads); or it finishes its body. post() may have been suspended in a destructor (a
+  /// deque destroyed at the end of a client, an RAII unlock), where throwing would
+  /// terminate: the destructor's further operations then take their teardown effect and it
+  /// returns. A destructor that makes more than that many operations still terminates.
+  void unwind_if_due(bool blocking = true) {
+    model_thread& th = me();
+    if (tearing_down_ && th.unwind_due && std::uncaught_exceptions() == 0 &&
+        (blocking || th.teardown_ops >= cfg_.max_events_per_thread)) {
+      th.unwind_due = false;
       throw unwind_request{};
     }
   }

@@ -59,7 +59,7 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
 std::uint64_t post(const pending_op& op, bool* ok = nullptr, bool may_unwind = true) {
   execution& x = ex();
   if (x.tearing_down()) {
-    if (may_unwind) x.unwind_if_due();
+    if (may_unwind) x.unwind_if_due(op.kind == op_kind::lock || op.kind == op_kind::join);
     x.teardown_op_made();
     bool k = false;
     const std::uint64_t v = teardown_op(x, op, k);
@@ -215,7 +215,7 @@ void rt_fence(std::memory_order o, source_loc src) {
 void rt_na_access(std::uint32_t loc, bool write, source_loc src) {
   execution& x = ex();
   if (x.tearing_down()) {
-    x.unwind_if_due();
+    x.unwind_if_due(/*blocking=*/false);
     x.teardown_op_made();
     return;
   }
