@@ -31,6 +31,13 @@
 //                             natively a spin (for waits whose end is near, a join); under
 //                             the model checker a blocking wait (a value that never changes
 //                             is a deadlock), so a spin loop is one event, not a bound hit.
+//   Mem::retry_read_only()    called before a loop retries an iteration that only loaded
+//                             (it wrote nothing and read values it cannot act on, such as
+//                             an inconsistent pair of indices): natively a pause; under the
+//                             model checker the execution is blocked (an assume), since the
+//                             executions whose loads read values that let it go on cover
+//                             the retry. A spin on stale reads is then one blocked execution,
+//                             not a run to the event bound.
 //   Mem::caught_exception()   std::current_exception() inside a catch (...); under the model
 //                             checker it rethrows the exception that abandons an execution.
 //   a.wait(old, order), a.notify_one(), a.notify_all()
@@ -241,6 +248,9 @@ struct native_memory {
     while (a.load(order) == old)
       cpu_relax();
   }
+
+  /// Before retrying a loop iteration that only loaded (see the file comment): a pause.
+  static void retry_read_only() noexcept { cpu_relax(); }
 
   /// The exception being handled (call inside a catch handler).
   static std::exception_ptr caught_exception() noexcept { return std::current_exception(); }

@@ -272,6 +272,10 @@ struct memory {
     a.wait(old, order, s);
   }
 
+  /// Before retrying a loop iteration that only loaded (deques/memory.hpp): blocks the
+  /// execution, as spin_assume(false); the executions whose loads let the loop go on cover it.
+  static void retry_read_only(source_loc s = source_loc::current()) { spin_assume(false, s); }
+
   /// The exception being handled (call inside a catch handler), as std::current_exception();
   /// the exception that unwinds an abandoned execution is rethrown instead, so that a
   /// catch (...) in the code under test does not keep the thread running.
