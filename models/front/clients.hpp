@@ -199,6 +199,12 @@ inline constexpr script push_pop_push_pop_steal{"", "uouo", {"s", ""}, 2};
 /// thief saw, reports empty beside a pushed item unless the store and load of top synchronize
 /// (fjp's steal.store_top and steal.load_top: Java advances base with an opaque store).
 inline constexpr script push2_push2_steal_2thieves{"uu", "uu", {"s", "ss"}, 4};
+/// Run queues (batch stealers): a ring of 2 filled by push 1, 2 before the thief starts, then
+/// push 3, push 4 and a pop while one thief steals twice. The ring overflows: half of it and
+/// the pushed value move to the overflow queue (Tokio's push_overflow after push 3; Go's
+/// runqputslow after push 4, runnext holding one more), while the thief's claim CAS may beat
+/// the overflow's CAS on head, which then retries.
+inline constexpr script push2_overflow_pop_steal2{"uu", "uuo", {"ss", ""}, 2};
 /// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
 /// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
 /// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
@@ -287,7 +293,8 @@ void steal_into_nearly_full_at(client& c, const variant_info& v) {
   o.finish(c);
 }
 
-/// steal_half: victim holds 1, 2, 3 (pushed before the spawns); thief A steals a batch into
+/// steal_half: victim holds 1..4 (pushed before the spawns; with Go's runnext the ring holds
+/// three, so that a batch of two still leaves one in A's ring); thief A steals a batch into
 /// its own ring while thief B steals from A's ring: the batch must be published to A's
 /// thieves (MP through A's store of its ring's bottom, steal_into.store_dest_bottom). No
 /// history here (a batch split between A and B is no single operation of the victim's spec):
@@ -298,17 +305,17 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   using Q = sized<D<value, memory>>;
   const std::int64_t cap = info.capacity;
   Q victim(cap_or(cap, 4));
-  for (value v = 1; v <= 3; ++v)
-    static_cast<void>(victim.push(value{v}));  // room for 3 in every capacity the clients use
+  for (value v = 1; v <= 4; ++v)
+    static_cast<void>(victim.push(value{v}));  // room for 4 in every capacity the clients use
   Q mine(cap_or(cap, 4));                      // A's ring
   std::optional<value> by_a, by_b;
   const auto a = c.spawn([&] { by_a = victim.steal_into(mine).take(); });
   const auto b = c.spawn([&] { by_b = mine.steal().take(); });
   c.join(a);
   c.join(b);
-  std::array<int, 4> taken{};
+  std::array<int, 5> taken{};
   auto take = [&](value v, const char* by) {
-    const bool pushed = v >= 1 && v <= 3;
+    const bool pushed = v >= 1 && v <= 4;
     c.check(pushed,
             pushed ? std::string()
                    : "value " + std::to_string(v) + " was never pushed (invented), taken by " + by);
@@ -321,7 +328,7 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   while (auto v = mine.pop())
     take(*v, "the drain of A's ring");
   const bool dup = spec::allows_duplicates(info.spec);
-  for (value v = 1; v <= 3; ++v) {
+  for (value v = 1; v <= 4; ++v) {
     const int n = taken[static_cast<std::size_t>(v)];
     const bool ok = n == 1 || (dup && n > 1);
     c.check(ok, ok ? std::string()
@@ -370,6 +377,7 @@ std::vector<client_entry> clients_for(const variant_info& info) {
   }
   if constexpr (batch_stealing_deque<D<value, memory>>) {
     if (info.batch_steal) {
+      v.push_back(scripted_entry("push2_overflow_pop_steal2", scripts::push2_overflow_pop_steal2));
       v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));
       v.push_back(entry("steal_into_nearly_full", steal_into_nearly_full_at<D>));
       v.push_back(entry("steal_from_thief", steal_from_thief_at<D>));
