@@ -17,7 +17,7 @@ if [ "${1:-}" = "--write" ]; then
   shift
 fi
 variants=("$@")
-((${#variants[@]})) || variants=(chase_lev steal_half locked split the abp fjp dotnet idempotent tokio)
+((${#variants[@]})) || variants=(chase_lev steal_half locked split the abp fjp dotnet idempotent tokio go)
 bash ci/install-deps.sh
 bash ci/build.sh coverage stealcheck_model_coverage >/dev/null
 build=build/coverage
@@ -28,9 +28,9 @@ trap 'rm -rf "$work"' EXIT
 status=0
 for v in "${variants[@]}"; do
   case $v in
-  chase_lev | steal_half | locked | split | the | abp | fjp | dotnet | idempotent | tokio) ;;
+  chase_lev | steal_half | locked | split | the | abp | fjp | dotnet | idempotent | tokio | go) ;;
   *)
-    echo "coverage: no built-in variant '$v' (one of: chase_lev steal_half locked split the abp fjp dotnet idempotent tokio)"
+    echo "coverage: no built-in variant '$v' (one of: chase_lev steal_half locked split the abp fjp dotnet idempotent tokio go)"
     exit 2
     ;;
   esac

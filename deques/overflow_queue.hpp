@@ -1,6 +1,7 @@
 // deques/overflow_queue.hpp: the mutex-protected FIFO that a bounded run queue spills into
-// when full (Tokio's inject queue, tokio/src/runtime/scheduler/inject; the global run queue of
-// Go's runtime/proc.go has the same shape), for the variants that model one (deques/tokio.hpp).
+// when full (Tokio's inject queue, tokio/src/runtime/scheduler/inject; Go's global run queue,
+// runtime/proc.go globrunqput and globrunqget under sched.lock), for the variants that model
+// one (deques/tokio.hpp, deques/go.hpp).
 //
 // Thread role: any. push and push_locked by the deque's owner; pop and steal by whoever takes.
 // Values: the deque's stored form (its Codec: a value, or a box pointer), decoded on the way

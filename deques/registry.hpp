@@ -16,6 +16,7 @@
 #include "deques/chase_lev.hpp"
 #include "deques/dotnet.hpp"
 #include "deques/fjp.hpp"
+#include "deques/go.hpp"
 #include "deques/idempotent.hpp"
 #include "deques/locked.hpp"
 #include "deques/memory.hpp"
@@ -50,6 +51,8 @@ template <class T, class Mem>
 using idempotent_default = idempotent_deque<T, Mem>;
 template <class T, class Mem>
 using tokio_default = tokio_queue<T, Mem>;
+template <class T, class Mem>
+using go_default = go_runq<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
@@ -63,6 +66,7 @@ using fjp_tag = variant_tag<detail::fjp_default>;
 using dotnet_tag = variant_tag<detail::dotnet_default>;
 using idempotent_tag = variant_tag<detail::idempotent_default>;
 using tokio_tag = variant_tag<detail::tokio_default>;
+using go_tag = variant_tag<detail::go_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
@@ -73,6 +77,7 @@ using dotnet_no_pop_fence_tag = variant_tag<dotnet_no_pop_fence>;
 using idempotent_no_tag_tag = variant_tag<idempotent_no_tag>;
 using tokio_push_checks_real_tag = variant_tag<tokio_push_checks_real>;
 using tokio_narrow_index_tag = variant_tag<tokio_narrow_index>;
+using go_pop_runnext_no_cas_tag = variant_tag<go_pop_runnext_no_cas>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -104,15 +109,23 @@ inline constexpr variant_info idempotent = [] {
   i.values = value_support::scalar;
   return i;
 }();
-/// Tokio's local run queue with its inject queue (the unordered spec: overflow moves the
-/// newest half out of the ring).
-constexpr variant_info tokio_info(variant_info i) {
+/// The run queues of Tokio and Go with their overflow queues (the unordered spec: overflow
+/// moves values out of the ring, and Go's runnext is taken first).
+constexpr variant_info run_queue_info(variant_info i) {
   i.batch_steal = true;
   i.spec = spec_kind::unordered;
   return i;
 }
-inline constexpr variant_info tokio = tokio_info(info_from_sites<tokio_sites>(
+inline constexpr variant_info tokio = run_queue_info(info_from_sites<tokio_sites>(
     "Tokio's local run queue: ring, (steal, real) head, half to the inject queue on overflow"));
+/// Go's thieves report abort when they find nothing (deques/go.hpp says why never empty).
+constexpr variant_info go_info(variant_info i) {
+  i = run_queue_info(i);
+  i.thieves_report_empty = false;
+  return i;
+}
+inline constexpr variant_info go = go_info(info_from_sites<go_sites>(
+    "Go's per-P run queue: runnext slot, ring, half to the global queue on overflow"));
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
@@ -134,9 +147,11 @@ inline constexpr variant_info idempotent_no_tag = [] {
   return i;
 }();
 inline constexpr variant_info tokio_push_checks_real =
-    tokio_info(info_from_sites<tokio_sites_push_checks_real>("KNOWN-BAD tokio"));
+    run_queue_info(info_from_sites<tokio_sites_push_checks_real>("KNOWN-BAD tokio"));
 inline constexpr variant_info tokio_narrow_index =
-    tokio_info(info_from_sites<tokio_sites_narrow_index>("KNOWN-BAD tokio"));
+    run_queue_info(info_from_sites<tokio_sites_narrow_index>("KNOWN-BAD tokio"));
+inline constexpr variant_info go_pop_runnext_no_cas =
+    go_info(info_from_sites<go_sites_pop_runnext_no_cas>("KNOWN-BAD go"));
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -156,6 +171,7 @@ constexpr void for_each_variant(F&& f) {
   f(dotnet_tag{}, builtin::dotnet);
   f(idempotent_tag{}, builtin::idempotent);
   f(tokio_tag{}, builtin::tokio);
+  f(go_tag{}, builtin::go);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);
@@ -166,6 +182,7 @@ constexpr void for_each_variant(F&& f) {
   f(idempotent_no_tag_tag{}, builtin::idempotent_no_tag);
   f(tokio_push_checks_real_tag{}, builtin::tokio_push_checks_real);
   f(tokio_narrow_index_tag{}, builtin::tokio_narrow_index);
+  f(go_pop_runnext_no_cas_tag{}, builtin::go_pop_runnext_no_cas);
 }
 
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default

@@ -20,10 +20,10 @@
 
 namespace stealcheck::detail {
 
-template <class T, class Mem>
+template <class T, class Mem, class Codec = slot_codec<T, Mem>>
 class wrapping_ring {
  public:
-  using codec = slot_codec<T, Mem>;
+  using codec = Codec;
   using stored = typename codec::stored;
   using slot = typename Mem::template atomic<stored>;
 

@@ -69,6 +69,12 @@ struct variant_info {
   /// scenario spsc waits for exactly that; with it, spsc's thief stops at such an abort and
   /// the owner's final drain takes the rest).
   bool owner_shares = false;
+  /// A steal that finds nothing reports empty, and that empty is linearizable. False: it
+  /// reports abort instead, never empty (Go's run queue: while a push moves the old runnext
+  /// into the ring, a thief that took the new one leaves the old one in neither, so no thief
+  /// can tell an empty queue from a push in flight; deques/go.hpp). The stress scenario spsc's
+  /// thief then stops at an abort once the owner has finished.
+  bool thieves_report_empty = true;
   value_support values = value_support::any;
   /// The sequential specification the checkers hold it to (deques/spec.hpp): the stress
   /// ledger, the model clients' checks and both linearizability modes.

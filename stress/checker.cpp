@@ -27,8 +27,7 @@ harness::check_cell run_scenario(const std::string& variant, const binding& b, s
     c.ops = (o.quick && s != scenario_kind::last_item ? 20000 : 200000) *
             static_cast<std::uint64_t>(o.scale) / 100;
     c.seed = o.seed + static_cast<std::uint64_t>(i);
-    c.owner_shares = info.owner_shares;
-    c.spec = info.spec;
+    c.describe(info);
     if (o.progress)
       std::fprintf(stderr, "\r[verify] %s: stress %s (seed %llu)          ", variant.c_str(),
                    std::string(scenario_name(s)).c_str(), static_cast<unsigned long long>(c.seed));

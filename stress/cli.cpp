@@ -57,8 +57,7 @@ int run_stress(const stress_options& o) {
     const binding* b = v->binding<binding>();
     if (b == nullptr) continue;
     const bool scalar = v->info().values == value_support::scalar;
-    c.owner_shares = v->info().owner_shares;
-    c.spec = v->info().spec;
+    c.describe(v->info());
     for (scenario_kind s : scenarios) {
       if (scalar && needs_any_values(s)) {
         fmt::print("{:<24} {:<14} {:>6}  needs values with destructors (scalar-only variant)\n",

@@ -138,8 +138,10 @@ result spsc(const config& c) {
       const bool finished = done.load(std::memory_order_acquire);  // pairs: owner's release
       auto s = logged_steal(d, me);
       if (!s.has_value()) {
-        // An owner_shares deque keeps what its stopped owner did not share: the drain takes it.
-        if (finished && (s.is_empty() || (c.owner_shares && s.is_abort()))) break;
+        // An owner_shares deque keeps what its stopped owner did not share, and a deque whose
+        // thieves never report empty says abort when it finds nothing: the drain takes the rest.
+        const bool abort_ends = c.owner_shares || !c.thieves_report_empty;
+        if (finished && (s.is_empty() || (abort_ends && s.is_abort()))) break;
         continue;
       }
       ++k.stolen;

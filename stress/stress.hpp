@@ -39,6 +39,7 @@
 #include <string_view>
 
 #include "deques/spec.hpp"
+#include "deques/variant.hpp"
 #include "harness/random.hpp"
 
 namespace stealcheck::stress {
@@ -77,6 +78,16 @@ struct config {
   /// The variant's variant_info::spec: at_least_once lets the ledger accept a value taken
   /// more than once and spsc's thief take values out of push order.
   spec::spec_kind spec = spec::spec_kind::lifo_owner;
+  /// The variant's variant_info::thieves_report_empty: false lets spsc's thief stop at an
+  /// abort once the owner has finished.
+  bool thieves_report_empty = true;
+
+  /// Takes owner_shares, spec and thieves_report_empty from the variant's description.
+  void describe(const variant_info& info) {
+    owner_shares = info.owner_shares;
+    spec = info.spec;
+    thieves_report_empty = info.thieves_report_empty;
+  }
 };
 
 struct result {

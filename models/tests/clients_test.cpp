@@ -352,6 +352,25 @@ TEST(Clients, IdempotentDuplicatesAreReachedAndAccepted) {
 }
 
 }  // namespace
+
+// The built-in variant `Fixed` passes `script` (with `info`), and the same source with one
+// change, `AsWritten`, fails it with a non-linearizable empty steal: the change a runtime's
+// code needs before its thieves' empty is linearizable.
+template <class Fixed, class AsWritten>
+void expect_empty_steal_needs_the_change(const clients::script& script, const variant_info& info) {
+  auto run = [&](auto tag) {
+    return explore(options{}, [&](client& c) {
+      clients::run_script<decltype(tag)::template deque>(c, script, info);
+    });
+  };
+  const result ok = run(Fixed{});
+  EXPECT_TRUE(ok.ok()) << ok.bug->message;
+  const result as_written = run(AsWritten{});
+  ASSERT_FALSE(as_written.ok());
+  EXPECT_NE(as_written.bug->message.find("steal -> empty"), std::string::npos)
+      << as_written.bug->message;
+}
+
 // Tokio's push_overflow takes the inject lock only to move the values: between its claim and
 // the move, the newer half is in neither queue, and a thief that finds both empty then
 // reports empty beside values pushed and not taken. deques/tokio.hpp takes the lock before
@@ -363,18 +382,24 @@ template <class T, class Mem>
 using tokio_lock_after_claim = tokio_queue<T, Mem, tokio_sites_lock_after_claim>;
 
 TEST(Clients, TokioThiefEmptyNeedsTheOverflowUnderTheInjectLock) {
-  auto run = [](auto tag) {
-    return explore(options{}, [](client& c) {
-      clients::run_script<decltype(tag)::template deque>(
-          c, clients::scripts::full_ring_push_pop_steal3, builtin::tokio);
-    });
-  };
-  const result ok = run(tokio_tag{});
-  EXPECT_TRUE(ok.ok()) << ok.bug->message;
-  const result as_written = run(variant_tag<tokio_lock_after_claim>{});
-  ASSERT_FALSE(as_written.ok());
-  EXPECT_NE(as_written.bug->message.find("steal -> empty"), std::string::npos)
-      << as_written.bug->message;
+  expect_empty_steal_needs_the_change<tokio_tag, variant_tag<tokio_lock_after_claim>>(
+      clients::scripts::full_ring_push_pop_steal3, builtin::tokio);
+}
+
+// Go's thieves report abort, never empty (deques/go.hpp): while a push moves the old runnext
+// into the ring (after its CAS of runnext, before its store of tail), a second thief that takes
+// the new runnext leaves the old value in neither, and a thief that then finds the ring,
+// runnext and the global queue empty, even re-reading them as runqempty does with seq_cst
+// loads, reports empty beside a value pushed and not taken.
+struct go_sites_thief_reports_empty : go_sites {
+  static constexpr bool thieves_report_empty = true;
+};
+template <class T, class Mem>
+using go_thief_reports_empty = go_runq<T, Mem, go_sites_thief_reports_empty>;
+
+TEST(Clients, GoThiefEmptyIsNotLinearizableWithRunnext) {
+  expect_empty_steal_needs_the_change<go_tag, variant_tag<go_thief_reports_empty>>(
+      clients::scripts::push2_push2_steal_2thieves, builtin::go);
 }
 
 }  // namespace stealcheck::model

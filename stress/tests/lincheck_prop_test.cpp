@@ -66,6 +66,9 @@ TEST(LincheckNative, IdempotentIsLinearizableAtLeastOnce) {
 TEST(LincheckNative, TokioIsLinearizableUnordered) {
   expect_linearizable<tokio_tag>();
 }
+TEST(LincheckNative, GoIsLinearizableUnordered) {
+  expect_linearizable<go_tag>();
+}
 
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;

@@ -33,15 +33,14 @@ constexpr std::uint64_t scaled(std::uint64_t n) {
 template <class Tag>
 class StressTest : public ::testing::Test {};
 using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag, split_tag, the_tag,
-                                 abp_tag, fjp_tag, dotnet_tag, idempotent_tag, tokio_tag>;
+                                 abp_tag, fjp_tag, dotnet_tag, idempotent_tag, tokio_tag, go_tag>;
 TYPED_TEST_SUITE(StressTest, Correct);
 
-// A config with the built-in variant's owner_shares and spec, as the stress checker sets them.
+// A config with the built-in variant's description, as the stress checker sets it.
 template <class Tag>
 config config_of() {
   config c;
-  c.owner_shares = builtin_info<Tag>().owner_shares;
-  c.spec = builtin_info<Tag>().spec;
+  c.describe(builtin_info<Tag>());
   return c;
 }
 
