@@ -68,7 +68,7 @@ struct model_thread {
   std::size_t cursor = 0;  ///< next graph event of this thread to match
   std::uint32_t loc_counter = 0;
   bool unwinding = false;          ///< teardown: the next switch into the fiber unwinds its stack
-  bool unwind_due = false;         ///< teardown resumed it in post(): unwind at its next entry
+  bool unwind_due = false;         ///< teardown resumed it in post(): see unwind_if_due
   std::uint64_t teardown_ops = 0;  ///< operations made while it is unwound (teardown_op_made)
   void* stack_base = nullptr;      ///< for sanitizer fiber annotations
   std::size_t stack_size = 0;

@@ -55,7 +55,7 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
 // Posts an operation on an atomic location (after the use-after-free check). `may_unwind`
 // false: an operation made from a destructor (an RAII unlock), where a teardown that is due
 // must not unwind (throwing there terminates); the operation takes its teardown effect and the
-// fiber's next operation unwinds.
+// fiber runs on to its next blocking operation (execution::unwind_if_due).
 std::uint64_t post(const pending_op& op, bool* ok = nullptr, bool may_unwind = true) {
   execution& x = ex();
   if (x.tearing_down()) {

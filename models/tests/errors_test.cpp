@@ -233,7 +233,7 @@ TEST(Errors, ReexecutionOfAThreadCutAtTheBoundMeetsItsBlockEvent) {
 
 // A thread that reaches the event bound at a mutex unlock made by an RAII guard's destructor
 // (a loop that takes a lock each round): the thread blocks there and, when the run is torn
-// down, finishes the unlock and unwinds at its next operation; an unwind_request thrown from
+// down, finishes the unlock and runs on to its next blocking operation; an unwind_request from
 // the destructor would end the process in std::terminate. Every bound from 20 to 25 is tried,
 // so that the bound falls on the unlock for at least one; each is reported as the loop it is,
 // and with the flag set each bounded round is counted as blocked while the rest complete.
