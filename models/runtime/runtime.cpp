@@ -214,12 +214,13 @@ event_id execution::free_event(event e) {
   return id;
 }
 
-std::uint64_t execution::post(const pending_op& op, bool may_unwind) {
+std::uint64_t execution::post(const pending_op& op) {
   model_thread& th = me();
   const std::size_t len = g.threads[current_].size();
   // at the bound, new or replayed: a re-execution meets the recorded block event here
+  // It may be in a destructor (an RAII unlock), where unwinding would terminate: it blocks
+  // here until teardown and then runs on like a fiber suspended in post() (unwind_if_due).
   if (th.cursor >= cfg_.max_events_per_thread) {
-    if (may_unwind) block(block_reason::bound);
     block_until_teardown(block_reason::bound);
     return 0;  // the caller answers with the teardown value (th.unwind_due)
   }

@@ -186,10 +186,9 @@ class execution {
     return free_event(e);
   }
   /// The calling fiber's operation: its result once the explorer commits it. At the event
-  /// bound the thread blocks (block_reason::bound). `may_unwind` false: an operation made from a
-  /// destructor (an RAII unlock), where an unwind_request would terminate; blocked at the bound
-  /// there, the fiber returns from post() at teardown with unwind_due set instead.
-  std::uint64_t post(const pending_op& op, bool may_unwind = true);
+  /// bound the thread blocks (block_reason::bound) until teardown, then returns with
+  /// unwind_due set (block_until_teardown).
+  std::uint64_t post(const pending_op& op);
   /// Replay fast paths of the calling fiber (most of a re-execution's operations): when its
   /// next recorded event is exactly this plain load (whose reads-from is replayed already),
   /// plain store or fence, it is matched here, without a pending_op or post(). Returns false
@@ -222,8 +221,8 @@ class execution {
   /// the thread and the cause and exits with code 2.
   void teardown_op_made();
   [[noreturn]] void block(block_reason why);
-  /// block() for a fiber that may not unwind here (post's may_unwind): records the block
-  /// event the same way, then returns only at teardown, with unwind_due set.
+  /// block() for a fiber in post(), which may be in a destructor: records the block event the
+  /// same way, then returns only at teardown, with unwind_due set.
   void block_until_teardown(block_reason why);
   [[noreturn]] void park();
   /// Teardown of a fiber that was suspended in post() (a run abandoned mid-way): the

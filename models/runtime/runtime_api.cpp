@@ -52,14 +52,13 @@ std::uint64_t teardown_op(execution& x, const pending_op& op, bool& ok) {
   return old;
 }
 
-// Posts an operation on an atomic location (after the use-after-free check). `may_unwind`
-// false: an operation made from a destructor (an RAII unlock), where a teardown that is due
-// must not unwind (throwing there terminates); the operation takes its teardown effect and the
-// fiber runs on to its next blocking operation (execution::unwind_if_due).
-std::uint64_t post(const pending_op& op, bool* ok = nullptr, bool may_unwind = true) {
+// Posts an operation on an atomic location (after the use-after-free check). In teardown
+// the operation takes its teardown effect; a blocking one (a lock, a join) unwinds the fiber
+// first (execution::unwind_if_due).
+std::uint64_t post(const pending_op& op, bool* ok = nullptr) {
   execution& x = ex();
   if (x.tearing_down()) {
-    if (may_unwind) x.unwind_if_due(op.kind == op_kind::lock || op.kind == op_kind::join);
+    x.unwind_if_due(op.kind == op_kind::lock || op.kind == op_kind::join);
     x.teardown_op_made();
     bool k = false;
     const std::uint64_t v = teardown_op(x, op, k);
@@ -73,7 +72,7 @@ std::uint64_t post(const pending_op& op, bool* ok = nullptr, bool may_unwind = t
                                              " after it was freed at " +
                                              event_name(x.g, x.mem.freed_by(op.loc)));
   }
-  const std::uint64_t v = x.post(op, may_unwind);
+  const std::uint64_t v = x.post(op);
   if (x.me().unwind_due) {  // torn down while suspended in post(): answer as in teardown
     bool k = false;
     const std::uint64_t tv = teardown_op(x, op, k);
@@ -147,14 +146,14 @@ namespace {
 }
 
 [[gnu::noinline]] void post_store(std::uint32_t loc, std::uint64_t v, std::memory_order o,
-                                  source_loc src, bool may_unwind = true) {
+                                  source_loc src) {
   pending_op op;
   op.kind = op_kind::store;
   op.loc = loc;
   op.value = v;
   op.order = o;
   op.src = src;
-  post(op, nullptr, may_unwind);
+  post(op);
 }
 
 [[gnu::noinline]] void post_fence(std::memory_order o, source_loc src) {
@@ -253,9 +252,10 @@ bool rt_try_lock(std::uint32_t loc, source_loc src) {
 }
 
 void rt_unlock(std::uint32_t loc, source_loc src) {
-  // Made from a destructor (an RAII guard) even when the critical section ends normally.
+  // Made from a destructor (an RAII guard): a store, so a torn-down fiber does not unwind
+  // here (execution::unwind_if_due).
   if (ex().replay_store(loc, 0)) return;
-  post_store(loc, 0, std::memory_order_release, src, /*may_unwind=*/false);
+  post_store(loc, 0, std::memory_order_release, src);
 }
 
 void rt_assume(bool cond, source_loc /*src*/) {
