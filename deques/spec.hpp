@@ -17,7 +17,10 @@
 //   steal() -> empty    legal iff the deque is empty.
 //   steal() -> abort    always legal, changes nothing (a lost race; Le et al. 2013, Fig. 1).
 //   steal_batch([v1..vk]) legal iff 1 <= k <= ceil(n/2) for the current size n and v1..vk are
-//                       the k top values in order (steal_half.hpp documents the bound).
+//                       the k top values, in any order (steal_half.hpp documents the bound;
+//                       which of them the thief returns, and where it puts the others in its
+//                       own deque, is the thief's choice: crossbeam's LIFO thief returns the
+//                       newest of them).
 // fifo_owner (exactly once; a FIFO run queue that never overflows): the same, except that
 //   pop() -> v is legal iff v is the *top* value: the owner takes the oldest, like a thief.
 // unordered (exactly once, in any order; Tokio's run queue, whose overflow moves the newest
@@ -31,7 +34,7 @@
 //   duplicate: allowed). pop() -> nullopt and steal() -> empty are legal iff P is empty:
 //   nothing is lost. steal_batch takes each value by the same rule. No order is promised.
 //
-// Complexity: lifo_owner and fifo_owner: O(1) per operation, steal_batch O(k); unordered:
+// Complexity: lifo_owner and fifo_owner: O(1) per operation, steal_batch O(k^2); unordered:
 // O(n) per take; at_least_once: O(|P| + |D|) per take (linear scans; histories are small). Values
 // are compared with ==. Undo (undo(spec, op)) reverses the last successful operation, for
 // backtracking.
@@ -161,10 +164,10 @@ class sequential_deque {
       }
       return true;
     }
-    for (std::size_t i = 0; i < k; ++i) {
-      if (!(items_[i] == taken[i])) return false;
-    }
-    items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(k));
+    const auto top_end = items_.begin() + static_cast<std::ptrdiff_t>(k);
+    if (!std::is_permutation(taken.begin(), taken.end(), items_.begin(), top_end)) return false;
+    batches_.emplace_back(items_.begin(), top_end);  // their order, for undo_steal_batch
+    items_.erase(items_.begin(), top_end);
     return true;
   }
 
@@ -189,6 +192,11 @@ class sequential_deque {
     items_.push_front(std::move(v));
   }
   void undo_steal_batch(std::span<const V> taken) {
+    if (ordered(kind_)) {
+      items_.insert(items_.begin(), batches_.back().begin(), batches_.back().end());
+      batches_.pop_back();
+      return;
+    }
     for (std::size_t i = taken.size(); i > 0; --i)
       undo_steal(taken[i - 1]);
   }
@@ -200,13 +208,17 @@ class sequential_deque {
   void clear() noexcept {
     items_.clear();
     taken_.clear();
+    batches_.clear();
   }
 
   /// The values present, top first.
   const std::deque<V>& items() const noexcept { return items_; }
   std::size_t size() const noexcept { return items_.size(); }
   bool empty() const noexcept { return items_.empty(); }
-  friend bool operator==(const sequential_deque&, const sequential_deque&) = default;
+  /// The same abstract state (what undo would restore is not part of it).
+  friend bool operator==(const sequential_deque& a, const sequential_deque& b) {
+    return a.kind_ == b.kind_ && a.items_ == b.items_ && a.taken_ == b.taken_;
+  }
 
  private:
   bool take_front(const V& v) {
@@ -248,6 +260,7 @@ class sequential_deque {
   spec_kind kind_;
   std::deque<V> items_;
   std::vector<std::pair<V, std::uint32_t>> taken_;  // at_least_once: D with each value's count
+  std::vector<std::vector<V>> batches_;             // ordered kinds: each applied batch, top first
 };
 
 /// The operations of the contract (deques/deque.hpp).

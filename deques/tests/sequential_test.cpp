@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -253,11 +254,13 @@ TEST(Spec, BatchStealBound) {
     s.push(i);
   const int too_many[] = {0, 1, 2, 3};  // ceil(5/2) = 3
   EXPECT_FALSE(s.steal_batch(too_many));
-  const int wrong_order[] = {1, 0};
-  EXPECT_FALSE(s.steal_batch(wrong_order));
-  const int ok[] = {0, 1, 2};
-  EXPECT_TRUE(s.steal_batch(ok));
+  const int not_the_top[] = {0, 2};  // 1 is above 2
+  EXPECT_FALSE(s.steal_batch(not_the_top));
+  const int any_order[] = {2, 0, 1};  // the thief's choice: the top three, the newest returned
+  EXPECT_TRUE(s.steal_batch(any_order));
   EXPECT_EQ(s.size(), 2u);
+  s.undo_steal_batch(any_order);
+  EXPECT_EQ(s.items(), (std::deque<int>{0, 1, 2, 3, 4}));  // in the order they were
   EXPECT_FALSE(s.steal_batch({}));
 }
 

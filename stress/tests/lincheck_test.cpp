@@ -117,16 +117,19 @@ TEST(Lincheck, CatchesEmptyWhileItemsPresent) {
   EXPECT_FALSE(check(b.h, lifo).linearizable);
 }
 
-TEST(Lincheck, BatchStealBoundAndOrder) {
+TEST(Lincheck, BatchStealBoundAndValues) {
   builder ok;
   ok.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 2}, 6, 7);
   EXPECT_TRUE(check(ok.h, lifo).linearizable);
+  builder newest_first;  // the two oldest, the newer one returned (crossbeam's LIFO thief)
+  newest_first.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {2, 1}, 6, 7);
+  EXPECT_TRUE(check(newest_first.h, lifo).linearizable);
   builder too_many;  // ceil(3/2) = 2
   too_many.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 2, 3}, 6, 7);
   EXPECT_FALSE(check(too_many.h, lifo).linearizable);
-  builder wrong_order;
-  wrong_order.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {2, 1}, 6, 7);
-  EXPECT_FALSE(check(wrong_order.h, lifo).linearizable);
+  builder not_the_oldest;
+  not_the_oldest.push(0, 1, 0, 1).push(0, 2, 2, 3).push(0, 3, 4, 5).batch(1, {1, 3}, 6, 7);
+  EXPECT_FALSE(check(not_the_oldest.h, lifo).linearizable);
 }
 
 TEST(Lincheck, LongHistoryNeedsNoRecursion) {
