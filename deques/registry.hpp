@@ -14,6 +14,7 @@
 
 #include "deques/abp.hpp"
 #include "deques/chase_lev.hpp"
+#include "deques/crossbeam.hpp"
 #include "deques/dotnet.hpp"
 #include "deques/fjp.hpp"
 #include "deques/go.hpp"
@@ -53,6 +54,10 @@ template <class T, class Mem>
 using tokio_default = tokio_queue<T, Mem>;
 template <class T, class Mem>
 using go_default = go_runq<T, Mem>;
+template <class T, class Mem>
+using crossbeam_lifo_default = crossbeam_lifo<T, Mem>;
+template <class T, class Mem>
+using crossbeam_fifo_default = crossbeam_fifo<T, Mem>;
 }  // namespace detail
 
 /// The built-in variants' tags, for code that names one statically (tests).
@@ -67,6 +72,8 @@ using dotnet_tag = variant_tag<detail::dotnet_default>;
 using idempotent_tag = variant_tag<detail::idempotent_default>;
 using tokio_tag = variant_tag<detail::tokio_default>;
 using go_tag = variant_tag<detail::go_default>;
+using crossbeam_lifo_tag = variant_tag<detail::crossbeam_lifo_default>;
+using crossbeam_fifo_tag = variant_tag<detail::crossbeam_fifo_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
 using chase_lev_no_push_fence_tag = variant_tag<chase_lev_no_push_fence>;
 using locked_steal_bottom_tag = variant_tag<locked_steal_bottom>;
@@ -78,6 +85,7 @@ using idempotent_no_tag_tag = variant_tag<idempotent_no_tag>;
 using tokio_push_checks_real_tag = variant_tag<tokio_push_checks_real>;
 using tokio_narrow_index_tag = variant_tag<tokio_narrow_index>;
 using go_pop_runnext_no_cas_tag = variant_tag<go_pop_runnext_no_cas>;
+using crossbeam_fifo_no_restore_tag = variant_tag<crossbeam_fifo_no_restore>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -126,6 +134,23 @@ constexpr variant_info go_info(variant_info i) {
 }
 inline constexpr variant_info go = go_info(info_from_sites<go_sites>(
     "Go's per-P run queue: runnext slot, ring, half to the global queue on overflow"));
+/// crossbeam-deque's Worker: a growable ring that also shrinks, batch steals; its pop takes the
+/// newest value (lifo) or the oldest (fifo). The model clients start it at capacity 1, its
+/// minimum, so that a few operations grow and shrink it.
+constexpr variant_info crossbeam_info(variant_info i, spec_kind spec) {
+  i.batch_steal = true;
+  i.spec = spec;
+  i.capacity = 1;
+  return i;
+}
+inline constexpr variant_info crossbeam_lifo = crossbeam_info(
+    info_from_sites<crossbeam_sites>(
+        "crossbeam-deque's Worker::new_lifo: Chase-Lev that shrinks, batch steals (Rust)"),
+    spec_kind::lifo_owner);
+inline constexpr variant_info crossbeam_fifo = crossbeam_info(
+    info_from_sites<crossbeam_fifo_sites>(
+        "crossbeam-deque's Worker::new_fifo: the owner pops the oldest, fetch_add on front"),
+    spec_kind::fifo_owner);
 inline constexpr variant_info chase_lev_no_pop_fence =
     info_from_sites<chase_lev_sites_no_pop_fence>("KNOWN-BAD chase_lev");
 inline constexpr variant_info chase_lev_no_push_fence =
@@ -152,6 +177,9 @@ inline constexpr variant_info tokio_narrow_index =
     run_queue_info(info_from_sites<tokio_sites_narrow_index>("KNOWN-BAD tokio"));
 inline constexpr variant_info go_pop_runnext_no_cas =
     go_info(info_from_sites<go_sites_pop_runnext_no_cas>("KNOWN-BAD go"));
+inline constexpr variant_info crossbeam_fifo_no_restore =
+    crossbeam_info(info_from_sites<crossbeam_sites_fifo_no_restore>("KNOWN-BAD crossbeam_fifo"),
+                   spec_kind::fifo_owner);
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -172,6 +200,8 @@ constexpr void for_each_variant(F&& f) {
   f(idempotent_tag{}, builtin::idempotent);
   f(tokio_tag{}, builtin::tokio);
   f(go_tag{}, builtin::go);
+  f(crossbeam_lifo_tag{}, builtin::crossbeam_lifo);
+  f(crossbeam_fifo_tag{}, builtin::crossbeam_fifo);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
   f(chase_lev_no_push_fence_tag{}, builtin::chase_lev_no_push_fence);
   f(locked_steal_bottom_tag{}, builtin::locked_steal_bottom);
@@ -183,6 +213,7 @@ constexpr void for_each_variant(F&& f) {
   f(tokio_push_checks_real_tag{}, builtin::tokio_push_checks_real);
   f(tokio_narrow_index_tag{}, builtin::tokio_narrow_index);
   f(go_pop_runnext_no_cas_tag{}, builtin::go_pop_runnext_no_cas);
+  f(crossbeam_fifo_no_restore_tag{}, builtin::crossbeam_fifo_no_restore);
 }
 
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default

@@ -1,8 +1,9 @@
 // deques/ring.hpp: the rings of atomic slots the deques keep their items in.
 //   wrapping_ring  steal_half and split: a power-of-two array that never grows, indexed by
 //                  32-bit indices that wrap modulo 2^32.
-//   growing_ring   chase_lev, the and fjp: a power-of-two array indexed by signed 64-bit indices
-//                  modulo its capacity, which the owner replaces by one twice the size.
+//   growing_ring   chase_lev, the, fjp and crossbeam: a power-of-two array indexed by signed
+//                  64-bit indices modulo its capacity, which the owner replaces by a larger
+//                  (or, in crossbeam, smaller) one.
 //
 // Thread role: at() and the index arithmetic from any thread (the deque says who may touch which
 // slot); construction and destruction by one thread with no operation running.
@@ -105,7 +106,16 @@ struct growing_ring {
   template <class LoadOrder, class StoreOrder>
   growing_ring* doubled(std::int64_t t, std::int64_t b, LoadOrder load, StoreOrder store,
                         source_loc where = source_loc::current()) const {
-    auto* fresh = Mem::template create<growing_ring>(capacity * 2, where);
+    return resized(capacity * 2, t, b, load, store, where);
+  }
+
+  /// Thread role: the owner. As doubled, with capacity `cap` (a power of two; grow or shrink).
+  /// Requires: b - t <= cap.
+  template <class LoadOrder, class StoreOrder>
+  growing_ring* resized(std::int64_t cap, std::int64_t t, std::int64_t b, LoadOrder load,
+                        StoreOrder store, source_loc where = source_loc::current()) const {
+    assert(b - t <= cap && "resized: the items do not fit");
+    auto* fresh = Mem::template create<growing_ring>(cap, where);
     for (std::int64_t i = t; i < b; ++i)
       fresh->at(i).store(at(i).load(load), store);
     return fresh;

@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
   register_model_only<idempotent_tag::deque>(builtin::idempotent);
   register_model_only<tokio_tag::deque>(builtin::tokio);
   register_model_only<go_tag::deque>(builtin::go);
+  register_model_only<crossbeam_lifo_tag::deque>(builtin::crossbeam_lifo);
+  register_model_only<crossbeam_fifo_tag::deque>(builtin::crossbeam_fifo);
   CLI::App app{"the model command over the built-in variants, for coverage of their sources"};
   app.require_subcommand(1);
   int exit_code = 0;

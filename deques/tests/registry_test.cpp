@@ -24,8 +24,8 @@ TEST(Registry, NamesAreUniqueAndTheKnownBadAreMarked) {
     for (const site* s : info.sites)
       EXPECT_FALSE(s->why.empty()) << s->name;
   });
-  EXPECT_EQ(names.size(), 22u);
-  EXPECT_EQ(bad, 11);
+  EXPECT_EQ(names.size(), 25u);
+  EXPECT_EQ(bad, 12);
   static_assert(batch_stealing_deque<steal_half<int>>);
   static_assert(batch_stealing_deque<tokio_queue<int>>);
   static_assert(batch_stealing_deque<go_runq<int>>);

@@ -130,7 +130,8 @@ constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexce
 }
 
 /// A client as scripts of operations, one letter each: `u` push (the next value: 1, 2, ...),
-/// `o` pop, `s` steal, `h` size_hint (check_size_hint against every push of the script). The
+/// `o` pop, `s` steal, `b` steal_into the thief's own empty deque (batch stealers only), `h`
+/// size_hint (check_size_hint against every push of the script). The
 /// owner runs `before`, spawns the thieves (at most two; an empty script is no thief), runs
 /// `owner` concurrently with them, joins them and drains (owned::finish).
 struct script {
@@ -152,6 +153,12 @@ void run_script(client& c, const script& s, const variant_info& v) {
       if (op == 'o') o.pop(c);
       if (op == 's') o.steal(c);
       if (op == 'h') check_size_hint(c, o.d, pushes);
+      if constexpr (batch_stealing_deque<D<value, memory>>) {
+        if (op == 'b') {  // a thief's steal_into its own, empty deque
+          sized<D<value, memory>> mine(cap_or(v.capacity, s.capacity));
+          o.steal_into(c, mine, {});
+        }
+      }
     }
   };
   run(s.before);
@@ -205,6 +212,13 @@ inline constexpr script push2_push2_steal_2thieves{"uu", "uu", {"s", "ss"}, 4};
 /// runqputslow after push 4, runnext holding one more), while the thief's claim CAS may beat
 /// the overflow's CAS on head, which then retries.
 inline constexpr script push2_overflow_pop_steal2{"uu", "uuo", {"ss", ""}, 2};
+/// Batch stealers: push 1..5 and pop twice before the thief starts (a growable ring is now 8
+/// slots holding three values), then two more pops while one thief steals a batch into its own
+/// deque. The last pop leaves one value in 8 slots: crossbeam's pop shrinks the ring (a swap
+/// while the thief may hold the old ring, between its load of the ring and its re-check), and
+/// crossbeam's LIFO thief, taking its batch one value at a time, finds the deque emptied or
+/// loses the last value to the owner partway.
+inline constexpr script push5_pop4_steal_into{"uuuuuoo", "oo", {"b", ""}, 8};
 /// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
 /// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
 /// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
@@ -378,6 +392,7 @@ std::vector<client_entry> clients_for(const variant_info& info) {
   if constexpr (batch_stealing_deque<D<value, memory>>) {
     if (info.batch_steal) {
       v.push_back(scripted_entry("push2_overflow_pop_steal2", scripts::push2_overflow_pop_steal2));
+      v.push_back(scripted_entry("push5_pop4_steal_into", scripts::push5_pop4_steal_into));
       v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));
       v.push_back(entry("steal_into_nearly_full", steal_into_nearly_full_at<D>));
       v.push_back(entry("steal_from_thief", steal_from_thief_at<D>));

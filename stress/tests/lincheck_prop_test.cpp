@@ -69,6 +69,12 @@ TEST(LincheckNative, TokioIsLinearizableUnordered) {
 TEST(LincheckNative, GoIsLinearizableUnordered) {
   expect_linearizable<go_tag>();
 }
+TEST(LincheckNative, CrossbeamLifoIsLinearizable) {
+  expect_linearizable<crossbeam_lifo_tag>();
+}
+TEST(LincheckNative, CrossbeamFifoIsLinearizableFifoOwner) {
+  expect_linearizable<crossbeam_fifo_tag>();
+}
 
 TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   run_options o;

@@ -33,7 +33,8 @@ constexpr std::uint64_t scaled(std::uint64_t n) {
 template <class Tag>
 class StressTest : public ::testing::Test {};
 using Correct = ::testing::Types<chase_lev_tag, locked_tag, steal_half_tag, split_tag, the_tag,
-                                 abp_tag, fjp_tag, dotnet_tag, idempotent_tag, tokio_tag, go_tag>;
+                                 abp_tag, fjp_tag, dotnet_tag, idempotent_tag, tokio_tag, go_tag,
+                                 crossbeam_lifo_tag, crossbeam_fifo_tag>;
 TYPED_TEST_SUITE(StressTest, Correct);
 
 // A config with the built-in variant's description, as the stress checker sets it.

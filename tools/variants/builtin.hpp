@@ -17,13 +17,15 @@ extern const bool dotnet_registered;
 extern const bool idempotent_registered;
 extern const bool tokio_registered;
 extern const bool go_registered;
+extern const bool crossbeam_registered;
 extern const bool sched_registered;
 
 /// Returns true; keeps every built-in registration in the program.
 inline bool link_builtin_variants() {
   return chase_lev_registered && locked_registered && steal_half_registered && split_registered &&
          the_registered && abp_registered && fjp_registered && dotnet_registered &&
-         idempotent_registered && tokio_registered && go_registered && sched_registered;
+         idempotent_registered && tokio_registered && go_registered && crossbeam_registered &&
+         sched_registered;
 }
 
 }  // namespace stealcheck::tools
