@@ -116,7 +116,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option("--runtimes", args->runtimes,
                   "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp with a "
-                  "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet) "
+                  "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
+                  "crossbeam_lifo) "
                   "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
                   "the cs kernels run serially; an sc name may end in /t<K>: forks throttled at "
                   "K waiting tasks, e.g. sc-split/t4)");

@@ -20,10 +20,28 @@ std::unique_ptr<runtime> make_serial_runtime() {
 }
 
 std::vector<std::string> all_runtime_names() {
-  return {"serial",       "coro-serial", "sc-chase_lev",  "sc-locked", "sc-steal_half",
-          "sc-split",     "sc-the",      "sc-abp",        "sc-fjp",    "sc-dotnet",
-          "cs-chase_lev", "cs-locked",   "cs-steal_half", "cs-split",  "cs-the",
-          "cs-abp",       "cs-fjp",      "cs-dotnet",     "tbb",       "omp"};
+  return {"serial",
+          "coro-serial",
+          "sc-chase_lev",
+          "sc-locked",
+          "sc-steal_half",
+          "sc-split",
+          "sc-the",
+          "sc-abp",
+          "sc-fjp",
+          "sc-dotnet",
+          "sc-crossbeam_lifo",
+          "cs-chase_lev",
+          "cs-locked",
+          "cs-steal_half",
+          "cs-split",
+          "cs-the",
+          "cs-abp",
+          "cs-fjp",
+          "cs-dotnet",
+          "cs-crossbeam_lifo",
+          "tbb",
+          "omp"};
 }
 
 std::unique_ptr<runtime> make_runtime(std::string_view name) {

@@ -55,15 +55,19 @@ std::uint64_t default_seed() {
 namespace {
 
 void print_variants() {
-  fmt::print("{:<26} {:<8} {:<14} {}\n", "variant", "sites", "spec", "summary");
+  std::size_t name_width = 26;  // the widest variant name, at least 26
+  for (const variant* v : variants())
+    name_width = std::max(name_width, v->name().size());
+  fmt::print("{:<{}} {:<8} {:<14} {}\n", "variant", name_width, "sites", "spec", "summary");
   for (const variant* v : variants()) {
     const variant_info& i = v->info();
     std::string flags;
     if (i.bounded) flags += " [bounded]";
     if (i.batch_steal) flags += " [batch steal]";
     if (i.values == value_support::scalar) flags += " [scalar values]";
-    fmt::print("{:<26} {:<8} {:<14} {}{}{}\n", i.name, i.sites.size(), spec_name(i.spec), i.summary,
-               flags, i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
+    fmt::print("{:<{}} {:<8} {:<14} {}{}{}\n", i.name, name_width, i.sites.size(),
+               spec_name(i.spec), i.summary, flags,
+               i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
   }
 }
 
@@ -183,15 +187,18 @@ void print_table(const std::vector<checker>& checkers, const std::vector<row>& r
     for (const auto& r : rows)
       width[i] = std::max(width[i], cell_text(r.cells[i]).size());
   }
-  std::size_t total = 24;
-  fmt::print("{:<24}", "variant");
+  std::size_t name_width = 24;  // the widest variant name, at least 24
+  for (const auto& r : rows)
+    name_width = std::max(name_width, r.v->name().size());
+  std::size_t total = name_width;
+  fmt::print("{:<{}}", "variant", name_width);
   for (std::size_t i = 0; i < checkers.size(); ++i) {
     fmt::print(" | {:<{}}", checkers[i].name, width[i]);
     total += 3 + width[i];
   }
   fmt::print(" | verdict\n{}\n", std::string(total + 28, '-'));
   for (const auto& r : rows) {
-    fmt::print("{:<24}", r.v->name());
+    fmt::print("{:<{}}", r.v->name(), name_width);
     for (std::size_t i = 0; i < r.cells.size(); ++i)
       fmt::print(" | {:<{}}", cell_text(r.cells[i]), width[i]);
     fmt::print(" | {}\n", row_verdict(r));
