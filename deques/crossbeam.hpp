@@ -23,11 +23,11 @@
 // matters (proofs/crossbeam.md).
 //
 // steal_into(mine) is steal_batch_with_limit_and_pop with crossbeam's MAX_BATCH, 32: it takes
-// the front item plus min((n - 1) / 2, 31) more of the n it saw, copies the extra ones into
-// `mine` (reserving room first) and returns the front one... from a FIFO victim all at once
-// with one CAS of front; from a LIFO victim one by one, each with its own CAS, returning the
-// newest one taken. `mine` then publishes the copies with a release fence and a store of its
-// back. The two flavors place the copies so that `mine` pops them in the victim's order.
+// the front item plus min((n - 1) / 2, 31) more of the n it saw, copies all but one into `mine`
+// (reserving room first) and returns that one. From a FIFO victim the batch is taken with one
+// CAS of front and the front item is returned; from a LIFO victim one item per CAS, and the
+// newest one taken is returned. `mine` then publishes the copies with a release fence and a
+// store of its back; being of the victim's flavor, it pops them as the victim would have.
 //
 // Departures, none in the protocol:
 // - Reclamation: crossbeam frees a replaced ring through its epoch collector (crossbeam-epoch)
