@@ -131,9 +131,9 @@ constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexce
 
 /// A client as scripts of operations, one letter each: `u` push (the next value: 1, 2, ...),
 /// `o` pop, `s` steal, `b` steal_into the thief's own empty deque (batch stealers only), `h`
-/// size_hint (check_size_hint against every push of the script). The
-/// owner runs `before`, spawns the thieves (at most two; an empty script is no thief), runs
-/// `owner` concurrently with them, joins them and drains (owned::finish).
+/// size_hint (check_size_hint against every push of the script). The owner runs `before`,
+/// spawns the thieves (at most two; an empty script is no thief), runs `owner` concurrently
+/// with them, joins them and drains (owned::finish).
 struct script {
   std::string_view before;
   std::string_view owner;
