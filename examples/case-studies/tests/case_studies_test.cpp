@@ -1,0 +1,137 @@
+// The case studies as tests (docs/case-studies/):
+//   - each finding is found: the unit of stealcheck's checkers that reports it fails on the
+//     transcription with only the *other* fixes applied, naming what is wrong (and, where the
+//     finding rests on RC11, passes under SC);
+//   - each control (the transcription with every fix) and each deque without a finding passes
+//     the whole conformance suite, one test per unit.
+#include "case_studies.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stealcheck/testing.hpp>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace case_studies;
+namespace harness = stealcheck::harness;
+
+// One unit (a model client under a memory model, a lincheck mode, a stress scenario) of one
+// conformance checker on v, as the conformance suite runs it.
+harness::check_cell run_unit(const harness::variant& v, std::string_view checker,
+                             std::string_view unit) {
+  for (const harness::checker& c : stealcheck::testing::conformance_checkers()) {
+    if (c.name != checker) continue;
+    for (const harness::check_unit& u : c.units(v)) {
+      if (u.name == unit) return u.run(harness::verify_options{});
+    }
+  }
+  ADD_FAILURE() << "no unit " << checker << "/" << unit << " for " << v.name();
+  return {};
+}
+
+template <template <class, class> class D>
+harness::variant variant_of(const stealcheck::variant_info& info) {
+  return stealcheck::make_variant<D, value_support::scalar>(info);
+}
+
+// The unit fails, and its report says `says` (each string).
+void expect_found(const harness::variant& v, std::string_view checker, std::string_view unit,
+                  std::initializer_list<std::string_view> says) {
+  const harness::check_cell cell = run_unit(v, checker, unit);
+  ASSERT_EQ(cell.verdict, harness::cell_verdict::fail)
+      << v.name() << ": " << checker << "/" << unit << " found nothing (" << cell.detail << ")";
+  for (std::string_view s : says)
+    EXPECT_NE(cell.failure.find(s), std::string::npos) << "report lacks '" << s << "':\n"
+                                                       << cell.failure;
+  std::printf("%s %s/%s: %s\n", std::string(v.name()).c_str(), std::string(checker).c_str(),
+              std::string(unit).c_str(), cell.failure.substr(0, cell.failure.find('\n')).c_str());
+}
+
+void expect_passes(const harness::variant& v, std::string_view checker, std::string_view unit) {
+  const harness::check_cell cell = run_unit(v, checker, unit);
+  EXPECT_EQ(cell.verdict, harness::cell_verdict::pass)
+      << v.name() << ": " << checker << "/" << unit << ":\n"
+      << cell.failure;
+}
+
+// riften: a resized ring published with a relaxed store (an RC11 bug: SC cannot show it).
+TEST(Riften, RelaxedBufferStoreIsFound) {
+  const auto v = variant_of<riften_atomic_slots>(riften_atomic_slots_info);
+  expect_found(v, "model", "push2_pop_steal2_rc11",
+               {"value 0 was never pushed", "relaxed store of buffer"});
+  expect_passes(v, "model", "push2_pop_steal2_sc");
+}
+
+// riften: steal's plain read of a slot races with the owner's reuse of it (under SC too).
+TEST(Riften, PlainSlotRaceIsFound) {
+  const auto v = variant_of<riften_release_buffer>(riften_release_buffer_info);
+  expect_found(v, "model", "push_pop_push_pop_steal_rc11", {"data race on buff"});
+  expect_found(v, "model", "push_pop_push_pop_steal_sc", {"data race on buff"});
+}
+
+TEST(Riften, AsShippedIsCaught) {
+  expect_found(variant_of<riften>(riften_info), "model", "push2_pop_steal2_rc11",
+               {"data race on buff", "relaxed store of buffer"});
+}
+
+// libfork: the same relaxed publication of a resized ring, with atomic slots.
+TEST(Libfork, RelaxedBufferStoreIsFound) {
+  const auto v = variant_of<libfork>(libfork_info);
+  expect_found(v, "model", "push2_pop_steal2_rc11",
+               {"value 0 was never pushed", "relaxed store of m_buf"});
+  expect_passes(v, "model", "push2_pop_steal2_sc");
+}
+
+// Julia: steal loads the ring pointer relaxed (an RC11 bug), and its memcpy'd slots race.
+TEST(Julia, RelaxedArrayLoadIsFound) {
+  const auto v = variant_of<julia_atomic_slots>(julia_atomic_slots_info);
+  expect_found(v, "model", "push2_pop_steal2_rc11",
+               {"value 0 was never pushed", "relaxed read of array"});
+  expect_passes(v, "model", "push2_pop_steal2_sc");
+}
+
+TEST(Julia, PlainSlotRaceIsFound) {
+  const auto v = variant_of<julia_acquire_array>(julia_acquire_array_info);
+  expect_found(v, "model", "push_pop_push_pop_steal_rc11", {"data race on buffer"});
+  expect_found(v, "model", "push_pop_push_pop_steal_sc", {"data race on buffer"});
+}
+
+TEST(Julia, AsShippedIsCaught) {
+  expect_found(variant_of<julia>(julia_info), "model", "push2_pop_steal2_rc11",
+               {"data race on buffer", "relaxed read of array"});
+}
+
+// Boost.Fiber: a resized array published with a relaxed store (RC11), and size_t indices
+// that wrap when pop runs on a queue that never held an item.
+TEST(BoostFiber, RelaxedArrayStoreIsFound) {
+  const auto v = variant_of<boost_fiber_signed_indices>(boost_fiber_signed_indices_info);
+  expect_found(v, "model", "push2_pop_steal2_rc11",
+               {"value 0 was never pushed", "relaxed store of array_"});
+  expect_passes(v, "model", "push2_pop_steal2_sc");
+}
+
+TEST(BoostFiber, UnsignedIndexWrapIsFound) {
+  const auto v = variant_of<boost_fiber_release_array>(boost_fiber_release_array_info);
+  // pop on the fresh queue leaves bottom_ at SIZE_MAX; the next push resizes [0, SIZE_MAX)
+  expect_found(v, "model", "pop_push_pop_steal2_sc", {"bound_exceeded", "boost_fiber.hpp"});
+}
+
+TEST(BoostFiber, AsShippedIsCaught) {
+  expect_found(variant_of<boost_fiber>(boost_fiber_info), "model", "push2_pop_steal2_rc11",
+               {"value 0 was never pushed"});
+}
+
+}  // namespace
+
+// The controls: every fix, the whole conformance suite.
+STEALCHECK_CONFORMANCE_SUITE(RiftenFixed, riften_fixed, riften_fixed_info)
+STEALCHECK_CONFORMANCE_SUITE(LibforkFixed, libfork_fixed, libfork_fixed_info)
+STEALCHECK_CONFORMANCE_SUITE(JuliaFixed, julia_fixed, julia_fixed_info)
+STEALCHECK_CONFORMANCE_SUITE(BoostFiberFixed, boost_fiber_fixed, boost_fiber_fixed_info)
+// The deques without a finding, as shipped.
+STEALCHECK_CONFORMANCE_SUITE(TaskflowUnbounded, taskflow_unbounded, taskflow_unbounded_info)
+STEALCHECK_CONFORMANCE_SUITE(TaskflowBounded, taskflow_bounded, taskflow_bounded_info)
+STEALCHECK_CONFORMANCE_SUITE(OpenCilk, opencilk, opencilk_info)
+// SPDX-License-Identifier: Apache-2.0
