@@ -211,11 +211,13 @@ struct checker {
 TEST(Psc, FastMatchesReferenceOnClientGraphs) {
   checker ck(seed_from_env());
   // The pass with every site seq_cst (many sc events: the interesting graphs for psc) runs at
-  // full scale; under the sanitizer presets the clients' own orders only, and the first 150
-  // executions of each client (the whole sweep took 480 s under tsan).
+  // full scale; under the sanitizer presets the clients' own orders only, the first 150
+  // executions of each client, and the correct variant of each shape only (the whole sweep
+  // took 480 s under tsan; a known-bad variant's graphs have its correct twin's shapes).
   constexpr bool all_sc_pass = STEALCHECK_TEST_SCALE >= 100;
   constexpr std::uint64_t executions = STEALCHECK_TEST_SCALE >= 100 ? 0 : 150;
   for_each_swept_variant([&](auto tag, const variant_info& info) {
+    if (!full_scale && info.known_bad) return;
     for (const bool all_sc : {false, true}) {
       if (all_sc && !all_sc_pass) continue;
       options o;
