@@ -307,7 +307,7 @@ struct memory {
     void* p = detail::rt_alloc_array(sizeof(U), n, &detail::destroy_n<U>, label, src);
     U* a = static_cast<U*>(p);
     for (std::size_t i = 0; i < n; ++i) {
-      detail::rt_array_element(static_cast<std::uint32_t>(i));
+      detail::rt_array_element(static_cast<std::uint32_t>(i), src);
       ::new (static_cast<void*>(a + i)) U();
     }
     return a;

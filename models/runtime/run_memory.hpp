@@ -72,8 +72,13 @@ class run_memory {
   /// Records v as the value last written to `loc`, a location placed in this run (the
   /// replay's fast path: no growth check). O(1).
   void written(std::uint32_t loc, std::uint64_t v) { last_[loc] = v; }
-  /// The next location created is element i of an array (create_array).
-  void next_is_element(std::uint32_t i) { element_ = i; }
+  /// The next location created is element i of an array (create_array) made at src.
+  void next_is_element(std::uint32_t i, source_loc src) {
+    element_ = i;
+    element_src_ = src;
+  }
+  /// Where the array whose element was last announced was made (create_array's caller).
+  source_loc element_src() const noexcept { return element_src_; }
   /// Allocation k, being made, is the array whose elements are created next (create_array).
   void allocating_array(std::uint32_t k) { array_ = k; }
   /// The allocation number of the array whose elements are being created.
@@ -105,6 +110,7 @@ class run_memory {
   std::vector<event_id> freed_;
   std::vector<std::uint64_t> last_;
   std::optional<std::uint32_t> element_;
+  source_loc element_src_;
   std::uint32_t array_ = 0;
   std::vector<alloc_record> allocs_;
   // [thread][k]: the storage of thread's k-th allocation, with its size, kept across runs

@@ -114,6 +114,9 @@ std::uint32_t rt_location(loc_shape shape, std::uint64_t init, std::uintptr_t ad
   l.src = src;
   l.name = name;
   if (const auto element = x.mem.take_element()) {  // named after its array (report.cpp)
+    // its construction is reported at create_array's caller, not inside the element's type
+    src = x.mem.element_src();
+    l.src = src;
     l.in_array = true;
     l.element = *element;
     l.alloc = x.mem.array();
@@ -321,8 +324,8 @@ void* rt_alloc_array(std::size_t size, std::size_t count, void (*destroy)(void*,
   return a.storage;
 }
 
-void rt_array_element(std::uint32_t i) {
-  ex().mem.next_is_element(i);
+void rt_array_element(std::uint32_t i, source_loc src) {
+  ex().mem.next_is_element(i, src);
 }
 
 bool rt_free_begin(const void* p, bool /*array*/) {

@@ -60,13 +60,13 @@ extern constinit thread_local bool tls_sites_overridden;
 /// Allocation: storage for `count` objects of `size` bytes each; `destroy(p, count)` runs
 /// the destructors (used when a run is abandoned). rt_alloc_array: the same for an array
 /// named `name` (a string literal, or null) made at `src`, which its alloc event records;
-/// rt_array_element(i) says the constructor that runs next makes its element i (for location
-/// names).
+/// rt_array_element(i, src) says the constructor that runs next makes its element i of the
+/// array made at src (for location names, and the source line its construction reports).
 void* rt_alloc(std::size_t size, std::size_t align, std::size_t count,
                void (*destroy)(void*, std::size_t));
 void* rt_alloc_array(std::size_t size, std::size_t count, void (*destroy)(void*, std::size_t),
                      const char* name, source_loc src);
-void rt_array_element(std::uint32_t i);
+void rt_array_element(std::uint32_t i, source_loc src);
 /// Begins freeing p (checks double/invalid free; returns false if the destructor must not
 /// run), then, after the destructors ran, ends it (the free event).
 bool rt_free_begin(const void* p, bool array);

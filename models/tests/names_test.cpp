@@ -97,6 +97,33 @@ TEST(Names, UnnamedLocationsPrintTheirConstructionLine) {
   EXPECT_FALSE(has_unnamed_marker(t)) << t;
 }
 
+// A plain array element's construction is reported at the create_array call that made it,
+// not inside the backend: a thread that reads an element of an array it has no
+// happens-before with races with that construction, and the report names the caller's line.
+TEST(Names, ARaceWithAnArrayElementsConstructionNamesTheCreateArrayLine) {
+  int line_array = 0;
+  const result r = explore(options{}, [&](client& c) {
+    mem::atomic<mem::nonatomic<int>*> published{nullptr, "published"};
+    c.spawn([&] {
+      // clang-format off
+      auto* a = mem::create_array<mem::nonatomic<int>>(1, "plain"); line_array = __LINE__;
+      // clang-format on
+      published.store(a, rlx);  // relaxed: the construction is not published (the race)
+    });
+    mem::nonatomic<int>* a = nullptr;
+    while ((a = published.load(rlx)) == nullptr)
+      mem::retry_read_only();
+    (void)a[0].read();
+    c.join_all();
+    mem::destroy_array(a, 1);
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->kind, error_kind::data_race) << r.bug->message;
+  const std::string at = "names_test.cpp:" + std::to_string(line_array);
+  EXPECT_NE(r.bug->message.find("Wna plain#1[0] " + at), std::string::npos) << r.bug->message;
+  EXPECT_EQ(r.bug->message.find("memory.hpp"), std::string::npos) << r.bug->message;
+}
+
 // Every write of every complete execution, grouped by the name its location prints as.
 using writes_by_name = std::map<std::string, std::vector<std::int64_t>>;
 writes_by_name writes(const graph& g) {
