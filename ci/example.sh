@@ -81,6 +81,8 @@ cli="$work/build/example-stealcheck"
 "$cli" list >"$work/list.log" || fail "list"
 grep -q "^ws_deque " "$work/list.log" && grep -q "^chase_lev " "$work/list.log" ||
   { cat "$work/list.log"; fail "list does not show the example's and the built-in variants"; }
+grep -q "^ws_deque_relaxed_array .* KNOWN-BAD " "$work/list.log" ||
+  { cat "$work/list.log"; fail "list does not mark the example's known-bad variant"; }
 "$cli" verify ws_deque ws_deque_relaxed_array --quick >"$work/verify.log" 2>&1
 rc=$?
 cat "$work/verify.log" | head -n 8

@@ -65,8 +65,10 @@ void print_variants() {
     if (i.bounded) flags += " [bounded]";
     if (i.batch_steal) flags += " [batch steal]";
     if (i.values == value_support::scalar) flags += " [scalar values]";
-    fmt::print("{:<{}} {:<8} {:<14} {}{}{}\n", i.name, name_width, i.sites.size(),
-               spec_name(i.spec), i.summary, flags,
+    // a known-bad variant is marked whatever its summary says (a user's need not say it)
+    const bool marked = !i.known_bad || i.summary.starts_with("KNOWN-BAD");
+    fmt::print("{:<{}} {:<8} {:<14} {}{}{}{}\n", i.name, name_width, i.sites.size(),
+               spec_name(i.spec), marked ? "" : "KNOWN-BAD ", i.summary, flags,
                i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
   }
 }
