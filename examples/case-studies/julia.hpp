@@ -11,7 +11,7 @@
 // `Mem::nonatomic` (the GC's pointer queue; its chunk queue holds larger elements the same
 // way). The ring's header (capacity, mask) is written before the ring is published and is a
 // plain member here: the slots race first. ws_queue_push returns the ring it replaced and the
-// GC frees it after the mark phase (gc_ptr_queue_push's reclaim_set in src/gc.c): here the
+// GC frees it after the mark phase (gc_ptr_queue_push puts it in its reclaim_set): here the
 // deque keeps it until it is destroyed.
 //
 // Thread role: push/pop the owner (the marking thread) only; steal any thread. Values: 8-byte
