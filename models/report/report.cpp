@@ -138,11 +138,9 @@ std::string event_line(const graph& g, event_id id) {
   }
   if (is_array(e)) s += fmt::format(" {} ({} elements)", array_label(g, e), e.value);
   if (const site* at = site_at(e.src.site); at != nullptr) s += fmt::format(" {}", at->name);
-  source_loc where = e.src;
-  if (e.kind == event_kind::init && e.loc < g.locs.size() && g.locs[e.loc].in_array)
-    if (const event* a = array_alloc(g, g.locs[e.loc].alloc)) where = a->src;  // create_array's
-  if (where.file != nullptr && where.line != 0)
-    s += fmt::format(" {}:{}", basename(where.file), where.line);
+  // an array element's construction carries create_array's caller (rt_location)
+  if (e.src.file != nullptr && e.src.line != 0)
+    s += fmt::format(" {}:{}", basename(e.src.file), e.src.line);
   return s;
 }
 

@@ -111,12 +111,13 @@ std::uint32_t rt_location(loc_shape shape, std::uint64_t init, std::uintptr_t ad
   l.key = (static_cast<std::uint64_t>(x.current()) << 32) | x.me().loc_counter++;
   l.atomic = kind != loc_kind::nonatomic;
   l.width = shape.width;
+  const auto element = x.mem.take_element();
+  // an array element's construction is reported at create_array's caller, not inside the
+  // element's type
+  if (element) src = x.mem.element_src();
   l.src = src;
   l.name = name;
-  if (const auto element = x.mem.take_element()) {  // named after its array (report.cpp)
-    // its construction is reported at create_array's caller, not inside the element's type
-    src = x.mem.element_src();
-    l.src = src;
+  if (element) {  // named after its array (report.cpp)
     l.in_array = true;
     l.element = *element;
     l.alloc = x.mem.array();
