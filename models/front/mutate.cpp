@@ -111,7 +111,7 @@ std::string_view verdict_name(mutant_verdict v) noexcept {
 }
 
 bool mutate_report::ok() const {
-  return std::all_of(sites.begin(), sites.end(), [](const site_summary& s) {
+  return !sites.empty() && std::all_of(sites.begin(), sites.end(), [](const site_summary& s) {
     return (s.justified || s.documented) && !s.contradicted;
   });
 }
@@ -194,7 +194,7 @@ void write_markdown(std::ostream& out, const harness::variant& v, const mutate_r
          "exhaustively. *killed*: a client finds a bug (k/n: killed by k of the n clients, named); "
          "*equivalent*: the same executions on every client; *weaker*: more executions, no "
          "bug.\n\n";
-  if (rep.sites.empty()) out << "(No memory-order sites: nothing to weaken.)\n";
+  if (rep.sites.empty()) out << "(No memory-order sites declared: nothing was mutated.)\n";
   if (!rep.sites.empty())
     out << "| site | default | weakenings | weakest order that survives |\n|---|---|---|---|\n";
   for (const site_summary& s : rep.sites) {
@@ -217,9 +217,10 @@ void write_markdown(std::ostream& out, const harness::variant& v, const mutate_r
         << (s.weakest_surviving && !s.documented ? " (NOT JUSTIFIED)" : "") << " |\n";
   }
   out << "\n"
-      << (rep.ok() ? "Every default order is killed when weakened, or documented as not "
-                     "needed."
-                   : "Some orders are neither killed when weakened nor documented.")
+      << (rep.sites.empty() ? "Nothing was mutated: the certificates below are the whole result."
+          : rep.ok()        ? "Every default order is killed when weakened, or documented as not "
+                              "needed."
+                            : "Some orders are neither killed when weakened nor documented.")
       << "\n\n## Certificates\n\n";
   out << "Complete and blocked executions of each client, explored exhaustively with no bug. "
          "Reproduce one with `stealcheck model "
@@ -313,6 +314,13 @@ void print_report(const harness::variant& v, const mutate_report& rep, const mut
     else if (s.justified && !s.names_killer && !weaker_orders(s.s->kind, s.s->order).empty())
       fmt::print("note {}: needed, but its text names no client that kills a weakening\n",
                  s.s->name);
+  }
+  if (rep.sites.empty()) {
+    fmt::print(
+        "mutate: NOTHING MUTATED ({} declares no memory-order sites; declare one per order, "
+        "see the README's \"Check your own deque\")\n",
+        v.name());
+    return;
   }
   fmt::print("mutate: {}\n", rep.ok() ? "OK (every default order is killed when weakened, or "
                                         "documented as not needed)"

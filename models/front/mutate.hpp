@@ -81,6 +81,8 @@ struct mutate_report {
   std::vector<client_counts> baseline;
   std::vector<mutant> mutants;  ///< site order, then strongest weakening first
   std::vector<site_summary> sites;
+  /// Every declared order is killed when weakened or documented as not needed; false when
+  /// the variant declares no sites (nothing was mutated, so nothing was shown).
   bool ok() const;
 };
 

@@ -119,6 +119,18 @@ TEST(Mutate, BuiltinSiteTextsNameTheirKillers) {
 }
 
 // A text that says "not needed" of an order the checker finds needed fails mutate.
+// A variant that declares no sites has nothing to weaken: that is no evidence, so not OK.
+TEST(Mutate, NoSitesIsNotOk) {
+  harness::variant locked_variant(builtin::locked);
+  bind<locked_tag::deque>(locked_variant);
+  mutate_options o;
+  o.clients = {"push_pop_steal2"};
+  const mutate_report r = mutate(locked_variant, o);
+  EXPECT_TRUE(r.sites.empty());
+  EXPECT_TRUE(r.mutants.empty());
+  EXPECT_FALSE(r.ok());
+}
+
 TEST(Mutate, ATextContradictingTheVerdictFails) {
   variant_info info = builtin::chase_lev;
   std::vector<site> edited;
