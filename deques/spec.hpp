@@ -266,6 +266,12 @@ class sequential_deque {
 /// The operations of the contract (deques/deque.hpp).
 enum class op_kind : std::uint8_t { push, pop, steal, steal_batch };
 
+/// "push", "pop", "steal", "steal_batch" (a string literal).
+constexpr const char* op_name(op_kind k) noexcept {
+  constexpr const char* names[] = {"push", "pop", "steal", "steal_batch"};
+  return names[static_cast<int>(k)];
+}
+
 /// One completed operation with the result the implementation returned.
 template <class V>
 struct operation {

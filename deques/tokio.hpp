@@ -141,7 +141,7 @@ struct tokio_sites {
       "(steal.release_cas) publishes what the owner needs (relaxed: more executions, no bug)"};
   static constexpr site steal_claim_cas_failure{
       "tokio::steal.claim_cas_failure", mo::acquire, site_kind::cas_failure,
-      "not needed: the loop reloads tail and retries (relaxed: more executions, no bug)"};
+      "the retry uses this head: relaxed lets tail be older (killed in push3_pop2_2thieves)"};
   static constexpr site steal_release_cas{
       "tokio::steal.release_cas", mo::acq_rel, site_kind::rmw,
       "ends the copy; its release half pairs with push.load_head, so the copy's slot reads "

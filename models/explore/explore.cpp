@@ -86,6 +86,10 @@ void client::check(bool ok, std::string_view what, source_loc src) {
                                     std::string(what.substr(eol)));
 }
 
+void client::operation(const char* name) {
+  ex().me().operation = name;
+}
+
 event_id client::position() const {
   detail::execution& x = ex();
   return {static_cast<std::int32_t>(x.current()), static_cast<std::int32_t>(x.me().cursor)};

@@ -105,6 +105,9 @@ class client {
   /// report then lists the operations per thread before the events, and the events of the
   /// implicated operations with the writes they read. Costs nothing unless called.
   void describe_operations(std::vector<operation_span> ops);
+  /// Names the deque operation the calling thread is in ("pop"; nullptr: none, a string
+  /// literal): a thread cut at the event bound is reported as that operation never returning.
+  void operation(const char* name);
   /// The calling thread's number and the index its next event will get.
   event_id position() const;
   /// Whether event a happens-before event b in the execution so far (both must exist; call

@@ -160,11 +160,21 @@ void explorer::leaf() {
     } else {
       ++res_.bound_hits;
       if (!first_bound_) {
-        res_.blocked_note = "thread " + std::to_string(bound_thread) + " reached the bound of " +
-                            std::to_string(ex_.config().max_events_per_thread) +
-                            " events (options::max_events_per_thread)";
+        const char* op = ex_.threads[bound_thread]->operation;
+        const bool writes = loop_writes(ex_.g, bound_thread);
+        res_.blocked_note =
+            (op != nullptr
+                 ? "thread " + std::to_string(bound_thread) + "'s " + op + " never returned: "
+                 : "thread " + std::to_string(bound_thread) + " ") +
+            "reached the bound of " + std::to_string(ex_.config().max_events_per_thread) +
+            " events (options::max_events_per_thread) in a loop that " +
+            (writes ? "writes as it goes (a store or RMW each time round: no spin that waits)"
+                    : "only reads (a spin waiting for another thread)") +
+            (op != nullptr ? "; every result returned before it was judged legal as it returned"
+                           : "");
         bug_report b;
         b.kind = error_kind::bound_exceeded;
+        b.loop_writes = writes;
         b.message = res_.blocked_note;
         b.trace = loop_trace(ex_.g, bound_thread);
         b.dot = dot(ex_.g);

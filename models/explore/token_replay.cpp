@@ -93,7 +93,11 @@ bool explorer::replay_step(const replay_plan& plan) {
       ranks_[{static_cast<std::int32_t>(t), static_cast<std::int32_t>(w)}] = c->rank;
     }
   }
+  // A token taken when a check failed while other threads still ran ends early for them: a
+  // thread whose next read or write the token does not hold waits there, the others go on,
+  // and the failure recurs before every thread is waiting.
   std::size_t next = ex_.threads.size();
+  bool token_ended = false;
   for (std::size_t t = 0; t < ex_.threads.size() && next == ex_.threads.size(); ++t) {
     if (ex_.threads[t]->half_rmw) {
       const auto c = choice(t, choices_so_far(ex_.g, t));
@@ -110,15 +114,27 @@ bool explorer::replay_step(const replay_plan& plan) {
     const model_thread& th = *ex_.threads[t];
     if (!th.has_op) continue;
     if (th.op.kind == op_kind::join && !ex_.threads[th.op.aux]->finished) continue;
+    if (th.op.kind == op_kind::store && !choice(t, choices_so_far(ex_.g, t))) {
+      token_ended = true;
+      continue;
+    }
     if (th.op.kind != op_kind::store && th.op.kind != op_kind::fence &&
         th.op.kind != op_kind::join) {
       const auto c = choice(t, choices_so_far(ex_.g, t));
-      if (!c || !c->read) return bad("thread " + std::to_string(t) + " has more reads");
+      if (!c) {
+        token_ended = true;
+        continue;
+      }
+      if (!c->read) return bad("thread " + std::to_string(t) + " has more reads");
       if (!ex_.g.contains(c->rf)) continue;
     }
     next = t;
   }
   if (next == ex_.threads.size()) {
+    if (token_ended)
+      return bad(
+          "the token ends before the execution does, and the failure it was taken at "
+          "did not recur");
     for (const auto& th : ex_.threads)
       if (th->has_op) return bad("a read's write never appears");
     if (!ex_.checker.consistent(ex_.g)) return bad("the execution is not consistent");

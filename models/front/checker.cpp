@@ -59,11 +59,17 @@ harness::checker checker(std::vector<memory_model> models) {
                            cell.verdict = harness::cell_verdict::fail;
                            const std::string cut =
                                r.bug ? ""
-                                     : fmt::format(
-                                           "{} executions cut at the event bound (a loop that "
-                                           "may not end; a deque that spins by design "
-                                           "declares .spins = true): ",
-                                           r.bound_hits);
+                               : bug->loop_writes
+                                   ? fmt::format(
+                                         "{} executions cut at the event bound (a loop that "
+                                         "may not end and writes as it goes: a bug, not a "
+                                         "spin): ",
+                                         r.bound_hits)
+                                   : fmt::format(
+                                         "{} executions cut at the event bound (a loop that "
+                                         "may not end; a deque that spins by design "
+                                         "declares .spins = true): ",
+                                         r.bound_hits);
                            cell.failure = fmt::format("{}: {}{}\n{}", error_name(bug->kind), cut,
                                                       bug->message, bug->trace);
                            cell.replay = replay_command(variant, cl.name, m, {}, bug->replay_token);

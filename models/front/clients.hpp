@@ -104,8 +104,12 @@ struct owned {
   void finish(client& c) {
     std::vector<value> drained;
     drained.reserve(pushed.size());
-    while (auto v = d.pop())
+    c.operation("pop of the final drain");
+    while (auto v = d.pop()) {
       drained.push_back(*v);
+      h.judge_drained(c, *v, drained.size());  // a pop that never reports empty stops here
+    }
+    c.operation(nullptr);
     h.check_all(c, pushed, drained);
   }
 };
@@ -243,6 +247,8 @@ template <template <class, class> class D>
 inline constexpr auto push_pop_steal2 = &scripted<D, scripts::push_pop_steal2>;
 template <template <class, class> class D>
 inline constexpr auto push_pop_push_pop_steal = &scripted<D, scripts::push_pop_push_pop_steal>;
+template <template <class, class> class D>
+inline constexpr auto pop_push_pop_steal2 = &scripted<D, scripts::pop_push_pop_steal2>;
 template <template <class, class> class D>
 inline constexpr auto push4_pop4_2thieves_steal2 =
     &scripted<D, scripts::push4_pop4_2thieves_steal2>;

@@ -125,6 +125,38 @@ void history::describe(client& c, About&& about) const {
   c.describe_operations(std::move(spans));
 }
 
+std::string history::take_now(std::int64_t v) {
+  const bool pushed = std::find(started_.begin(), started_.end(), v) != started_.end();
+  const bool again = std::find(taken_.begin(), taken_.end(), v) != taken_.end();
+  taken_.push_back(v);
+  if (!pushed) return "was never pushed (invented)";
+  if (again && !spec::allows_duplicates(spec_)) return "was taken twice";
+  return {};
+}
+
+void history::judge_taken(client& c, std::int64_t v, const deque_op& by) {
+  const std::string wrong = take_now(v);
+  if (wrong.empty()) return;
+  describe(c, [v](const deque_op& op) { return touches(op, v); });
+  c.check(false, "value " + std::to_string(v) + " " + wrong + ": T" +
+                     std::to_string(by.first.thread) + ":" + timeline::label(by) +
+                     " returned it (judged as it returned)");
+}
+
+void history::judge_drained(client& c, std::int64_t v, std::size_t drained_so_far) {
+  const std::string wrong = drained_so_far > started_.size()
+                                ? "was popped by the owner's final drain after " +
+                                      std::to_string(started_.size()) +
+                                      " values were ever pushed: pop never reports empty"
+                                : take_now(v);
+  if (wrong.empty()) return;
+  describe(c, [v](const deque_op& op) { return touches(op, v); });
+  c.check(false, "value " + std::to_string(v) + " " + wrong +
+                     (drained_so_far > started_.size()
+                          ? std::string()
+                          : ": the owner's final drain popped it (judged as it returned)"));
+}
+
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
                         const std::vector<std::int64_t>& drained) const {
   // per pushed value (sorted, distinct) how often it was taken; one buffer per OS thread,
@@ -165,8 +197,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
     std::string what = "no linearization respecting happens-before explains the results (spec " +
                        std::string(spec::spec_name(spec_)) + "):";
     for (const deque_op& op : ops_) {
-      static constexpr const char* names[] = {"push", "pop", "steal", "steal_batch"};
-      what += " T" + std::to_string(op.first.thread) + ":" + names[static_cast<int>(op.kind)];
+      what += " T" + std::to_string(op.first.thread) + ":" + spec::op_name(op.kind);
       if (op.kind == spec::op_kind::push) what += "(" + std::to_string(op.value) + ")";
       if (const auto v = op.taken()) what += "->" + std::to_string(*v);
       if (!op.taken() && op.kind != spec::op_kind::push)

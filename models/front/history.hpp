@@ -46,21 +46,33 @@ class history {
   /// A history checked against the specification `spec` (the variant's variant_info::spec).
   explicit history(spec::spec_kind spec) : spec_(spec) {
     ops_.reserve(32);  // clients record a dozen or so: no regrowth per execution
+    started_.reserve(16);
+    taken_.reserve(16);
   }
   spec::spec_kind spec() const noexcept { return spec_; }
   /// Runs f() as one operation of the calling model thread and records it. Returns its index
   /// (not a reference: other model threads append while this one runs, moving the vector).
+  /// A push's value counts as pushed from its invocation; a value a pop or steal returns is
+  /// judged when it returns (judge_taken), so a deque that goes on to loop is reported by its
+  /// first wrong result.
   template <class F>
   std::size_t record(client& c, deque_op op, F&& f) {
+    if (op.kind == spec::op_kind::push) started_.push_back(op.value);
+    c.operation(spec::op_name(op.kind));
     const event_id before = c.position();
     f(op);
     const event_id after = c.position();
+    c.operation(nullptr);
     op.first = before;
     op.last = {after.thread, after.index - 1};
     if (op.last.index < op.first.index) op.last = op.first;
     ops_.push_back(std::move(op));
+    if (const auto v = ops_.back().taken()) judge_taken(c, *v, ops_.back());
     return ops_.size() - 1;
   }
+  /// Judges a value the owner's final drain popped, as it comes: never pushed, taken twice,
+  /// or more values than were ever pushed (a pop that never reports empty) fail at once.
+  void judge_drained(client& c, std::int64_t v, std::size_t drained_so_far);
   /// The recorded operation `i` (valid until the next record from any thread).
   deque_op& at(std::size_t i) { return ops_[i]; }
   /// Forgets the last recorded operation (a bounded push that found the deque full).
@@ -77,8 +89,14 @@ class history {
   // Hands c's bug report every operation, marking those `about(op)` selects.
   template <class About>
   void describe(client& c, About&& about) const;
+  // Records v as taken: "" when that is legal, else what is wrong with it.
+  std::string take_now(std::int64_t v);
+  // Fails at once when `v`, returned by `by`, was never pushed or was already taken.
+  void judge_taken(client& c, std::int64_t v, const deque_op& by);
   spec::spec_kind spec_;
   std::vector<deque_op> ops_;
+  std::vector<std::int64_t> started_;  // values whose push was invoked
+  std::vector<std::int64_t> taken_;    // values returned so far (pop, steal, drain)
 };
 
 }  // namespace stealcheck::model

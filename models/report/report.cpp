@@ -408,6 +408,13 @@ std::string loop_trace(const graph& g, std::size_t t) {
   return out;
 }
 
+bool loop_writes(const graph& g, std::size_t t) {
+  const auto& th = g.threads[t];
+  for (std::size_t i = th.size() / 2; i < th.size(); ++i)
+    if (is_write(th[i])) return true;
+  return false;
+}
+
 std::string dot(const graph& g) {
   std::string out = "digraph execution {\n  node [shape=box, fontname=monospace];\n";
   auto node = [](event_id id) { return fmt::format("e{}_{}", id.thread, id.index); };

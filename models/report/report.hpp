@@ -53,6 +53,8 @@ std::string dot(const graph& g);
 /// Thread t cut by the event bound: the source lines of its last half of events, most
 /// frequent first (the loop it is in, "chase_lev.hpp:254 x120"), then its last 12 events.
 std::string loop_trace(const graph& g, std::size_t t);
+/// Whether the last half of thread t's events (the part loop_trace reads) holds a write.
+bool loop_writes(const graph& g, std::size_t t);
 /// The slice as DOT: a cluster per thread, inside it one per operation (red when the check
 /// is about it), the slice's events, po between them (dashed where events were left out),
 /// and the rf and mo edges among them; `full` or no implicated operation: every event. The

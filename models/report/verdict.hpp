@@ -72,6 +72,9 @@ struct bug_report {
   std::string trace;
   std::string dot;
   std::string replay_token;
+  /// bound_exceeded: the cut loop writes (a store or an RMW in its last events), so it is no
+  /// spin that waits for another thread.
+  bool loop_writes = false;
 };
 
 struct result {

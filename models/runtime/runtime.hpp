@@ -74,6 +74,7 @@ struct model_thread {
   std::size_t stack_size = 0;
   void* asan_fake = nullptr;
   void* tsan_fiber = nullptr;
+  const char* operation = nullptr;  ///< the client operation it is in (client::operation)
 };
 
 /// Thrown inside a fiber to unwind it when a run is abandoned (never escapes the fiber).

@@ -12,7 +12,7 @@ gdb -nx -batch -ex 'break stealcheck_bug_hit' -ex run -ex bt -ex kill \
   >gdb.txt 2>&1
 grep -q 'Breakpoint 1, stealcheck_bug_hit (kind=.*"assertion", message=.*taken twice' gdb.txt ||
   { echo "gdb did not stop at stealcheck_bug_hit with the bug"; cat gdb.txt; exit 1; }
-grep -q 'history::check_all' gdb.txt && grep -q 'clients.hpp' gdb.txt ||
+grep -qE 'history::(check_all|judge_taken)' gdb.txt && grep -q 'clients.hpp' gdb.txt ||
   { echo "the backtrace does not reach the client's check"; cat gdb.txt; exit 1; }
 echo "gdb stopped at: $(grep -m1 'Breakpoint 1,' gdb.txt)"
 # SPDX-License-Identifier: Apache-2.0
