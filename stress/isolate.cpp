@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <new>
 #include <string>
 #include <thread>
@@ -57,12 +58,21 @@ result failed(std::string why) {
   return r;
 }
 
-enum class ending { finished, deadline, stalled };
+enum class ending { finished, deadline, stalled, memory };
 
-// Reads the child's pipe until EOF or the deadline, or (stall_seconds > 0) until one thread of
-// the child stayed inside one deque operation for stall_seconds.
-ending read_until(int fd, std::string& out, const oplog::board& b, double deadline_seconds,
-                  double stall_seconds) {
+// The child's resident memory in bytes (0 if /proc cannot tell).
+std::uint64_t resident_bytes(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  std::uint64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// Reads the child's pipe until EOF or the deadline, until the child's resident memory passes
+// memory_ceiling_bytes, or (stall_seconds > 0) until one thread of the child stayed inside one
+// deque operation for stall_seconds.
+ending read_until(int fd, pid_t pid, std::string& out, const oplog::board& b,
+                  double deadline_seconds, double stall_seconds) {
   using clock = std::chrono::steady_clock;
   const auto end = clock::now() + std::chrono::duration<double>(deadline_seconds);
   std::vector<std::uint64_t> seen = oplog::progress(b);
@@ -71,6 +81,7 @@ ending read_until(int fd, std::string& out, const oplog::board& b, double deadli
   for (;;) {
     const auto now = clock::now();
     if (now >= end) return ending::deadline;
+    if (resident_bytes(pid) > memory_ceiling_bytes) return ending::memory;
     if (stall_seconds > 0) {
       const std::vector<std::uint64_t> counts = oplog::progress(b);
       for (std::uint32_t i = 0; i < counts.size(); ++i) {
@@ -174,6 +185,11 @@ std::string failure_of(ending how, const std::string& text, int status, const op
                                   "killed: {}",
                                   deadline_seconds, oplog::locate_stuck(b, before)),
                       "", b);
+  if (how == ending::memory)
+    return with_place(fmt::format("grew past {} MB resident (a loop inside the deque that "
+                                  "allocates as it goes); killed: {}",
+                                  memory_ceiling_bytes >> 20, oplog::locate_stuck(b, before)),
+                      "", b);
   if (how == ending::stalled)
     return with_place(fmt::format("an operation did not return within {:.0f} s (a deadlock, "
                                   "or a loop inside the deque); killed: {}",
@@ -235,7 +251,7 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
   }
   ::close(fds[1]);
   std::string text;
-  const ending how = read_until(fds[0], text, *b, deadline_seconds, stall_seconds);
+  const ending how = read_until(fds[0], pid, text, *b, deadline_seconds, stall_seconds);
   ::close(fds[0]);
   std::vector<std::uint64_t> before;
   if (how != ending::finished) {  // which threads stay inside one operation
@@ -258,9 +274,14 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
 
 result run_isolated(const std::function<result()>& body, double deadline_seconds,
                     double stall_seconds) {
+  const auto start = std::chrono::steady_clock::now();
   const child_outcome c =
       run_in_child([&] { return encode(body()); }, deadline_seconds, stall_seconds);
-  if (!c.ok) return failed(c.failure);
+  if (!c.ok) {  // killed or crashed: its time is the time it ran until then
+    result f = failed(c.failure);
+    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return f;
+  }
   result r;
   if (!decode(c.payload, r)) return failed("the child's result could not be read");
   return r;

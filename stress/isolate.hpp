@@ -25,6 +25,7 @@
 // `failure` only if it then fails).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -35,6 +36,15 @@ namespace stealcheck::stress {
 /// The stall bound of the stress and lincheck commands and columns: a deque operation runs for
 /// microseconds; one that has not returned in 20 s never will (their deadlines are minutes).
 inline constexpr double default_stall_seconds = 20;
+
+/// A child that grows past this much resident memory is killed and reported (with the thread
+/// and operation it was in): the scenarios need a few MB, a deque that allocates in a loop
+/// reaches gigabytes in seconds. The sanitizers' shadow memory gets four times as much.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr std::uint64_t memory_ceiling_bytes = std::uint64_t{4} << 30;
+#else
+inline constexpr std::uint64_t memory_ceiling_bytes = std::uint64_t{1} << 30;
+#endif
 
 /// Runs `body` in a child process; waits at most `deadline_seconds`, and (if > 0) stops it
 /// once one of its threads has stayed inside one deque operation for `stall_seconds`.
@@ -49,7 +59,8 @@ struct child_outcome {
 };
 
 /// Runs `body` in a fork()ed child, which sends its return value back through a pipe; waits
-/// at most `deadline_seconds` (and `stall_seconds` inside one deque operation, if > 0). A
+/// at most `deadline_seconds` (and `stall_seconds` inside one deque operation, if > 0), and
+/// kills a child past memory_ceiling_bytes resident. A
 /// body that throws, or whose thread ends the process through std::terminate (an exception
 /// escaping a thread the deque's code runs on), reports the exception's type and message; a
 /// crash names the signal; a hang is killed. Each names the thread, its operation and the

@@ -113,6 +113,20 @@ outcome check_generated(const std::string& id, const run_options& options,
     out.scenarios = result.get<rc::detail::SuccessResult>().numSuccess;
     return out;
   }
+  if (!options.reproduce.empty() && !last) {
+    if (case_index > 0) {  // the scenario was rebuilt and ran: it no longer fails
+      out.reproduce_passes = true;
+      out.scenarios = 1;
+      return out;
+    }
+    out.ok = false;
+    out.error = true;
+    out.failure = fmt::format(
+        "the reproduce string '{}' does not fit the scenarios generated for {} (a string from "
+        "another variant, --mode or stealcheck version)",
+        options.reproduce, id);
+    return out;
+  }
   out.ok = false;
   if (result.is<rc::detail::FailureResult>()) {
     const auto& failure = result.get<rc::detail::FailureResult>();
@@ -162,6 +176,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                {"timeline", o.timeline},
                                {"svg", o.svg},
                                {"reproduce", o.reproduce},
+                               {"reproduce_passes", o.reproduce_passes},
                                {"count", count != nullptr ? *count : 0}};
         return j.dump();
       },
@@ -183,6 +198,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   o.timeline = j.at("timeline").get<std::string>();
   o.svg = j.at("svg").get<std::string>();
   o.reproduce = j.at("reproduce").get<std::string>();
+  o.reproduce_passes = j.at("reproduce_passes").get<bool>();
   if (count != nullptr) *count = j.at("count").get<std::uint64_t>();
   return o;
 }

@@ -46,6 +46,9 @@ struct outcome {
   std::string timeline;       ///< its minimized non-linearizable history, per thread
   std::string svg;            ///< the same as an SVG document
   std::string reproduce;      ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
+  /// run_options::reproduce was given and its scenario ran and passed: a stale string (the
+  /// deque was fixed since), reported as a pass.
+  bool reproduce_passes = false;
 };
 
 /// What a finder reports about a failing scenario: a recorded non-linearizable history

@@ -215,16 +215,26 @@ bool steal_once(D& d, D* mine, std::uint32_t me, take_log& log, counters& k) {
   return true;
 }
 
-/// After the join: drain the deque as the owner, then check conservation under `spec`.
+/// After the join: drain the deque as the owner, then check conservation under `spec`. The
+/// drain stops one pop after the values ever pushed: a pop that never reports empty is then
+/// reported by the first value taken wrongly (or as never reporting empty), not a hang.
 template <class D>
 void drain_and_check(D& d, std::vector<take_log>& logs, result& r, spec::spec_kind spec) {
-  while (auto v = logged_pop(d, 0)) {
-    ++r.drained;
-    logs[0].record(id_of(*v), 0, taker_kind::drain);
-  }
   std::vector<const take_log*> ptrs;
   for (const auto& l : logs)
     ptrs.push_back(&l);
+  while (auto v = logged_pop(d, 0)) {
+    ++r.drained;
+    logs[0].record(id_of(*v), 0, taker_kind::drain);
+    if (r.drained > r.pushed) {
+      r.ok = false;
+      const auto bad = check_conservation(r.pushed, ptrs, spec::allows_duplicates(spec));
+      r.failure = (bad ? *bad + "; " : std::string()) + "the owner's final drain popped " +
+                  std::to_string(r.drained) + " values, more than the " + std::to_string(r.pushed) +
+                  " ever pushed: pop never reports empty";
+      return;
+    }
+  }
   if (auto bad = check_conservation(r.pushed, ptrs, spec::allows_duplicates(spec))) {
     r.ok = false;
     r.failure = *bad;

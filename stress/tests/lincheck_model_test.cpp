@@ -69,6 +69,19 @@ outcome expect_caught(const char* what) {
 TEST(LincheckModel, CatchesStealFromTheBottom) {
   expect_caught<locked_steal_bottom_tag>("locked_steal_bottom");
 }
+
+// A reproduce string whose scenario no longer fails (here: replayed on the fixed deque) says
+// so and passes, instead of ending as an error.
+TEST(LincheckModel, AStaleReproduceStringPasses) {
+  const outcome bad = expect_caught<locked_steal_bottom_tag>("locked_steal_bottom");
+  run_options o = small(200);
+  o.reproduce = bad.reproduce;
+  const outcome fixed = check_generated(
+      "bad", o, model_finder<locked_tag>(spec::spec_kind::lifo_owner, model::options{}));
+  EXPECT_TRUE(fixed.ok) << fixed.failure;
+  EXPECT_FALSE(fixed.error) << fixed.failure;
+  EXPECT_TRUE(fixed.reproduce_passes);
+}
 TEST(LincheckModel, CatchesMissingPopFence) {
   const outcome out = expect_caught<chase_lev_no_pop_fence_tag>("chase_lev_no_pop_fence");
   EXPECT_NE(out.timeline.find("taken twice"), std::string::npos) << out.timeline;

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <vector>
 
 #include "deques/locked.hpp"
 #include "deques/variant.hpp"
@@ -59,6 +61,59 @@ class looping_pop : public locked_deque<T, Mem> {
 
  private:
   std::atomic<bool> never_{false};
+};
+
+// Pop on an empty deque returns a value never pushed and corrupts the deque, so that from then
+// on pop never reports empty (an index that wrapped below zero, as unsigned indices do).
+template <class T, class Mem = native_memory>
+class garbage_then_loops : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  std::optional<T> pop() {
+    if constexpr (std::is_constructible_v<T, std::uint64_t>) {  // the scenarios' value types
+      if (corrupt_) return T{987654321};
+      auto v = locked_deque<T, Mem>::pop();
+      if (!v) corrupt_ = true;
+      return v ? std::move(v) : std::optional<T>(T{987654321});
+    } else {
+      return locked_deque<T, Mem>::pop();
+    }
+  }
+
+ private:
+  bool corrupt_ = false;  // owner-only
+};
+
+// A steal that never returns (spins on a flag nobody sets).
+template <class T, class Mem = native_memory>
+class looping_steal : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() {
+    while (!never_.load(std::memory_order_relaxed))
+      std::this_thread::yield();
+    return locked_deque<T, Mem>::steal();
+  }
+
+ private:
+  std::atomic<bool> never_{false};
+};
+
+// A push that allocates in a loop and never returns (a resize that never finds room).
+template <class T, class Mem = native_memory>
+class allocating_push : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  void push(T v) {
+    if (++pushes_ < 50) return locked_deque<T, Mem>::push(std::move(v));
+    for (;;) {  // 16 MB touched per round: 1 GB within a second or two
+      hoard_.emplace_back(std::size_t{16} << 20, '\1');
+    }
+  }
+
+ private:
+  int pushes_ = 0;
+  std::vector<std::string> hoard_;
 };
 
 template <class T, class Mem = native_memory>
@@ -120,6 +175,37 @@ TEST(NativeFault, StressNamesTheStuckOperationAtTheDeadline) {
   expect_has(r.failure, "owner stuck in pop(), after ");
 }
 
+// A killed run's time is the time it ran, not 0.
+TEST(NativeFault, StressKilledRunReportsTheTimeItRan) {
+  const result r = stress_mixed<looping_pop>(/*deadline=*/2);
+  ASSERT_FALSE(r.ok);
+  EXPECT_GE(r.seconds, 2.0);
+}
+
+// The drain stops one pop after the values ever pushed and names the first wrong value.
+TEST(NativeFault, StressGarbageThenLoopIsReportedByTheFirstWrongValue) {
+  const result r = stress_mixed<garbage_then_loops>(/*deadline=*/120, /*stall=*/20);
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "987654321");
+  EXPECT_EQ(r.failure.find("did not"), std::string::npos) << r.failure;  // not a timeout
+}
+
+TEST(NativeFault, StressStopsALoopingSteal) {
+  const result r = stress_mixed<looping_steal>(/*deadline=*/60, /*stall=*/1);
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "an operation did not return within 1 s");
+  expect_has(r.failure, "stuck in steal()");
+}
+
+// A child past the memory ceiling is killed and the operation it was in named.
+TEST(NativeFault, StressStopsARunPastTheMemoryCeiling) {
+  if (sanitized) GTEST_SKIP() << "the sanitizers' ceiling is 4 GB: release only";
+  const result r = stress_mixed<allocating_push>(/*deadline=*/120, /*stall=*/60);
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "grew past 1024 MB resident");
+  expect_has(r.failure, "owner stuck in push(");
+}
+
 TEST(NativeFault, StressStopsAStalledRun) {
   const result r = stress_mixed<looping_pop>(/*deadline=*/60, /*stall=*/1);
   ASSERT_FALSE(r.ok);
@@ -173,6 +259,21 @@ TEST(NativeFault, LincheckNamesSignalThreadAndOperation) {
 TEST(NativeFault, LincheckStopsAHungOperation) {
   expect_crashed(lincheck_native<looping_pop>(), "an operation did not return within 1 s",
                  "owner stuck in pop()");
+}
+
+TEST(NativeFault, LincheckStopsAHungSteal) {
+  expect_crashed(lincheck_native<looping_steal>(), "an operation did not return within 1 s",
+                 "stuck in steal()");
+}
+
+// The drain is bounded: a pop that never reports empty gives a non-linearizable history naming
+// the value, shrunk, in seconds (before, the drain grew its log until the deadline).
+TEST(NativeFault, LincheckGarbageThenLoopIsNotLinearizable) {
+  const lincheck::outcome out = lincheck_native<garbage_then_loops>();
+  ASSERT_FALSE(out.ok);
+  EXPECT_FALSE(out.crashed) << out.failure;
+  EXPECT_FALSE(out.error) << out.failure;
+  expect_has(out.timeline, "987654321");
 }
 
 }  // namespace
