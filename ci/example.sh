@@ -7,8 +7,10 @@
 #   - the correct deque (ws_deque, and legacy_deque natively and model-checked) passes every
 #     conformance test;
 #   - the buggy deque (ws_deque_relaxed_array) fails, naming the value it took, with a replay;
+#   - a failing model test's own replay line reruns that one execution in the test binary;
 #   - the example's own CLI lists its variants beside the built-in ones, and `verify` runs
-#     every column on them (the buggy one caught as an expected failure);
+#     every column on them (the buggy one caught as an expected failure); `mutate ws_deque`
+#     finds every declared site needed or documented;
 #   - examples/case-studies (deques that runtimes ship, transcribed): every finding is found,
 #     every control and every deque without a finding passes the conformance suite, and the
 #     case studies' CLI catches each shipped deque with a finding (docs/case-studies/).
@@ -53,10 +55,10 @@ if grep -qE -- "-I$PWD( |/include)" "$work/build/compile_commands.json"; then
 fi
 # The report as a CI system reads it: every correct deque's test passed; the buggy deque's
 # (buggy.*) failed, the failure naming the value and a replay command.
-python3 - "$work/junit.xml" <<'PY' || fail "the JUnit XML does not say what it should"
+python3 - "$work/junit.xml" "$work/replay.sh" <<'PY' || fail "the JUnit XML does not say what it should"
 import re, sys, xml.etree.ElementTree as ET
 cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
-failed, passed, bad, named = [], [], [], []
+failed, passed, bad, named, replays = [], [], [], [], []
 for c in cases:
     name, status = c.get("name"), c.get("status")
     out = "".join(e.text or "" for e in c.iter("system-out"))
@@ -66,6 +68,9 @@ for c in cases:
             bad.append(name)
         elif re.search(r"was never pushed|taken twice|value [0-9]+", out) and "replay" in out:
             named.append(name)
+            alone = re.search(r"replay this failure alone: (STEALCHECK_REPLAY=.*)", out)
+            if alone and "model_" in name and not replays:
+                replays.append(alone.group(1))
     elif status == "run":
         passed.append(name)
 print(f"   junit.xml: {len(passed)} passed, {len(failed)} failed; naming the value: {named[:2]}")
@@ -73,8 +78,15 @@ ok = (not bad and named
       and any(n.startswith("model.") and "model_push2_pop_steal2_sc" in n for n in passed)
       and any(n.startswith("WsDeque.") for n in passed))
 if bad: print("   correct deques' tests failed:", bad[:5])
-sys.exit(0 if ok else 1)
+open(sys.argv[2], "w").write(replays[0] + "\n" if replays else "")
+sys.exit(0 if ok and replays else 1)
 PY
+# A failing model test's replay line reruns that one execution in the test binary itself.
+replay=$(cat "$work/replay.sh")
+echo "   replaying: ${replay:0:120}..."
+(cd "$work/build" && eval "$replay") >"$work/replay.log" 2>&1
+[ $? -ne 0 ] && grep -q "was never pushed" "$work/replay.log" && grep -q "re-running that one failure" "$work/replay.log" ||
+  { tail -n 30 "$work/replay.log"; fail "the test's replay line does not replay its failure"; }
 
 echo "== the example's CLI"
 cli="$work/build/example-stealcheck"
@@ -93,6 +105,11 @@ grep -q "ws_deque_relaxed_array.*expected failure: caught" "$work/verify.log" ||
   fail "verify did not catch ws_deque_relaxed_array"
 grep -q "replay: example-stealcheck model ws_deque_relaxed_array" "$work/verify.log" ||
   fail "the replay command does not name the example's CLI"
+# The example declares its orders as sites: each weakening is caught or documented.
+"$cli" mutate ws_deque --jobs 2 >"$work/mutate.log" 2>&1 ||
+  { cat "$work/mutate.log"; fail "mutate ws_deque exited $?"; }
+grep -q "^mutate: OK" "$work/mutate.log" || { cat "$work/mutate.log"; fail "mutate ws_deque"; }
+grep -E "^[0-9]+ killed" "$work/mutate.log"
 "$cli" model nope >/dev/null 2>"$work/err.log"
 [ $? -eq 2 ] && [ "$(wc -l <"$work/err.log")" -eq 1 ] || fail "bad input is not one line and exit 2"
 
@@ -102,8 +119,8 @@ echo "== examples/case-studies: build against $prefix only, ctest to JUnit XML"
   { tail -n 40 "$work/cs.log"; fail "a case study's test failed"; }
 grep -E "tests passed" "$work/cs.log"
 # The findings as a user meets them: the case studies' CLI, every column. Boost.Fiber's
-# shipped queue is left to the tests: its pop on a fresh queue makes the next push loop, which
-# native lincheck meets only at its deadline.
+# shipped queue is left to the tests: its pop on a fresh queue makes the next push loop, and
+# each stress scenario runs until the memory ceiling stops it (about 14 s).
 shipped="riften libfork julia taskflow_unbounded taskflow_bounded"
 controls="riften_fixed libfork_fixed julia_fixed boost_fiber_fixed"
 "$work/cs/case-studies-stealcheck" verify --quick $shipped $controls >"$work/cs-verify.log" 2>&1

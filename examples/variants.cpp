@@ -13,14 +13,17 @@ using ws_deque_relaxed_array = example::ws_deque_relaxed_array<T, Mem>;
 
 STEALCHECK_REGISTER_VARIANT(ws_deque, {.name = "ws_deque",
                                        .summary = "Chase-Lev, values in atomics, growable",
-                                       .values = stealcheck::value_support::scalar});
+                                       .values = stealcheck::value_support::scalar,
+                                       .sites = stealcheck::sites_of<example::ws_deque_sites>()});
 
 // Registered as known-bad: `verify --include-known-bad` must catch it.
-STEALCHECK_REGISTER_VARIANT(ws_deque_relaxed_array,
-                            {.name = "ws_deque_relaxed_array",
-                             .summary = "ws_deque with steal's array load relaxed",
-                             .known_bad = true,
-                             .known_bad_reason = "steal loads the array pointer relaxed: a thief "
-                                                 "can read a resized array's slot before its copy",
-                             .values = stealcheck::value_support::scalar});
+STEALCHECK_REGISTER_VARIANT(
+    ws_deque_relaxed_array,
+    {.name = "ws_deque_relaxed_array",
+     .summary = "ws_deque with steal's array load relaxed",
+     .known_bad = true,
+     .known_bad_reason = "steal loads the array pointer relaxed: a thief "
+                         "can read a resized array's slot before its copy",
+     .values = stealcheck::value_support::scalar,
+     .sites = stealcheck::sites_of<example::ws_deque_relaxed_array_sites>()});
 // SPDX-License-Identifier: Apache-2.0

@@ -8,27 +8,105 @@
 // A thief can then read the new array, installed by a resize it has no happens-before with,
 // and take a slot of it before the copied value is visible to it.
 //
+// Each order that matters is a named memory-order site (ws_deque_sites): one line with its
+// default order and its reason. The code reads its orders from the sites, so the known-bad
+// variant is the same source with one site shadowed, `example-stealcheck mutate ws_deque`
+// weakens each site in turn and checks that every weakening is caught or documented as not
+// needed, and `model ws_deque --site ws_deque::steal.load_array=relaxed` tries one by hand.
+//
 // Thread role: push/pop the owner only; steal any thread. Values: T trivially copyable, at
 // most 8 bytes (a task pointer, an integer). pop: nullopt when empty; steal: item, empty, or
 // abort (lost a race). Complexity: O(1), push amortized O(1) (a resize copies the live items).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
 #include <stealcheck/deque.hpp>
+#include <string_view>
 #include <vector>
 
 namespace example {
 
-template <class T, class Mem = stealcheck::native_memory, bool RelaxedArrayLoad = false>
+/// ws_deque's memory orders, one named site each (the shape: deques/chase_lev.hpp): the code
+/// reads its orders from here, `stealcheck mutate ws_deque` weakens each one in turn, and
+/// `stealcheck model ws_deque --site NAME=ORDER` overrides one. Each text names the partner
+/// access and the client that catches a weaker order, or says why it is not needed.
+struct ws_deque_sites {
+  static constexpr std::string_view variant = "ws_deque";
+  static constexpr bool known_bad = false;
+  static constexpr std::string_view known_bad_reason = "";
+  using mo = std::memory_order;
+  using kind = stealcheck::site_kind;
+  using site = stealcheck::site;
+  static constexpr site push_load_top{
+      "ws_deque::push.load_top", mo::acquire, kind::load,
+      "pairs with the CAS of top in steal/pop (a slot is read before it is reused); not "
+      "needed under RC11, which forbids the load-buffering cycle it would allow"};
+  static constexpr site push_fence{
+      "ws_deque::push.fence", mo::release, kind::fence,
+      "pairs with steal.load_bottom: publishes the slot stored before it (MP); killed in "
+      "push_pop_steal2"};
+  static constexpr site pop_fence{
+      "ws_deque::pop.fence", mo::seq_cst, kind::fence,
+      "with steal.fence orders the store of bottom before the load of top (SB): otherwise the "
+      "owner and a thief both take the last item; killed in push2_pop_steal2"};
+  static constexpr site pop_cas{
+      "ws_deque::pop.cas", mo::seq_cst, kind::rmw,
+      "RMW atomicity on top decides the race with steal.cas; the order adds nothing: not "
+      "needed"};
+  static constexpr site steal_load_top{
+      "ws_deque::steal.load_top", mo::acquire, kind::load,
+      "pairs with the previous taker's CAS of top; steal.fence and the CAS already order what "
+      "follows: not needed"};
+  static constexpr site steal_fence{
+      "ws_deque::steal.fence", mo::seq_cst, kind::fence,
+      "with pop.fence orders the load of top before the load of bottom (SB); killed in "
+      "push2_pop_steal2"};
+  static constexpr site steal_load_bottom{
+      "ws_deque::steal.load_bottom", mo::acquire, kind::load,
+      "pairs with push.fence: the slot read next holds the pushed value; killed in "
+      "push_pop_steal2"};
+  static constexpr site steal_load_array{
+      "ws_deque::steal.load_array", mo::acquire, kind::load,
+      "pairs with grow.store_array: the copied slots are visible through the new array; "
+      "relaxed is the bug CDSChecker found (killed in push3_pop2_2thieves)"};
+  static constexpr site steal_cas{
+      "ws_deque::steal.cas", mo::seq_cst, kind::rmw,
+      "RMW atomicity on top decides the race with pop.cas and other thieves; the order adds "
+      "nothing the acquire loads before it do not: not needed"};
+  static constexpr site grow_store_array{
+      "ws_deque::grow.store_array", mo::release, kind::store,
+      "pairs with steal.load_array: publishes the copied slots; killed in push3_pop2_2thieves"};
+
+  /// The sites of `S` (this struct, or one derived from it that shadows a site).
+  template <class S>
+  static constexpr std::array<const site*, 10> list() {
+    return {&S::push_load_top,  &S::push_fence,      &S::pop_fence,         &S::pop_cas,
+            &S::steal_load_top, &S::steal_fence,     &S::steal_load_bottom, &S::steal_load_array,
+            &S::steal_cas,      &S::grow_store_array};
+  }
+};
+
+/// The bug: steal's load of the array pointer relaxed.
+struct ws_deque_relaxed_array_sites : ws_deque_sites {
+  static constexpr std::string_view variant = "ws_deque_relaxed_array";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "steal loads the array pointer relaxed: a thief can read a resized array's slot before "
+      "its copy";
+  static constexpr site steal_load_array{"ws_deque::steal.load_array", mo::relaxed, kind::load,
+                                         "KNOWN-BAD: relaxed"};
+};
+
+template <class T, class Mem = stealcheck::native_memory, class Sites = ws_deque_sites>
 class ws_deque {
   template <class U>
   using atomic = typename Mem::template atomic<U>;
+  // Every order that is not a site is relaxed: the owner reading its own stores, or an access
+  // a site's fence or acquire orders (each commented below).
   static constexpr auto relaxed = std::memory_order_relaxed;
-  static constexpr auto acquire = std::memory_order_acquire;
-  static constexpr auto release = std::memory_order_release;
-  static constexpr auto seq_cst = std::memory_order_seq_cst;
 
   struct ring {
     std::int64_t mask;
@@ -57,34 +135,32 @@ class ws_deque {
 
   void push(T v) {
     const std::int64_t b = bottom_.load(relaxed);  // relaxed: the owner's own last store
-    // acquire: pairs with the CAS of top in steal/pop (a slot is read before it is reused)
-    const std::int64_t t = top_.load(acquire);
+    const std::int64_t t = top_.load(Mem::order(Sites::push_load_top));  // pairs: the CAS of top
     ring* a = array_.load(relaxed);  // relaxed: only the owner stores array_
     if (b - t > a->mask) a = grow(a, t, b);
-    a->at(b).store(v, relaxed);  // relaxed: published by the release fence below
-    // release: pairs with steal's acquire load of bottom; publishes the slot stored above (MP)
-    Mem::fence(release);
-    bottom_.store(b + 1, relaxed);  // relaxed: ordered after the slot by the fence above
+    a->at(b).store(v, relaxed);  // relaxed: published by push.fence below
+    // release (push.fence): pairs with steal's acquire load of bottom; publishes the slot
+    Mem::fence(Mem::order(Sites::push_fence));
+    bottom_.store(b + 1, relaxed);  // relaxed: ordered after the slot by push.fence
   }
 
   std::optional<T> pop() {
     // relaxed: the owner reads its own last stores of bottom and array_
     const std::int64_t b = bottom_.load(relaxed) - 1;
     ring* a = array_.load(relaxed);
-    bottom_.store(b, relaxed);  // relaxed: ordered before the load of top by the fence below
-    // seq_cst: with steal's seq_cst fence, orders this store of bottom before the load of top
-    // (SB): the owner and a thief cannot both miss each other and take the same item
-    Mem::fence(seq_cst);
-    std::int64_t t = top_.load(relaxed);  // relaxed: ordered by the fence above
+    bottom_.store(b, relaxed);  // relaxed: ordered before the load of top by pop.fence
+    // seq_cst (pop.fence): with steal.fence, this store of bottom before the load of top (SB)
+    Mem::fence(Mem::order(Sites::pop_fence));
+    std::int64_t t = top_.load(relaxed);  // relaxed: ordered by pop.fence
     if (t > b) {
       bottom_.store(b + 1, relaxed);  // relaxed: empty; thieves only compare it with top
       return std::nullopt;
     }
     T v = a->at(b).load(relaxed);  // relaxed: the owner stored this slot itself
     if (t == b) {                  // the last item: race the thieves for it with a CAS on top
-      // seq_cst success: one total order with steal's CAS decides who takes index t;
+      // pop.cas: one RMW order on top with steal.cas decides who takes index t;
       // relaxed failure: a lost race uses nothing it read
-      const bool won = top_.compare_exchange_strong(t, t + 1, seq_cst, relaxed);
+      const bool won = top_.compare_exchange_strong(t, t + 1, Mem::order(Sites::pop_cas), relaxed);
       bottom_.store(b + 1, relaxed);  // relaxed: thieves only compare it with top
       if (!won) return std::nullopt;
     }
@@ -92,19 +168,17 @@ class ws_deque {
   }
 
   stealcheck::steal_result<T> steal() {
-    // acquire: pairs with the CAS of the previous taker of top
-    std::int64_t t = top_.load(acquire);
-    // seq_cst: with pop's seq_cst fence, orders the load of top before the load of bottom (SB)
-    Mem::fence(seq_cst);
-    // acquire: pairs with push's release fence: the slot read below holds the pushed value
-    const std::int64_t b = bottom_.load(acquire);
+    std::int64_t t = top_.load(Mem::order(Sites::steal_load_top));  // pairs: the last taker's CAS
+    // seq_cst (steal.fence): with pop.fence, this load of top before the load of bottom (SB)
+    Mem::fence(Mem::order(Sites::steal_fence));
+    // acquire (steal.load_bottom): pairs with push.fence: the slot read below is published
+    const std::int64_t b = bottom_.load(Mem::order(Sites::steal_load_bottom));
     if (t >= b) return stealcheck::steal_result<T>::empty();
-    // acquire: pairs with grow's release store of array_: the copied slots are visible
-    // (RelaxedArrayLoad: the bug)
-    ring* a = array_.load(RelaxedArrayLoad ? relaxed : acquire);
+    // acquire (steal.load_array): pairs with grow's release store of array_
+    ring* a = array_.load(Mem::order(Sites::steal_load_array));
     T v = a->at(t).load(relaxed);  // relaxed: ordered by the acquire loads above
-    // seq_cst success: one total order with pop's CAS; relaxed failure: abort uses nothing
-    if (!top_.compare_exchange_strong(t, t + 1, seq_cst, relaxed))
+    // steal.cas: one RMW order on top with pop.cas; relaxed failure: abort uses nothing
+    if (!top_.compare_exchange_strong(t, t + 1, Mem::order(Sites::steal_cas), relaxed))
       return stealcheck::steal_result<T>::abort();
     return stealcheck::steal_result<T>::item(v);
   }
@@ -119,11 +193,12 @@ class ws_deque {
 
   ring* grow(ring* old, std::int64_t t, std::int64_t b) {
     ring* a = Mem::template create<ring>(2 * (old->mask + 1));
-    // relaxed: the owner reads its own slots; the copies are published by the release below
+    // relaxed: the owner reads its own slots; the copies are published by grow.store_array
     for (std::int64_t i = t; i < b; ++i)
       a->at(i).store(old->at(i).load(relaxed), relaxed);
-    array_.store(a, release);  // release: pairs with steal's acquire load of array_
-    retired_.push_back(old);   // a thief may still read the old ring: freed with the deque
+    // release (grow.store_array): pairs with steal's acquire load of array_
+    array_.store(a, Mem::order(Sites::grow_store_array));
+    retired_.push_back(old);  // a thief may still read the old ring: freed with the deque
     return a;
   }
 
@@ -136,7 +211,7 @@ class ws_deque {
 
 /// The same deque with steal's load of the array pointer relaxed (the bug).
 template <class T, class Mem = stealcheck::native_memory>
-using ws_deque_relaxed_array = ws_deque<T, Mem, true>;
+using ws_deque_relaxed_array = ws_deque<T, Mem, ws_deque_relaxed_array_sites>;
 
 }  // namespace example
 // SPDX-License-Identifier: Apache-2.0

@@ -27,6 +27,9 @@ struct verify_options {
   bool quick = false;      ///< smaller bounds (the test suite's smoke run)
   bool progress = false;   ///< progress lines on stderr (`stealcheck verify`: on a terminal only)
   int scale = 100;         ///< percent of the full iteration counts (sanitizer builds lower it)
+  /// Re-run one failure instead of searching: a model replay token (`--replay`) or a lincheck
+  /// reproduce string (`--reproduce`) from a failure's replay line; "" = search as usual.
+  std::string replay;
 };
 
 enum class cell_verdict : std::uint8_t {

@@ -21,6 +21,7 @@ run_options options_for(std::string_view mode, const variant_info& info,
   r.seed = o.seed;
   r.batch = info.batch_steal;
   r.spec = info.spec;
+  r.reproduce = o.replay;
   if (mode == "native") {
     r.scenarios = std::max(1, (o.quick ? 30 : 100) * o.scale / 100);
     r.runs = std::max(1, (o.quick ? 30 : 100) * o.scale / 100);

@@ -1,4 +1,5 @@
 // testing/suite.cpp: the GoogleTest conformance suite (include/stealcheck/testing.hpp).
+#include <algorithm>
 #include <cerrno>  // program_invocation_name (glibc)
 #include <cstdlib>
 #include <deque>
@@ -27,6 +28,19 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   return v;
 }
 
+// The replay token (--replay) or reproduce string (--reproduce) of a replay command; "" if none.
+std::string replay_argument(const harness::command_line& c) {
+  for (const auto& [flag, value] : c.options)
+    if (flag == "--replay" || flag == "--reproduce") return value;
+  return {};
+}
+
+// The command without its program name.
+std::string arguments(const harness::command_line& c) {
+  const std::string line = c.str();
+  return line.substr(std::min(line.size(), harness::program_name().size() + 1));
+}
+
 class unit_test : public ::testing::Test {
  public:
   unit_test(harness::check_unit unit, std::string full_name)
@@ -37,9 +51,11 @@ class unit_test : public ::testing::Test {
     o.seed = env_number("STEALCHECK_SEED", 1);
     o.scale = static_cast<int>(env_number("STEALCHECK_SCALE", 100));
     if (o.scale < 1) o.scale = 1;
-    const std::string rerun = "STEALCHECK_SEED=" + std::to_string(o.seed) + " " +
-                              harness::shell_quote(program_invocation_name) +
-                              " --gtest_filter=" + full_name_;
+    if (const char* r = std::getenv("STEALCHECK_REPLAY")) o.replay = r;
+    if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one failure\n");
+    const std::string self =
+        harness::shell_quote(program_invocation_name) + " --gtest_filter=" + full_name_;
+    const std::string rerun = "STEALCHECK_SEED=" + std::to_string(o.seed) + " " + self;
     std::printf("seed %llu (rerun: %s)\n", static_cast<unsigned long long>(o.seed), rerun.c_str());
     harness::check_cell cell;
     try {
@@ -50,7 +66,13 @@ class unit_test : public ::testing::Test {
     if (cell.verdict == harness::cell_verdict::skipped) GTEST_SKIP() << cell.detail;
     if (cell.verdict == harness::cell_verdict::fail) {
       std::string replay = "  rerun this test: " + rerun;
-      if (cell.replay) replay += "\n  replay with a CLI that registers it: " + cell.replay->str();
+      const std::string token = cell.replay ? replay_argument(*cell.replay) : std::string();
+      if (!token.empty() && o.replay.empty())
+        replay +=
+            "\n  replay this failure alone: STEALCHECK_REPLAY=" + harness::shell_quote(token) +
+            " " + self;
+      if (cell.replay)  // the program is the user's own CLI (stealcheck_add_cli), not stealcheck
+        replay += "\n  or with a CLI that registers the deque: <cli> " + arguments(*cell.replay);
       ADD_FAILURE() << cell.failure << "\n" << replay;
     }
   }

@@ -12,5 +12,6 @@ using ws_deque = example::ws_deque<T, Mem>;
 STEALCHECK_CONFORMANCE_SUITE(WsDeque, ws_deque,
                              {.name = "ws_deque",
                               .summary = "Chase-Lev, values in atomics, growable",
-                              .values = stealcheck::value_support::scalar});
+                              .values = stealcheck::value_support::scalar,
+                              .sites = stealcheck::sites_of<example::ws_deque_sites>()});
 // SPDX-License-Identifier: Apache-2.0

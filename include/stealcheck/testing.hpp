@@ -17,10 +17,14 @@
 // capacity for the model clients, its memory-order sites, which backends it runs on.
 //
 // A failing test prints the bug naming the offending value (the failing execution or history)
-// and two replay lines: the test itself (`STEALCHECK_SEED=<seed> <binary>
-// --gtest_filter=<test>`) and the command of a CLI that registers the same deque
-// (stealcheck/cli.hpp). Randomized tests print their seed. Environment: STEALCHECK_SEED
-// (default 1) and STEALCHECK_SCALE (percent of the full iteration counts, default 100).
+// and its replay lines, each naming a program that knows the deque: the test itself
+// (`STEALCHECK_SEED=<seed> <binary> --gtest_filter=<test>`); for a model or lincheck failure,
+// that one execution or scenario alone (`STEALCHECK_REPLAY=<token> <binary>
+// --gtest_filter=<test>`: the model test replays the token, the lincheck test the reproduce
+// string, and a token that no longer fails passes); and the arguments for a CLI that registers
+// the same deque (stealcheck/cli.hpp). Randomized tests print their seed. Environment:
+// STEALCHECK_SEED (default 1), STEALCHECK_SCALE (percent of the full iteration counts, default
+// 100), STEALCHECK_REPLAY (set it for one test only, with --gtest_filter).
 // Thread role: registration at static initialization; tests run on GoogleTest's thread.
 #pragma once
 

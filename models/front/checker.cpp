@@ -44,6 +44,7 @@ harness::checker checker(std::vector<memory_model> models) {
                                           variant.c_str(), std::string(cl.name).c_str());
                            options opt;
                            opt.model = m;
+                           opt.replay = o.replay;
                            const result r = explore(opt, cl.run);
                            harness::check_cell cell;
                            cell.seconds = r.seconds;
