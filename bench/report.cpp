@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "bench/runner.hpp"
+#include "harness/replay.hpp"
 
 namespace stealcheck::bench {
 namespace {
@@ -163,6 +164,7 @@ void print_table(const bench_report& r, std::FILE* out) {
 
 std::string report_json(const bench_report& r, const std::string& command) {
   nlohmann::json j;
+  j["stealcheck_version"] = harness::version();
   j["command"] = command;
   j["reps"] = r.reps;
   j["checks_ok"] = r.checks_ok;

@@ -221,6 +221,7 @@ void print_table(const std::vector<checker>& checkers, const std::vector<row>& r
 void write_json(const std::string& file, const std::vector<checker>& checkers,
                 const std::vector<row>& rows, const verify_args& a) {
   nlohmann::json j;
+  j["stealcheck_version"] = version();
   j["seed"] = a.seed;
   for (const auto& r : rows) {
     nlohmann::json jr{{"variant", r.v->name()},

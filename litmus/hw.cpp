@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/replay.hpp"
 #include "litmus/hw_test.hpp"
 #include "litmus/reference.hpp"
 
@@ -179,7 +180,11 @@ void run_one(const test& file_test, std::uint64_t rounds, std::ostream& out, std
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(out, "Test {} (hw, {} rounds, {} threads, {:.2f} s)\n", t.name, n, h->threads, secs);
-  nlohmann::json j = {{"name", t.name}, {"file", file_test.file}, {"rounds", n}, {"seconds", secs}};
+  nlohmann::json j = {{"stealcheck_version", harness::version()},
+                      {"name", t.name},
+                      {"file", file_test.file},
+                      {"rounds", n},
+                      {"seconds", secs}};
   report_states(t, counts, enumerate_reference(compile(t), model_kind::rc11), n, out, j);
   ++sum.tests;
   sum.forbidden_tests += j["forbidden_rounds"].get<std::uint64_t>() != 0 ? 1 : 0;

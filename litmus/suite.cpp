@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/replay.hpp"
 #include "litmus/hw.hpp"
 
 namespace stealcheck::litmus {
@@ -112,7 +113,8 @@ nlohmann::json report_json(const test& t, const test_report& r) {
     states.push_back({{"values", vals}, {"execs", n}, {"satisfies", satisfies(t, o)}});
   }
   const check& c = r.verdict_check;
-  nlohmann::json j = {{"name", r.name},
+  nlohmann::json j = {{"stealcheck_version", harness::version()},
+                      {"name", r.name},
                       {"file", r.file},
                       {"model", to_string(r.model)},
                       {"runner", r.runner},

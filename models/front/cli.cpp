@@ -95,7 +95,8 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
   if (!req.json_file.empty()) {
     nlohmann::json j = nlohmann::json::array();
     for (const one_run& x : runs) {
-      nlohmann::json e{{"variant", req.variant},
+      nlohmann::json e{{"stealcheck_version", harness::version()},
+                       {"variant", req.variant},
                        {"client", x.client},
                        {"model", model_name(req.model)},
                        {"sites", req.sites},

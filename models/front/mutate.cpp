@@ -330,6 +330,7 @@ void print_report(const harness::variant& v, const mutate_report& rep, const mut
 
 void write_json(const std::string& file, const harness::variant& v, const mutate_report& rep) {
   nlohmann::json j;
+  j["stealcheck_version"] = harness::version();
   j["variant"] = v.name();
   for (const auto& c : rep.baseline)
     j["baseline"].push_back(
