@@ -146,7 +146,7 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
                     detail::split_plan s) {
   detail::run_config cfg;
   cfg.model = opt.model;
-  cfg.max_events_per_thread = std::min(opt.max_events_per_thread, hb_cache::max_events);
+  cfg.max_events_per_thread = std::min(opt.max_events_per_thread, hb_clocks::max_events);
   cfg.sites = opt.sites;
   detail::execution x(cfg, [&body] {
     client c;

@@ -47,8 +47,7 @@ namespace stealcheck::model {
 // happens-before includes those headers itself.
 class graph;
 class consistency_checker;
-struct hb_cache;
-using hb_clocks = hb_cache;
+struct hb_clocks;
 
 struct options {
   memory_model model = memory_model::rc11;

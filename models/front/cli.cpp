@@ -205,7 +205,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
                 "operations the failed check is about, and the writes they read)");
   cmd->add_option("--json", req->json_file, "write the results as JSON");
   cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut")
-      ->check(CLI::Range(1u, hb_cache::max_events));
+      ->check(CLI::Range(1u, hb_clocks::max_events));
   cmd->add_option("--max-executions", req->max_executions,
                   "stop after N executions (not exhaustive; said in the summary)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));

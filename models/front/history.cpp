@@ -17,7 +17,7 @@ namespace stealcheck::model {
 
 namespace {
 
-using order = linearize::precedence_order<hb_cache::width>;
+using order = linearize::precedence_order<hb_clocks::width>;
 using mask = order::mask;
 
 // Adds hb to o (built on ops' threads): a before b when a's last event happens-before b's
@@ -25,7 +25,7 @@ using mask = order::mask;
 // in po order, and those of thread u hb-before b form a prefix of u's list that only grows
 // along b's thread: one pointer per pair of lanes.
 void require_hb(order& o, std::span<const deque_op> ops, const hb_clocks& hb) {
-  constexpr std::size_t W = hb_cache::width;
+  constexpr std::size_t W = hb_clocks::width;
   const std::size_t lanes = o.lanes();
   for (std::size_t a = 0; a < lanes; ++a) {
     std::array<std::size_t, W> seen{};  // per lane: its operations hb-before so far
@@ -33,11 +33,11 @@ void require_hb(order& o, std::span<const deque_op> ops, const hb_clocks& hb) {
     const std::size_t size = o.lane_size(a);
     for (std::size_t k = 0; k < size; ++k) {
       const std::size_t b = o.lane_op(a, k);
-      const hb_cache::clock* clk = hb.of(ops[b].first);
+      const hb_clocks::clock* clk = hb.of(ops[b].first);
       mask m = 0;
       for (std::size_t u = 0; u < lanes; ++u) {
         if (u == a) continue;
-        const hb_cache::clock seen_of_u = clk[o.lane_thread(u)];
+        const hb_clocks::clock seen_of_u = clk[o.lane_thread(u)];
         const std::size_t size_u = o.lane_size(u);
         std::size_t j = seen[u];
         for (; j < size_u && ops[o.lane_op(u, j)].last.index < seen_of_u; ++j)
@@ -71,8 +71,8 @@ std::int64_t hb_rank(const hb_clocks& hb, event_id e) {
   if (t >= hb.ev.size() || static_cast<std::size_t>(e.index) >= hb.valid[t])
     return std::numeric_limits<std::int64_t>::max();
   std::int64_t sum = 0;
-  const hb_cache::clock* clk = hb.of(e);
-  for (std::size_t u = 0; u < hb_cache::width; ++u)
+  const hb_clocks::clock* clk = hb.of(e);
+  for (std::size_t u = 0; u < hb_clocks::width; ++u)
     sum += clk[u];
   return sum;
 }

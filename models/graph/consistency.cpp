@@ -8,7 +8,7 @@ namespace stealcheck::model {
 
 consistency_checker consistency_checker::restricted(const graph& kept) const {
   consistency_checker out(model_);
-  hb_cache& c = out.cache_;
+  hb_clocks& c = out.cache_;
   c.ev.resize(kept.threads.size());
   for (std::size_t t = 0; t < kept.threads.size() && t < cache_.ev.size(); ++t) {
     const std::size_t n = std::min({kept.threads[t].size(), cache_.valid[t], cache_.ev[t].size()});

@@ -75,11 +75,11 @@ class consistency_checker {
   /// g's happens-before clocks (nullptr if po ∪ rf ∪ tc is cyclic), porf-prefixes (hb.hpp).
   const hb_clocks* hb(const graph& g) { return hb_of(g, cache_); }
   view porf_prefix(const graph& g, event_id e) { return model::porf_prefix(g, cache_, e); }
-  const hb_cache::clock* porf_before_next(const graph& g, std::size_t t) {
+  const hb_clocks::clock* porf_before_next(const graph& g, std::size_t t) {
     return model::porf_before_next(g, cache_, t);
   }
 
-  /// Counts the changes of the psc ranks (hb_cache::rank_epoch): a choice checked before a
+  /// Counts the changes of the psc ranks (hb_clocks::rank_epoch): a choice checked before a
   /// newer epoch is checked again before it is explored (the explorer's rank_again).
   std::uint64_t rank_epoch() const noexcept { return cache_.rank_epoch; }
 
@@ -104,12 +104,12 @@ class consistency_checker {
   consistency_checker restricted(const graph& kept) const;
 
   /// The caches, for tests that inspect the ranks.
-  const hb_cache& cache() const noexcept { return cache_; }
-  hb_cache& cache() noexcept { return cache_; }
+  const hb_clocks& cache() const noexcept { return cache_; }
+  hb_clocks& cache() noexcept { return cache_; }
 
  private:
   memory_model model_;
-  hb_cache cache_;
+  hb_clocks cache_;
 };
 
 }  // namespace stealcheck::model

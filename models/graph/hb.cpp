@@ -12,12 +12,12 @@ namespace stealcheck::model {
 
 namespace {
 
-constexpr std::size_t W = hb_cache::width;
+constexpr std::size_t W = hb_clocks::width;
 
 // Through local copies: the compiler then knows the two clocks do not alias and joins them
 // in one SSE2 pmaxsw (8 x 16 bits).
-void join_into(hb_cache::clock* dst, const hb_cache::clock* src) {
-  hb_cache::clock a[W], b[W];
+void join_into(hb_clocks::clock* dst, const hb_clocks::clock* src) {
+  hb_clocks::clock a[W], b[W];
   std::memcpy(a, dst, sizeof a);
   std::memcpy(b, src, sizeof b);
   for (std::size_t u = 0; u < W; ++u)
@@ -25,7 +25,7 @@ void join_into(hb_cache::clock* dst, const hb_cache::clock* src) {
   std::memcpy(dst, a, sizeof a);
 }
 
-const hb_cache::clock* rel_of(const hb_cache& c, event_id e) {
+const hb_clocks::clock* rel_of(const hb_clocks& c, event_id e) {
   return c.ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].rel;
 }
 
@@ -39,35 +39,35 @@ bool has(const graph& g, const lengths& len, event_id x) {
 }
 
 // The entries of (t, i), given current entries for all its po/rf/thread predecessors.
-void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
-  hb_cache::entry* row = c.ev[t].data();
+void compute_event(const graph& g, hb_clocks& c, const lengths& len, std::size_t t, std::size_t i) {
+  hb_clocks::entry* row = c.ev[t].data();
   const event& e = g.threads[t][i];
-  hb_cache::entry& cur = row[i];
-  hb_cache::clock* v = cur.clk;
-  hb_cache::clock* r = cur.rel;
-  hb_cache::clock* a = cur.acc;   // rel of everything this thread read, up to here
-  hb_cache::clock* f = cur.frel;  // clock of this thread's last release fence
-  hb_cache::clock* p = cur.porf;
+  hb_clocks::entry& cur = row[i];
+  hb_clocks::clock* v = cur.clk;
+  hb_clocks::clock* r = cur.rel;
+  hb_clocks::clock* a = cur.acc;   // rel of everything this thread read, up to here
+  hb_clocks::clock* f = cur.frel;  // clock of this thread's last release fence
+  hb_clocks::clock* p = cur.porf;
   if (i > 0) {
     cur = row[i - 1];  // clk, acc, frel, porf carry over (one inlined copy, not four memcpy)
     std::fill_n(r, W, 0);
   } else {
-    cur = hb_cache::entry{};
+    cur = hb_clocks::entry{};
     const event_id s = g.info[t].created_by;
     if (has(g, len, s)) {
-      const hb_cache::entry& se =
+      const hb_clocks::entry& se =
           c.ev[static_cast<std::size_t>(s.thread)][static_cast<std::size_t>(s.index)];
       join_into(p, se.porf);
       join_into(v, se.clk);
     }
   }
   cur.rank = static_cast<std::int32_t>(e.stamp);  // above every older rank
-  v[t] = static_cast<hb_cache::clock>(i + 1);
-  p[t] = static_cast<hb_cache::clock>(i + 1);
+  v[t] = static_cast<hb_clocks::clock>(i + 1);
+  p[t] = static_cast<hb_clocks::clock>(i + 1);
   switch (e.kind) {
     case event_kind::read:
       if (has(g, len, e.rf)) {
-        const hb_cache::entry& we =
+        const hb_clocks::entry& we =
             c.ev[static_cast<std::size_t>(e.rf.thread)][static_cast<std::size_t>(e.rf.index)];
         join_into(p, we.porf);
         if (is_acquire(e.order)) join_into(v, we.rel);
@@ -89,7 +89,7 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
       break;
     case event_kind::join:
       if (len[e.aux] > 0) {
-        const hb_cache::entry& je = c.ev[e.aux][len[e.aux] - 1];
+        const hb_clocks::entry& je = c.ev[e.aux][len[e.aux] - 1];
         join_into(p, je.porf);
         join_into(v, je.clk);
       }
@@ -103,7 +103,7 @@ void compute_event(const graph& g, hb_cache& c, const lengths& len, std::size_t 
 // entry (or is not in g): the write a read reads from, the last event of a joined thread, the
 // spawn of a thread's first event (compute_event joins the same ones, by kind; a shared
 // enumeration by callback cost 1.3 % more instructions per execution).
-bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t, std::size_t i) {
+bool ready(const graph& g, const hb_clocks& c, const lengths& len, std::size_t t, std::size_t i) {
   auto current = [&](event_id x) {
     return !has(g, len, x) ||
            static_cast<std::size_t>(x.index) < c.valid[static_cast<std::size_t>(x.thread)];
@@ -124,7 +124,7 @@ bool ready(const graph& g, const hb_cache& c, const lengths& len, std::size_t t,
 
 }  // namespace
 
-const hb_clocks* hb_of(const graph& g, hb_cache& c) {
+const hb_clocks* hb_of(const graph& g, hb_clocks& c) {
   const std::size_t nt = g.threads.size();
   if (nt > W) {
     std::fprintf(stderr, "stealcheck: more than %zu model threads\n", W);
@@ -174,19 +174,19 @@ const hb_clocks* hb_of(const graph& g, hb_cache& c) {
   }
 }
 
-view porf_prefix(const graph& g, hb_cache& c, event_id e) {
+view porf_prefix(const graph& g, hb_clocks& c, event_id e) {
   const hb_clocks* h = hb_of(g, c);
   if (h == nullptr) {
     std::fprintf(stderr, "stealcheck: porf_prefix of a graph with a po U rf cycle\n");
     std::abort();
   }
-  const hb_cache::clock* p =
+  const hb_clocks::clock* p =
       h->ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].porf;
   return view(p, p + g.threads.size());
 }
 
-const hb_cache::clock* porf_before_next(const graph& g, hb_cache& c, std::size_t t) {
-  static constexpr hb_cache::clock empty[hb_cache::width] = {};
+const hb_clocks::clock* porf_before_next(const graph& g, hb_clocks& c, std::size_t t) {
+  static constexpr hb_clocks::clock empty[hb_clocks::width] = {};
   const hb_clocks* h = hb_of(g, c);
   if (h == nullptr) return empty;
   if (!g.threads[t].empty()) return h->ev[t][g.threads[t].size() - 1].porf;
@@ -196,7 +196,7 @@ const hb_cache::clock* porf_before_next(const graph& g, hb_cache& c, std::size_t
              : empty;
 }
 
-bool read_outside(const graph& g, std::uint32_t loc, const hb_cache::clock* pre,
+bool read_outside(const graph& g, std::uint32_t loc, const hb_clocks::clock* pre,
                   bool revisitable_only) {
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];

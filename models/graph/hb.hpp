@@ -11,7 +11,7 @@
 // Returns: nullptr from hb_of if po U rf U tc is cyclic (such a graph is inconsistent in
 // every model: RC11's no-thin-air axiom).
 // Complexity: O(T) per event added since the last call; O(E * T) after a change to an
-// existing event. Requires: at most hb_cache::width threads.
+// existing event. Requires: at most hb_clocks::width threads.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +24,7 @@ namespace stealcheck::model {
 
 /// Happens-before clocks of one graph, kept by the consistency checker that checks it
 /// (models/graph/consistency.hpp), which fills and reads them through the functions below.
-/// Per event, `width` 16-bit counts (hb_cache::clock) each of: the hb clock (events of each
+/// Per event, `width` 16-bit counts (hb_clocks::clock) each of: the hb clock (events of each
 /// thread hb-before-or-equal), the release clock an acquire reading the event synchronizes
 /// with, the accumulated acquire / last-release-fence clocks after the event, and the porf
 /// clock (events of each thread in its po ∪ rf ∪ thread-edge prefix). The clocks of an event
@@ -44,7 +44,7 @@ namespace stealcheck::model {
 /// way keeps the order topological (every successor already ranks higher). Removing events
 /// keeps ranks valid (a restriction of a topological order); drop() (an existing event
 /// changed) makes them invalid.
-struct hb_cache {
+struct hb_clocks {
   static constexpr std::size_t width = max_threads;  ///< maximum number of model threads
   /// A clock component: a count of one thread's events, so at most max_events + 2 (a thread
   /// is cut at max_events, then gets its block and end events). 16 bits: a clock is one SSE2
@@ -65,9 +65,9 @@ struct hb_cache {
   bool ranks_valid = false;                   ///< see above
   std::uint64_t rank_epoch = 0;               ///< rank changes (see above)
 
-  hb_cache() = default;
+  hb_clocks() = default;
   /// Copies the current entries only, with room for a few more.
-  hb_cache(const hb_cache& o)
+  hb_clocks(const hb_clocks& o)
       : valid(o.valid), base(o.base), ranks_valid(o.ranks_valid), rank_epoch(o.rank_epoch) {
     ev.resize(o.ev.size());
     for (std::size_t t = 0; t < o.ev.size(); ++t) {
@@ -76,15 +76,15 @@ struct hb_cache {
       ev[t].assign(o.ev[t].begin(), o.ev[t].begin() + static_cast<std::ptrdiff_t>(n));
     }
   }
-  hb_cache& operator=(const hb_cache& o) {
+  hb_clocks& operator=(const hb_clocks& o) {
     if (this != &o) {
-      hb_cache tmp(o);
+      hb_clocks tmp(o);
       *this = std::move(tmp);
     }
     return *this;
   }
-  hb_cache(hb_cache&&) noexcept = default;
-  hb_cache& operator=(hb_cache&&) noexcept = default;
+  hb_clocks(hb_clocks&&) noexcept = default;
+  hb_clocks& operator=(hb_clocks&&) noexcept = default;
 
   const clock* of(event_id e) const {
     return ev[static_cast<std::size_t>(e.thread)][static_cast<std::size_t>(e.index)].clk;
@@ -110,29 +110,26 @@ struct hb_cache {
   }
 };
 
-/// The clocks of a graph (see hb_cache).
-using hb_clocks = hb_cache;
-
 /// g's clocks in c, brought up to date (only events added since the last call are computed,
 /// in O(T) each). c holds g's clocks, or another graph's of which g keeps the first
 /// c.valid[t] events of each thread unchanged. nullptr if po U rf U tc is cyclic.
-const hb_clocks* hb_of(const graph& g, hb_cache& c);
+const hb_clocks* hb_of(const graph& g, hb_clocks& c);
 
 /// The porf-prefix of e (inclusive) as per-thread prefix lengths, from the cached porf
 /// clocks (O(T) after hb_of). Requires: po U rf U tc acyclic (every graph the explorer
 /// extends is).
-view porf_prefix(const graph& g, hb_cache& c, event_id e);
+view porf_prefix(const graph& g, hb_clocks& c, event_id e);
 
 /// The porf-prefix of the next event of thread t (without that event), as per-thread prefix
 /// lengths: its po-predecessor's, or the spawn's for a first event (all zero if g has a
 /// po U rf cycle). Valid until g changes. O(T) after hb_of.
-const hb_cache::clock* porf_before_next(const graph& g, hb_cache& c, std::size_t t);
+const hb_clocks::clock* porf_before_next(const graph& g, hb_clocks& c, std::size_t t);
 
 /// Whether g has a read of `loc` outside the porf-prefix `pre` (per thread, the prefix
 /// length), counting only reads that may still be backward-revisited if `revisitable_only`.
 /// A write whose porf-prefix is `pre` can be read by exactly such reads (TruSt's backward
 /// revisits). O(events outside pre).
-bool read_outside(const graph& g, std::uint32_t loc, const hb_cache::clock* pre,
+bool read_outside(const graph& g, std::uint32_t loc, const hb_clocks::clock* pre,
                   bool revisitable_only);
 
 }  // namespace stealcheck::model

@@ -121,15 +121,15 @@ struct fast_psc {
   // The fence scan's running minima (mw, mr, first) cover L of the last fence imaged: the
   // po-suffixes from scanned[u]. The fences of one thread are imaged last to first, so L only
   // grows and each event is folded in once per thread (not once per fence).
-  static constexpr std::size_t no_thread = hb_cache::width;
+  static constexpr std::size_t no_thread = hb_clocks::width;
   std::size_t scan_thread = no_thread;
-  std::size_t scanned[hb_cache::width] = {};
+  std::size_t scanned[hb_clocks::width] = {};
   void reset_fence_scan();
 
   bool prepare();
   void scb_of_access(std::size_t t, std::size_t i);
   void scb_eco_of_fence(std::size_t t, std::size_t i);
-  bool acyclic(hb_cache* ranks);
+  bool acyclic(hb_clocks* ranks);
 };
 
 // Per-call tables. False if g breaks an invariant the fast path relies on (every write in mo
@@ -178,7 +178,7 @@ bool fast_psc::prepare() {
   for (std::size_t k = 0; k < S; ++k) {
     const sc_event& e = s.sc[k];
     if (!e.fence) continue;
-    const hb_cache::clock* clk = c.ev[e.thread][e.index].clk;
+    const hb_clocks::clock* clk = c.ev[e.thread][e.index].clk;
     for (std::size_t u = 0; u < nt; ++u)
       or_range(&s.before[k * W], c.base[u], c.base[u] + static_cast<std::size_t>(clk[u]));
   }
@@ -240,7 +240,7 @@ void fast_psc::reset_fence_scan() {
 
 void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
   word* img = s.img.data();
-  std::size_t start[hb_cache::width];
+  std::size_t start[hb_clocks::width];
   for (std::size_t u = 0; u < nt; ++u)
     start[u] = u == t ? i : first_after(t, i, u);
   bool grows = scan_thread == t;  // L of this fence contains L of the one imaged before
@@ -274,7 +274,7 @@ void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
     if (v == t || start[v] >= len(v)) continue;
     const event& e = g.threads[v][start[v]];
     if (!is_access(e)) continue;
-    const hb_cache::clock* clk = c.ev[v][start[v]].clk;
+    const hb_clocks::clock* clk = c.ev[v][start[v]].clk;
     for (std::size_t u = 0; u < nt; ++u)
       if (u != v && s.first[e.loc * nt + u] < clk[u]) {
         set_bit(img, c.base[v] + start[v]);
@@ -296,7 +296,7 @@ void fast_psc::scb_eco_of_fence(std::size_t t, std::size_t i) {
 // rank(a) < rank(b) (b is removed before a), all below the stamps that rank newer events. The
 // gaps leave room for the SC axiom's check to sink an event just above its predecessors
 // (rc11.cpp).
-bool fast_psc::acyclic(hb_cache* ranks) {
+bool fast_psc::acyclic(hb_clocks* ranks) {
   s.stack.clear();
   for (std::size_t a = 0; a < S; ++a)
     if (s.outdeg[a] == 0) s.stack.push_back(static_cast<std::uint32_t>(a));
@@ -338,7 +338,7 @@ bool fast_psc::acyclic(hb_cache* ranks) {
 namespace {
 
 // psc_acyclic; with `ranks` (g's own clocks), an acyclic answer also ranks the sc events.
-bool check(const graph& g, const hb_clocks& c, hb_cache* ranks) {
+bool check(const graph& g, const hb_clocks& c, hb_clocks* ranks) {
   std::size_t nsc = 0;
   for (const auto& th : g.threads)
     for (const event& e : th)
@@ -399,7 +399,7 @@ bool psc_acyclic(const graph& g, const hb_clocks& c) {
   return check(g, c, nullptr);
 }
 
-bool psc_certify(const graph& g, hb_cache& cache) {
+bool psc_certify(const graph& g, hb_clocks& cache) {
   const hb_clocks* c = hb_of(g, cache);
   if (c == nullptr) return false;
   return check(g, *c, &cache);

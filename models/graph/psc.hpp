@@ -40,12 +40,12 @@ namespace stealcheck::model {
 bool psc_acyclic(const graph& g, const hb_clocks& c);
 
 /// psc_acyclic(g, *hb_of(g, c)), and when acyclic, a witness for later incremental checks:
-/// every sc event gets a psc rank in c (hb_cache::rank) such that each psc edge goes from a
+/// every sc event gets a psc rank in c (hb_clocks::rank) such that each psc edge goes from a
 /// lower to a higher rank, and c.ranks_valid is set (rank_epoch counts these). On a cycle
 /// the ranks are left as they were. False (nothing ranked) if po ∪ rf ∪ tc is cyclic.
 /// Thread role: explorer thread only. Complexity: that of psc_acyclic (its Kahn step picks
 /// the oldest free event: O(S^2) for S sc events).
-bool psc_certify(const graph& g, hb_cache& c);
+bool psc_certify(const graph& g, hb_clocks& c);
 
 /// The same answer from the relational oracle (slow): the test oracle for psc_acyclic.
 bool psc_acyclic_reference(const graph& g, const hb_clocks& c);

@@ -71,7 +71,7 @@ bool coherent(const graph& g, const hb_clocks& c) {
       const event& e = g.threads[t][i];
       if (!is_access(e)) continue;
       const int mine = wpos(t, i);
-      const hb_cache::clock* clk =
+      const hb_clocks::clock* clk =
           c.of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)});
       for (std::size_t u = 0; u < nt; ++u) {
         const auto& v = s.by[e.loc * nt + u];
@@ -131,7 +131,7 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
   auto flat = [&](event_id e) { return c.flat(e); };
   boost::container::small_vector<int, 16> mw(g.locs.size(), -1);  // Mw_l
   std::int32_t best = std::numeric_limits<std::int32_t>::min();
-  const hb_cache::clock* clk = c.of(s);
+  const hb_clocks::clock* clk = c.of(s);
   for (std::size_t u = 0; u < nt; ++u) {
     const std::size_t lim = std::min(static_cast<std::size_t>(clk[u]), g.threads[u].size());
     for (std::size_t i = 0; i < lim; ++i) {
@@ -141,7 +141,7 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
       if (is_access(e)) mw[e.loc] = std::max(mw[e.loc], pos[is_read(e) ? flat(e.rf) : flat(id)]);
     }
   }
-  std::int32_t last_x[hb_cache::width];  // per thread: the po-last event of X, or -1
+  std::int32_t last_x[hb_clocks::width];  // per thread: the po-last event of X, or -1
   for (std::size_t u = 0; u < nt; ++u) {
     last_x[u] = -1;
     for (std::size_t i = static_cast<std::size_t>(clk[u]); i < g.threads[u].size(); ++i) {
@@ -172,13 +172,13 @@ std::int32_t max_pred_rank(const graph& g, const hb_clocks& c, event_id s,
 // and psc_F = [F_sc]; hb; eco; hb; [F_sc]). Edges *into* a new event close nothing without
 // one going out, and hb between existing events is unchanged (the new event is hb-maximal).
 // So with no source or no end the graph stays acyclic. When the graph's psc ranks are valid
-// (hb_cache, psc_certify: each old edge goes up in rank) and every source ranks below every
+// (hb_clocks, psc_certify: each old edge goes up in rank) and every source ranks below every
 // end, each new edge goes up too: the ranks stay a topological order, psc stays acyclic and
 // is not computed. A source ranked too high (typically a new sc fence, ranked by its stamp
 // above everything) is first lowered to halfway between its possible predecessors
 // (max_pred_rank) and the lowest end, which orders the new edges unless an end may reach
 // it. Only otherwise does psc_certify decide, and rank the graph afresh.
-bool sc_axiom_after(const graph& g, hb_cache& cache, event_id added) {
+bool sc_axiom_after(const graph& g, hb_clocks& cache, event_id added) {
   const event& e = g.at(added);
   const bool rmw_write = e.kind == event_kind::write && e.rmw && added.index > 0;
   const event_id read_part{added.thread, added.index - 1};
@@ -228,7 +228,7 @@ bool sc_axiom_after(const graph& g, hb_cache& cache, event_id added) {
   // fence that would be the first end or rank below the lowest end so far can change what
   // follows, so only readers hb-before such a fence are looked for.
   if (!fences.empty() && (c.ranks_valid || !end)) {
-    std::int32_t reach[hb_cache::width] = {};  // per thread: events hb-before such a fence
+    std::int32_t reach[hb_clocks::width] = {};  // per thread: events hb-before such a fence
     for (const event_id f : fences)
       if (!end || c.rank(f) < lo)
         for (std::size_t u = 0; u < g.threads.size(); ++u)
@@ -285,7 +285,7 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
       if (m[k] == w) return true;
     return false;
   };
-  const hb_cache::clock* clk = c.of(b);
+  const hb_clocks::clock* clk = c.of(b);
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];
     const std::int32_t lim = static_cast<std::int32_t>(u) == b.thread ? b.index : clk[u];
@@ -299,7 +299,7 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
 }
 }  // namespace
 
-bool rc11_consistent_after(const graph& g, hb_cache& cache, event_id added) {
+bool rc11_consistent_after(const graph& g, hb_clocks& cache, event_id added) {
   const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;
@@ -311,7 +311,7 @@ bool rc11_consistent_after(const graph& g, hb_cache& cache, event_id added) {
   return rmw_atomic(g) && sc_axiom_after(g, cache, added);
 }
 
-bool rc11_consistent_revisit(graph& g, hb_cache& cache, event_id r, event_id w,
+bool rc11_consistent_revisit(graph& g, hb_clocks& cache, event_id r, event_id w,
                              const std::vector<event_id>& repaired) {
   if (!cache.ranks_valid) return rc11_consistent(g, cache);
   const hb_clocks* h = hb_of(g, cache);
@@ -339,14 +339,14 @@ bool rc11_consistent_revisit(graph& g, hb_cache& cache, event_id r, event_id w,
   return sc_axiom_after(g, cache, w) && sc_axiom_after(g, cache, r);
 }
 
-int coherence_floor(const graph& g, hb_cache& cache, std::size_t t, std::uint32_t loc) {
+int coherence_floor(const graph& g, hb_clocks& cache, std::size_t t, std::uint32_t loc) {
   return coherence_floor_at(g, cache, t, g.threads[t].size(), loc);
 }
 
-int coherence_floor_at(const graph& g, hb_cache& cache, std::size_t t, std::size_t index,
+int coherence_floor_at(const graph& g, hb_clocks& cache, std::size_t t, std::size_t index,
                        std::uint32_t loc) {
   const hb_clocks* h = hb_of(g, cache);
-  const hb_cache::clock* clk = nullptr;
+  const hb_clocks::clock* clk = nullptr;
   if (h == nullptr) return -1;
   if (index > 0)
     clk = h->of({static_cast<std::int32_t>(t), static_cast<std::int32_t>(index - 1)});
@@ -369,7 +369,7 @@ int coherence_floor_at(const graph& g, hb_cache& cache, std::size_t t, std::size
     return std::uint64_t{static_cast<std::uint32_t>(x.thread)} << 32 |
            static_cast<std::uint32_t>(x.index);
   };
-  std::uint64_t w[hb_cache::width];
+  std::uint64_t w[hb_clocks::width];
   std::size_t nw = 0;
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& tu = g.threads[u];
@@ -410,11 +410,11 @@ bool rmw_may_read(const graph& g, std::uint32_t loc, std::size_t pos) {
   return !rmw_reading_previous(g, loc, pos + 1);
 }
 
-bool rc11_sc_axiom_after(const graph& g, hb_cache& cache, event_id added) {
+bool rc11_sc_axiom_after(const graph& g, hb_clocks& cache, event_id added) {
   return sc_axiom_after(g, cache, added);
 }
 
-bool rc11_consistent(const graph& g, hb_cache& cache) {
+bool rc11_consistent(const graph& g, hb_clocks& cache) {
   const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return false;
   const hb_clocks& c = *h;

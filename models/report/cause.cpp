@@ -251,7 +251,7 @@ bool explain_stale_read(const context& c, event_id r, cause& out) {
 cause explain(const graph& g, const std::vector<operation_span>& ops, error_kind kind,
               const std::vector<event_id>& focus) {
   cause out;
-  hb_cache cache;
+  hb_clocks cache;
   const hb_clocks* h = hb_of(g, cache);
   if (h == nullptr) return out;
   const context c{g, *h, ops};

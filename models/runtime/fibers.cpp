@@ -229,9 +229,9 @@ void execution::park() {
 
 std::size_t execution::spawn(std::function<void()> body) {
   const std::size_t child = threads.size();
-  if (child >= hb_cache::width && !tearing_down_)
+  if (child >= hb_clocks::width && !tearing_down_)
     fail(error_kind::assertion,
-         "too many model threads (at most " + std::to_string(hb_cache::width) + ")");
+         "too many model threads (at most " + std::to_string(hb_clocks::width) + ")");
   threads.push_back(fresh_thread());
   threads[child]->body = std::move(body);
   if (tearing_down_) return child;

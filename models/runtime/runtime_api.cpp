@@ -90,7 +90,7 @@ bool unordered_access(execution& x, event_id f) {
   const graph& g = x.g;
   const hb_clocks* h = x.checker.hb(g);
   if (h == nullptr) return true;  // (not for a consistent graph) the end check decides
-  const hb_cache::clock* clk = h->of(f);
+  const hb_clocks::clock* clk = h->of(f);
   for (std::size_t u = 0; u < g.threads.size(); ++u) {
     const auto& th = g.threads[u];
     for (auto i = static_cast<std::size_t>(clk[u]); i < th.size(); ++i) {

@@ -73,7 +73,7 @@ std::string dump(const graph& g) {
   return s;
 }
 
-// The incremental SC check (rc11.cpp) keeps psc ranks in the graph's checker (hb_cache,
+// The incremental SC check (rc11.cpp) keeps psc ranks in the graph's checker (hb_clocks,
 // psc_certify) and trusts them: while they are marked valid, every psc edge must go up in
 // rank. Counts the edges of g (psc_edges_reference) that do not, 0 if the ranks of g's
 // checker are not marked valid.
@@ -94,7 +94,7 @@ struct rank_audit {
     ++graphs;
     if (checked == nullptr || !checked->cache().ranks_valid) return;  // (random graphs)
     ++ranked;
-    hb_cache fresh;
+    hb_clocks fresh;
     const hb_clocks* c = hb_of(g, fresh);
     if (c != nullptr) edges += psc_edges_reference(g, *c).size();
     const std::size_t bad = rank_violations(g, *checked);
@@ -121,7 +121,7 @@ struct checker {
   explicit checker(std::uint64_t s) : seed(s), rng(s) {}
 
   void compare(const graph& g, const char* what) {
-    hb_cache fresh;  // (a mutation changes rf or orders: no clocks carry over)
+    hb_clocks fresh;  // (a mutation changes rf or orders: no clocks carry over)
     const hb_clocks* c = hb_of(g, fresh);
     if (c == nullptr) {
       ++skipped;
@@ -469,7 +469,7 @@ struct incremental_checker {
   std::uint64_t compared[3] = {}, inconsistent = 0, mismatches[3] = {};
 
   // Appends the removed events of thread t back into a copy of g0 and checks them in `mode`.
-  void check(const graph& g0, const hb_cache& g0_cache, std::size_t t,
+  void check(const graph& g0, const hb_clocks& g0_cache, std::size_t t,
              const std::vector<event>& removed, int mo_at, const char* what) {
     auto put_back = [&](graph& g) {
       event_id last{};
@@ -481,12 +481,12 @@ struct incremental_checker {
     };
     graph whole = g0;
     put_back(whole);
-    hb_cache fresh;
+    hb_clocks fresh;
     const bool expected = rc11_consistent(whole, fresh);
     if (!expected) ++inconsistent;
     for (int mode = 0; mode < 3; ++mode) {
       graph g = g0;
-      hb_cache c = g0_cache;  // ranks certified by rc11_consistent(g0)
+      hb_clocks c = g0_cache;  // ranks certified by rc11_consistent(g0)
       const event_id added = put_back(g);
       if (mode > 0) c.drop();
       if (hb_of(g, c) == nullptr) return;  // po ∪ rf cyclic: the explorer never builds it
@@ -537,7 +537,7 @@ struct incremental_checker {
         removed.insert(removed.begin(), g0.threads[t].back());
         g0.threads[t].pop_back();
       }
-      hb_cache g0_cache;
+      hb_clocks g0_cache;
       if (!rc11_consistent(g0, g0_cache)) continue;  // the explorer only extends consistent graphs
       check(g0, g0_cache, t, removed, mo_at, what);
     }

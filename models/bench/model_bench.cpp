@@ -1,4 +1,4 @@
-// bench/model_bench.cpp: model-checker throughput (executions per second) on fixed deque
+// models/bench/model_bench.cpp: model-checker throughput (executions per second) on fixed deque
 // clients. Never pass/fail on time. Run:
 //   cmake --build build/release --target model_bench && ./build/release/models/model_bench
 // The large client (push x4, pop x4, two thieves stealing twice; 1,024,124 executions) runs
