@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "harness/errors.hpp"
 #include "harness/registry.hpp"
 #include "models/front/bind.hpp"
 #include "models/front/site_override.hpp"
@@ -89,6 +90,7 @@ std::string write_svg(const std::string& file, const std::vector<one_run>& runs)
 void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
   if (!req.dot_file.empty()) {
     std::ofstream f(req.dot_file);
+    if (!f) throw harness::usage_error("cannot write DOT file '" + req.dot_file + "'");
     for (const one_run& x : runs)
       if (x.r.bug) f << x.r.bug->dot;
   }
@@ -116,7 +118,9 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
                     {"replay", replay_of(req, x.client, x.r.bug->replay_token)}};
       j.push_back(e);
     }
-    std::ofstream(req.json_file) << j.dump(2) << "\n";
+    std::ofstream out(req.json_file);
+    if (!out) throw harness::usage_error("cannot write JSON file '" + req.json_file + "'");
+    out << j.dump(2) << "\n";
   }
 }
 
@@ -170,16 +174,11 @@ int run_model_command(const model_request& request) {
     }
     return "";
   }();
-  if (!error.empty()) {
-    std::fprintf(stderr, "%s: error: %s\n", harness::program_name().c_str(), error.c_str());
-    return 2;
-  }
+  if (!error.empty()) throw harness::usage_error(error);
   write_outputs(req, runs);
   if (!req.svg_file.empty())
-    if (const std::string e = write_svg(req.svg_file, runs); !e.empty()) {
-      std::fprintf(stderr, "%s: error: %s\n", harness::program_name().c_str(), e.c_str());
-      return 2;
-    }
+    if (const std::string e = write_svg(req.svg_file, runs); !e.empty())
+      throw harness::usage_error(e);
   return code;
 }
 
@@ -217,12 +216,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
                   "operation (an endless loop the event bound cannot see); 0: never")
       ->check(CLI::Range(0u, 86400u));
   cmd->callback([req, model, all, &exit_code] {
-    if (*model != "rc11" && *model != "sc") {
-      std::fprintf(stderr, "%s: error: unknown model '%s' (rc11 or sc)\n",
-                   harness::program_name().c_str(), model->c_str());
-      exit_code = 2;
-      return;
-    }
+    if (*model != "rc11" && *model != "sc")
+      throw harness::usage_error("unknown model '" + *model + "' (rc11 or sc)");
     req->model = *model == "sc" ? memory_model::sc : memory_model::rc11;
     exit_code = run_model_command(*req);
   });

@@ -39,7 +39,8 @@ struct model_request {
   unsigned stall_seconds = 60;       ///< options::stall_seconds (0: never)
 };
 
-/// Runs the request, printing to stdout/stderr. Returns the exit code (0, 1 or 2).
+/// Runs the request, printing to stdout. Returns the exit code (0 no bug, 1 a bug); throws
+/// harness::usage_error for bad input (the CLI prints its one line and exits 2).
 int run_model_command(const model_request& req);
 
 /// Adds the `model` subcommand to `app`; its callback stores the exit code in `exit_code`.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "deques/registry.hpp"
+#include "harness/errors.hpp"
 #include "harness/registry.hpp"
 #include "models/front/bind.hpp"
 
@@ -47,6 +48,9 @@ int run(std::vector<std::string> args) {
     app.parse(static_cast<int>(argv.size()), argv.data());
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const harness::usage_error& e) {  // bad input: as harness::run_cli reports it
+    std::fprintf(stderr, "stealcheck: error: %s\n", e.what());
+    return 2;
   }
   return code;
 }
