@@ -35,7 +35,7 @@ struct command_line {
 const std::string& program_name();
 void set_program_name(std::string name);
 
-/// stealcheck's version ("0.1.0"), as the CMake project states it.
+/// stealcheck's version ("0.2.0"), as the CMake project states it.
 std::string_view version() noexcept;
 
 /// `s` quoted for a POSIX shell when it needs to be.
