@@ -5,8 +5,9 @@
 // operations concurrently with one or two thieves; after joining, the owner drains the deque.
 // Every client checks (models/front/history.hpp), against the spec the variant declares
 // (variant_info::spec, deques/spec.hpp): no value taken twice (at_least_once allows it), none
-// invented, nothing lost, results explained by the spec in an order respecting happens-before;
-// the memory backend adds data races, use-after-free, leaks.
+// invented, nothing lost, results explained by the spec in an order respecting happens-before
+// (invented and taken twice are judged as each value returns, the rest after the drain); the
+// memory backend adds data races, use-after-free, leaks.
 //
 // Why these shapes (docs/rc11-oracle.md, "Deque shapes"): push -> steal is MP
 // through push's release fence; owner pop against one thief stealing *twice* is SB+scfs on
