@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,7 +20,7 @@ namespace stealcheck::bench {
 namespace {
 
 struct bench_args {
-  std::string kernels, threads = "1,2", runtimes, json, plot;
+  std::string kernels, threads = "1,2", runtimes, json, plot, from_json;
   int reps = 0;  // 0: 5, or 1 with --quick
   bool quick = false;
 };
@@ -42,11 +43,14 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   if (!a.kernels.empty()) {
     cfg.kernels.clear();
     for (const auto& name : split(a.kernels)) {
-      const auto* it = std::find_if(all_kernels.begin(), all_kernels.end(),
-                                    [&](kernel_id k) { return kernel_name(k) == name; });
-      if (it == all_kernels.end())
-        return fmt::format("unknown kernel '{}' (known: fib, nqueens, uts, matmul, loop)", name);
-      cfg.kernels.push_back(*it);
+      const std::optional<kernel_id> id = kernel_by_name(name);
+      if (!id) {
+        std::vector<std::string_view> names;
+        for (kernel_id k : known_kernels)
+          names.push_back(kernel_name(k));
+        return fmt::format("unknown kernel '{}' (known: {})", name, fmt::join(names, ", "));
+      }
+      cfg.kernels.push_back(*id);
     }
   }
   cfg.threads.clear();
@@ -74,7 +78,35 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   return std::nullopt;
 }
 
+// --from-json FILE: the table (and --plot) of a run saved with --json, without running anything.
+int replay_command(const bench_args& a) {
+  std::ifstream f(a.from_json);
+  if (!f) {
+    fmt::print(stderr, "stealcheck bench: error: cannot read {}\n", a.from_json);
+    return 2;
+  }
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string recorded, err;
+  const std::optional<bench_report> r = read_report_json(text, recorded, err);
+  if (!r) {
+    fmt::print(stderr, "stealcheck bench: error: {} is not a bench report: {}\n", a.from_json, err);
+    return 2;
+  }
+  fmt::print("results of: {}\n", recorded.empty() ? "(no command recorded)" : recorded);
+  print_table(*r, stdout);
+  std::fflush(stdout);
+  if (!a.plot.empty()) {
+    if (!write_plot(*r, a.plot, err)) {
+      fmt::print(stderr, "stealcheck bench: error: {}\n", err);
+      return 1;
+    }
+    fmt::print(stderr, "plot written to {}\n", a.plot);
+  }
+  return 0;
+}
+
 int run_command(const bench_args& a, const std::string& command) {
+  if (!a.from_json.empty()) return replay_command(a);
   bench_config cfg;
   if (auto err = to_config(a, cfg)) {
     fmt::print(stderr, "stealcheck bench: error: {}\n", *err);
@@ -112,7 +144,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                                      "Benchmark the scheduler (every deque variant, both modes) "
                                      "against serial, oneTBB and OpenMP");
   sub->add_option("--kernels", args->kernels,
-                  "Comma list of fib,nqueens,uts,matmul,loop (default all)");
+                  "Comma list of fib,nqueens,uts-t1,uts-t3,uts-fine,matmul,loop (the default), "
+                  "uts-t1l,uts-t3l (UTS's large trees, about 10^8 nodes each)");
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option("--runtimes", args->runtimes,
                   "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp with a "
@@ -125,6 +158,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE");
   sub->add_option("--plot", args->plot, "Write a PNG plot (gnuplot) to FILE.png");
+  sub->add_option("--from-json", args->from_json,
+                  "Print the table (and with --plot, the plot) of a run saved with --json, "
+                  "without running anything");
   sub->callback([args, sub, &exit_code] {
     std::string command = "stealcheck bench";
     for (const auto& o : sub->get_options()) {

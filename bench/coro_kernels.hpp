@@ -3,8 +3,9 @@
 // serial execution (scheduler/coro_serial.hpp), which gives S1. A coroutine cannot run under the
 // rt.fork2 / group.spawn policy (a spawned closure returns before its children are joined, a
 // coroutine suspends), so the recursion shape is written again here with fork/call/join; every
-// serial piece is the policy kernels' own: queen_fits, uts_child, uts_children, the matmul leaf
-// and hash, loop_leaf and loop_sum. Each returns the same check value as its policy twin.
+// serial piece is the policy kernels' own: queen_fits, uts_child, uts_children, uts_spawn,
+// uts_num_children, the matmul leaf and hash, loop_leaf and loop_sum. Each returns the same check
+// value as its policy twin.
 //
 // Thread role: as the context C says (workers of a coro_pool, or the calling thread).
 // Complexity: as the algorithms; one frame per call.
@@ -94,6 +95,42 @@ coro_task<std::uint64_t, C> coro_uts(const uts_params& p) {
 }
 
 template <class C>
+coro_task<std::uint64_t, C> coro_uts_ref_node(const uts_tree& t, uts_sha1_node n);
+
+// uts_range of kernels.hpp: halves first above uts_range_leaf children, then forks.
+template <class C>
+coro_task<void, C> coro_uts_range(const uts_tree& t, const uts_sha1_node& n, int lo, int hi,
+                                  std::uint64_t* out) {
+  if (hi - lo > uts_range_leaf) {
+    const int mid = lo + (hi - lo) / 2;
+    co_await fork(coro_uts_range<C>(t, n, lo, mid, out));
+    co_await call(coro_uts_range<C>(t, n, mid, hi, out + (mid - lo)));
+    co_await join();
+    co_return;
+  }
+  for (int i = lo; i + 1 < hi; ++i)
+    co_await fork(out[i - lo], coro_uts_ref_node<C>(t, uts_spawn(n, i)));
+  co_await call(out[hi - 1 - lo], coro_uts_ref_node<C>(t, uts_spawn(n, hi - 1)));
+  co_await join();
+}
+
+template <class C>
+coro_task<std::uint64_t, C> coro_uts_ref_node(const uts_tree& t, uts_sha1_node n) {
+  const int kids = uts_num_children(t, n);
+  if (kids == 0) co_return 1;
+  std::array<std::uint64_t, uts_range_leaf> few{};
+  std::vector<std::uint64_t> many;  // more than uts_range_leaf children (a root)
+  if (kids > uts_range_leaf) many.resize(static_cast<std::size_t>(kids));
+  std::uint64_t* out = many.empty() ? few.data() : many.data();
+  co_await call(coro_uts_range<C>(t, n, 0, kids, out));
+  co_await join();
+  std::uint64_t total = 1;
+  for (int i = 0; i < kids; ++i)
+    total += out[i];
+  co_return total;
+}
+
+template <class C>
 coro_task<void, C> coro_matmul_rec(matmul_data& d, int i0, int j0, int k0, int s) {
   if (s <= matmul_leaf) {
     matmul_leaf_kernel(d, i0, j0, k0, s);
@@ -143,7 +180,15 @@ coro_task<std::uint64_t, C> run_coro_kernel(kernel_id k, const kernel_params& p,
     case kernel_id::nqueens:
       co_await call(r, coro_nqueens<C>(p.queens_n, 0, board{}));
       break;
-    case kernel_id::uts:
+    case kernel_id::uts_t1:
+    case kernel_id::uts_t3:
+    case kernel_id::uts_t1l:
+    case kernel_id::uts_t3l: {
+      const uts_tree& t = *reference_tree(k, p);
+      co_await call(r, coro_uts_ref_node<C>(t, uts_root(t)));
+      break;
+    }
+    case kernel_id::uts_fine:
       co_await call(r, coro_uts<C>(p.uts));
       break;
     case kernel_id::matmul:

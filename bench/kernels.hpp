@@ -10,11 +10,16 @@
 // Kernels (as the field reports them):
 //   fib      fib(n) without cutoff: every call with n >= 2 forks. tasks = fib(n+1) - 1.
 //   nqueens  all solutions of n queens; each child gets its own copy of the board array.
-//   uts      Unbalanced Tree Search, binomial tree (T3-like; Olivier et al., LCPC 2006): the root
-//            has b0 children, every other node has m children with probability q, else none.
-//            A node spawns all its children but the last and calls the last (as libfork's UTS).
-//            Node ids are derived with splitmix64 instead of UTS's SHA-1 (see uts_child): the
-//            tree shape statistics are the same, the exact tree (and node count) differ from T3.
+//   uts-t1, uts-t3   Unbalanced Tree Search (Olivier et al., LCPC 2006) on the sample trees T1
+//            (geometric) and T3 (binomial) as the reference implementation builds them: SHA-1
+//            node states (bench/uts_tree.hpp), so the node count is checked against the size
+//            UTS publishes (4,130,071 and 4,112,897). uts-t1l and uts-t3l: the large trees T1L
+//            and T3L (about 10^8 nodes), run only when named in --kernels. A node spawns all
+//            its children but the last and calls the last (as libfork's UTS); a node with more
+//            than 8 children splits their range in halves first (uts_range).
+//   uts-fine a T3-like binomial tree whose node ids come from splitmix64 instead of SHA-1
+//            (see uts_child): a few ns of work per node, so it measures the per-task overhead;
+//            its tree (and node count) differ from T3.
 //   matmul   C = A * B, n x n doubles holding small integers (so every order of sums is exact),
 //            recursive quadrant split over (i, j) in 4 tasks, k halves in sequence, 64x64 leaves.
 //   loop     one function spawns n tiny children in a loop, then waits once: child stealing keeps
@@ -34,13 +39,31 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/uts_tree.hpp"
 #include "harness/random.hpp"
 
 namespace stealcheck::bench {
 
-enum class kernel_id : std::uint8_t { fib, nqueens, uts, matmul, loop };
-inline constexpr std::array<kernel_id, 5> all_kernels = {
-    kernel_id::fib, kernel_id::nqueens, kernel_id::uts, kernel_id::matmul, kernel_id::loop};
+enum class kernel_id : std::uint8_t {
+  fib,
+  nqueens,
+  uts_t1,
+  uts_t3,
+  uts_t1l,
+  uts_t3l,
+  uts_fine,
+  matmul,
+  loop
+};
+/// Every kernel `--kernels` knows.
+inline constexpr std::array<kernel_id, 9> known_kernels = {
+    kernel_id::fib,      kernel_id::nqueens, kernel_id::uts_t1,
+    kernel_id::uts_t3,   kernel_id::uts_t1l, kernel_id::uts_t3l,
+    kernel_id::uts_fine, kernel_id::matmul,  kernel_id::loop};
+/// What runs without --kernels: all but the large UTS trees.
+inline constexpr std::array<kernel_id, 7> default_kernels = {
+    kernel_id::fib,      kernel_id::nqueens, kernel_id::uts_t1, kernel_id::uts_t3,
+    kernel_id::uts_fine, kernel_id::matmul,  kernel_id::loop};
 
 constexpr std::string_view kernel_name(kernel_id k) noexcept {
   switch (k) {
@@ -48,8 +71,16 @@ constexpr std::string_view kernel_name(kernel_id k) noexcept {
       return "fib";
     case kernel_id::nqueens:
       return "nqueens";
-    case kernel_id::uts:
-      return "uts";
+    case kernel_id::uts_t1:
+      return "uts-t1";
+    case kernel_id::uts_t3:
+      return "uts-t3";
+    case kernel_id::uts_t1l:
+      return "uts-t1l";
+    case kernel_id::uts_t3l:
+      return "uts-t3l";
+    case kernel_id::uts_fine:
+      return "uts-fine";
     case kernel_id::matmul:
       return "matmul";
     case kernel_id::loop:
@@ -69,6 +100,7 @@ struct kernel_params {
   int fib_n = 32;
   int queens_n = 12;
   uts_params uts;
+  uts_tree t1 = uts_tree_t1, t3 = uts_tree_t3, t1l = uts_tree_t1l, t3l = uts_tree_t3l;
   int matmul_n = 512;
   int loop_n = 1000000;
   static kernel_params quick() {
@@ -76,11 +108,32 @@ struct kernel_params {
     p.fib_n = 20;
     p.queens_n = 8;
     p.uts = uts_params{200, 8, 0.12, 42};
+    // Reduced trees of the same shapes (no published size: checked against the serial run).
+    p.t1 = uts_tree{"T1 at depth 6", uts_shape::geometric_fixed, 4, 6, 0, 0, 19, 0};
+    p.t3 = uts_tree{"T3 with b0 = 20", uts_shape::binomial, 20, 0, 0.124875, 8, 42, 0};
+    p.t1l = p.t1;
+    p.t3l = p.t3;
     p.matmul_n = 128;
     p.loop_n = 10000;
     return p;
   }
 };
+
+/// The SHA-1 tree kernel k runs (nullptr for the kernels that are not uts-t*).
+constexpr const uts_tree* reference_tree(kernel_id k, const kernel_params& p) noexcept {
+  switch (k) {
+    case kernel_id::uts_t1:
+      return &p.t1;
+    case kernel_id::uts_t3:
+      return &p.t3;
+    case kernel_id::uts_t1l:
+      return &p.t1l;
+    case kernel_id::uts_t3l:
+      return &p.t3l;
+    default:
+      return nullptr;
+  }
+}
 
 /// The matrices of matmul, built once per size outside the timed region.
 struct matmul_data {
@@ -144,7 +197,7 @@ template <class R>
   return sum_children(found, found.size());
 }
 
-// ---- uts --------------------------------------------------------------------------------------
+// ---- uts-fine ---------------------------------------------------------------------------------
 /// Child i's id: splitmix64 of (parent, i). A documented stand-in for UTS's SHA-1 splitting:
 /// deterministic, well mixed, 3 multiplies instead of a SHA-1 block.
 constexpr std::uint64_t uts_child(std::uint64_t parent, int i) noexcept {
@@ -207,6 +260,51 @@ std::uint64_t uts(R& rt, const uts_params& p) {
   counts[static_cast<std::size_t>(batches - 1)] = uts_batch(rt, p, batches - 1);
   g.wait();
   return sum_children(counts, counts.size(), 1);  // + the root
+}
+
+// ---- uts-t1, uts-t3 (SHA-1 trees) -------------------------------------------------------------
+/// Children beyond which uts_range splits a node's children in halves before spawning them.
+inline constexpr int uts_range_leaf = 8;
+
+template <class R>
+[[gnu::noinline]] std::uint64_t uts_ref_node(R& rt, const uts_tree& t, const uts_sha1_node& n);
+
+/// Subtree sizes of children lo..hi-1 of n into out[i - lo]: up to uts_range_leaf children are
+/// spawned (the last one called); a wider range is split in two halves by fork2 first, so the
+/// 2000 children of a binomial root become a tree of depth 8 instead of one deque of 1999 tasks.
+/// A child's SHA-1 is computed by the task that runs it. Requires: lo < hi.
+template <class R>
+void uts_range(R& rt, const uts_tree& t, const uts_sha1_node& n, int lo, int hi,
+               std::uint64_t* out) {
+  if (hi - lo > uts_range_leaf) {
+    const int mid = lo + (hi - lo) / 2;
+    rt.fork2([&] { uts_range(rt, t, n, lo, mid, out); },
+             [&] { uts_range(rt, t, n, mid, hi, out + (mid - lo)); });
+    return;
+  }
+  typename R::group g(rt);
+  for (int i = lo; i + 1 < hi; ++i) {
+    std::uint64_t* o = out + (i - lo);
+    g.spawn([&rt, &t, &n, i, o] { *o = uts_ref_node(rt, t, uts_spawn(n, i)); });
+  }
+  out[hi - 1 - lo] = uts_ref_node(rt, t, uts_spawn(n, hi - 1));
+  g.wait();
+}
+
+/// The size of n's subtree.
+template <class R>
+[[gnu::noinline]] std::uint64_t uts_ref_node(R& rt, const uts_tree& t, const uts_sha1_node& n) {
+  const int kids = uts_num_children(t, n);
+  if (kids == 0) return 1;
+  std::array<std::uint64_t, uts_range_leaf> few{};
+  std::vector<std::uint64_t> many;  // nodes with more than uts_range_leaf children (a root)
+  if (kids > uts_range_leaf) many.resize(static_cast<std::size_t>(kids));
+  std::uint64_t* out = many.empty() ? few.data() : many.data();
+  uts_range(rt, t, n, 0, kids, out);
+  std::uint64_t total = 1;
+  for (int i = 0; i < kids; ++i)
+    total += out[i];
+  return total;
 }
 
 // ---- matmul -----------------------------------------------------------------------------------
@@ -281,7 +379,14 @@ std::uint64_t run_kernel(R& rt, kernel_id k, const kernel_params& p, matmul_data
       return fib(rt, p.fib_n);
     case kernel_id::nqueens:
       return nqueens(rt, p.queens_n, 0, board{});
-    case kernel_id::uts:
+    case kernel_id::uts_t1:
+    case kernel_id::uts_t3:
+    case kernel_id::uts_t1l:
+    case kernel_id::uts_t3l: {
+      const uts_tree& t = *reference_tree(k, p);
+      return uts_ref_node(rt, t, uts_root(t));
+    }
+    case kernel_id::uts_fine:
       return uts(rt, p.uts);
     case kernel_id::matmul:
       return matmul(rt, m);

@@ -2,12 +2,14 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "bench/runner.hpp"
@@ -91,22 +93,32 @@ void print_fib_targets(const bench_report& r, std::FILE* out) {
 
 // The performance targets, as ratios from this run: fib's per-task cost (print_fib_targets);
 // self-speedup T1/T2 >= 1.7 and speedup over the serial program Ts/T2 >= 1.6 (nqueens) and
-// >= 1.0 (uts); peak live frames <= P*S1 under continuation stealing; idle CPU < 1 ms per idle
+// >= 1.7 (UTS's T1 and T3, where stealcheck's pools must also be ahead of oneTBB's Ts/T2 in the
+// same run); peak live frames <= P*S1 under continuation stealing; idle CPU < 1 ms per idle
 // second.
 void print_targets(const bench_report& r, std::FILE* out) {
   fmt::print(out, "\ntargets, measured in this run:\n");
   print_fib_targets(r, out);
-  for (const auto& [k, ts_min] : {std::pair{"nqueens", 1.6}, std::pair{"uts", 1.0}}) {
+  for (const auto& [k, ts_min] :
+       {std::pair{"nqueens", 1.6}, std::pair{"uts-t1", 1.7}, std::pair{"uts-t3", 1.7}}) {
+    const auto tbb = std::find_if(r.rows.begin(), r.rows.end(), [&](const result_row& row) {
+      return row.kernel == k && row.threads == 2 && row.runtime == "tbb";
+    });
     for (const auto& row : r.rows) {
       if (row.kernel != k || row.threads != 2 || row.t1_over_tp <= 0) continue;
-      fmt::print(out, "  {:<7} T1/T2 {:<16} {:6.2f}  (>= 1.7: {}); Ts/T2 {:5.2f} (>= {:.1f}: {})\n",
+      fmt::print(out, "  {:<8} T1/T2 {:<16} {:6.2f}  (>= 1.7: {}); Ts/T2 {:5.2f} (>= {:.1f}: {})",
                  k, row.runtime, row.t1_over_tp, row.t1_over_tp >= 1.7 ? "met" : "NOT met",
                  row.ts_over_tp, ts_min, row.ts_over_tp >= ts_min ? "met" : "NOT met");
+      if (tbb != r.rows.end() && std::string_view(k).starts_with("uts-") &&
+          row.runtime.starts_with("sc-"))
+        fmt::print(out, "; vs tbb's {:.2f}: {}", tbb->ts_over_tp,
+                   row.ts_over_tp > tbb->ts_over_tp ? "ahead" : "NOT ahead");
+      fmt::print(out, "\n");
     }
   }
   for (const auto& row : r.rows) {
     if (!row.runtime.starts_with("cs-") || row.peak_live < 0) continue;
-    fmt::print(out, "  {:<7} peak frames/(P*S1) {:<16} P={} {:6.2f}  (<= 1: {})\n", row.kernel,
+    fmt::print(out, "  {:<8} peak frames/(P*S1) {:<16} P={} {:6.2f}  (<= 1: {})\n", row.kernel,
                row.runtime, row.threads, peak_over_p_s1(row),
                row.peak_live <= row.p_s1 ? "met" : "NOT met");
   }
@@ -114,6 +126,38 @@ void print_targets(const bench_report& r, std::FILE* out) {
     if (!is_pool_runtime(i.runtime)) continue;
     fmt::print(out, "  idle {:<16} P={} {:7.3f} ms per idle s (< 1: {})\n", i.runtime, i.threads,
                i.judged(), i.judged() < 1 ? "met" : "NOT met");
+  }
+}
+
+// Ts/TP per runtime (rows) and P (columns), one block per kernel: the speedup over the serial
+// program as it grows with P.
+void print_speedups(const bench_report& r, std::FILE* out) {
+  std::vector<unsigned> ps;
+  for (const auto& row : r.rows)
+    if (std::find(ps.begin(), ps.end(), row.threads) == ps.end()) ps.push_back(row.threads);
+  std::sort(ps.begin(), ps.end());
+  fmt::print(out, "\nspeedup over the serial program, Ts/TP:\n");
+  for (const auto& k : r.kernels) {
+    const std::string name(kernel_name(k.kernel));
+    fmt::print(out, "  {:<8} {:<16}", name, "");
+    for (unsigned p : ps)
+      fmt::print(out, " {:>6}", fmt::format("P={}", p));
+    fmt::print(out, "\n");
+    std::vector<std::string> runtimes;
+    for (const auto& row : r.rows)
+      if (row.kernel == name && row.runtime != "serial" &&
+          std::find(runtimes.begin(), runtimes.end(), row.runtime) == runtimes.end())
+        runtimes.push_back(row.runtime);
+    for (const auto& rt : runtimes) {
+      fmt::print(out, "  {:<8} {:<16}", "", rt);
+      for (unsigned p : ps) {
+        const auto it = std::find_if(r.rows.begin(), r.rows.end(), [&](const result_row& row) {
+          return row.kernel == name && row.runtime == rt && row.threads == p;
+        });
+        fmt::print(out, " {:>6}", it == r.rows.end() ? "-" : fmt::format("{:.2f}", it->ts_over_tp));
+      }
+      fmt::print(out, "\n");
+    }
   }
 }
 
@@ -129,15 +173,14 @@ void print_table(const bench_report& r, std::FILE* out) {
     fmt::print(out, "{:<8} {:<28} tasks/run {:>10}  span {:>5}  S1 {:>5}  check {:#x}\n",
                kernel_name(k.kernel), k.size, k.tasks, k.span, k.s1, k.expected);
   fmt::print(out,
-             "\n{:<8} {:<16} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} "
+             "\n{:<8} {:<16} {:>2} {:>10} {:>6} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} "
              "{:>6} {:>7} {:>8} {:>7} {:>5} {}\n",
              "kernel", "runtime", "P", "time ms", "T1/Ts", "Ts/TP", "T1/TP", "ns/task", "RSS MiB",
-             "steals", "moved", "failed", "us/steal", "parks", "P*Tinf", "peak", "pk/PS1", "cores",
-             "check");
+             "steals", "moved", "failed", "parks", "P*Tinf", "peak", "pk/PS1", "cores", "check");
   for (const auto& row : r.rows) {
     fmt::print(out,
                "{:<8} {:<16} {:>2} {:>10.3f} {:>6} {:>6} {:>6} {:>8.1f} {:>8} {:>9} {:>9} {:>9} "
-               "{:>8} {:>6} {:>7} {} {:>5.2f} {}\n",
+               "{:>6} {:>7} {} {:>5.2f} {}\n",
                row.kernel, row.runtime, row.threads, row.seconds * 1e3, ratio(row.t1_over_ts),
                ratio(row.ts_over_tp), ratio(row.t1_over_tp), row.ns_per_task,
                row.peak_rss_kb >= 0
@@ -146,7 +189,6 @@ void print_table(const bench_report& r, std::FILE* out) {
                stat_cell(row.stats, [](const auto& x) { return x.steals; }),
                stat_cell(row.stats, [](const auto& x) { return x.stolen_tasks; }),
                stat_cell(row.stats, [](const auto& x) { return x.failed_steals(); }),
-               row.us_per_steal ? fmt::format("{:.2f}", *row.us_per_steal) : "-",
                stat_cell(row.stats, [](const auto& x) { return x.parks; }), row.p_tinf,
                peak_cells(row), row.cores, row.check_ok ? "ok" : "WRONG");
   }
@@ -158,6 +200,7 @@ void print_table(const bench_report& r, std::FILE* out) {
     fmt::print(out, "  {:<16} P={} {:>8} {:8.3f}\n", i.runtime, i.threads,
                i.own_ms_per_idle_s ? fmt::format("{:.3f}", *i.own_ms_per_idle_s) : "-",
                i.cpu_ms_per_idle_s);
+  print_speedups(r, out);
   print_targets(r, out);
   fmt::print(out, "\nresults: {}\n", r.checks_ok ? "all checked ok" : "SOME RESULTS WRONG");
 }
@@ -191,8 +234,7 @@ std::string report_json(const bench_report& r, const std::string& command) {
                         {"check_ok", row.check_ok},
                         {"peak_live", row.peak_live},
                         {"p_s1", row.p_s1},
-                        {"peak_over_p_s1", peak_over_p_s1(row)},
-                        {"us_per_steal", or_null(row.us_per_steal)}};
+                        {"peak_over_p_s1", peak_over_p_s1(row)}};
     if (row.stats) {
       x["stats"] = nlohmann::json::object();
       for (const auto& f : scheduler::scheduler_stats::fields)
@@ -208,6 +250,90 @@ std::string report_json(const bench_report& r, const std::string& command) {
                          {"cpu_ms_per_idle_s", i.cpu_ms_per_idle_s},
                          {"own_ms_per_idle_s", or_null(i.own_ms_per_idle_s)}});
   return j.dump(2);
+}
+
+std::optional<kernel_id> kernel_by_name(std::string_view name) {
+  if (name == "uts") return kernel_id::uts_fine;
+  for (kernel_id k : known_kernels)
+    if (kernel_name(k) == name) return k;
+  return std::nullopt;
+}
+
+namespace {
+
+// j[key] as T, or `fallback` when j has no such key or it is null. Throws on a wrong type.
+template <class T>
+T value_or(const nlohmann::json& j, const char* key, T fallback) {
+  const auto it = j.find(key);
+  return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+}  // namespace
+
+std::optional<bench_report> read_report_json(const std::string& text, std::string& command,
+                                             std::string& error) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    bench_report r;
+    command = value_or<std::string>(j, "command", "");
+    r.reps = value_or(j, "reps", 0);
+    r.checks_ok = value_or(j, "checks_ok", false);
+    r.baseline_idle_ms_per_s = value_or(j, "idle_baseline_ms_per_s", 0.0);
+    if (const auto lt = j.find("line_transfer_ns"); lt != j.end()) {
+      r.line_transfer_ns_start = value_or(*lt, "start", -1.0);
+      r.line_transfer_ns_end = value_or(*lt, "end", -1.0);
+    }
+    for (const auto& k : j.at("kernels")) {
+      const std::string name = k.at("kernel").get<std::string>();
+      const std::optional<kernel_id> id = kernel_by_name(name);
+      if (!id) return error = "unknown kernel '" + name + "'", std::nullopt;
+      r.kernels.push_back(kernel_info{
+          *id, value_or<std::string>(k, "size", ""), value_or<std::uint64_t>(k, "check", 0),
+          value_or<std::uint64_t>(k, "tasks", 0), value_or(k, "span", 0),
+          value_or<std::int64_t>(k, "s1", 0), value_or(k, "serial_seconds", 0.0)});
+    }
+    for (const auto& x : j.at("rows")) {
+      result_row row;
+      row.kernel = x.at("kernel").get<std::string>();
+      if (const auto id = kernel_by_name(row.kernel)) row.kernel = kernel_name(*id);
+      row.runtime = x.at("runtime").get<std::string>();
+      row.threads = x.at("threads").get<unsigned>();
+      row.seconds = x.at("seconds").get<double>();
+      row.t1_over_ts = value_or(x, "t1_over_ts", 0.0);
+      row.ts_over_tp = value_or(x, "ts_over_tp", 0.0);
+      row.t1_over_tp = value_or(x, "t1_over_tp", 0.0);
+      row.ns_per_task = value_or(x, "ns_per_task", 0.0);
+      row.peak_rss_kb = value_or<std::int64_t>(x, "peak_rss_kb", -1);
+      row.cores = value_or(x, "cores", 0.0);
+      row.p_tinf = value_or<std::uint64_t>(x, "p_tinf", 0);
+      row.check_ok = value_or(x, "check_ok", true);
+      row.peak_live = value_or<std::int64_t>(x, "peak_live", -1);
+      row.p_s1 = value_or<std::int64_t>(x, "p_s1", 0);
+      if (const auto st = x.find("stats"); st != x.end() && st->is_object()) {
+        scheduler::scheduler_stats s;
+        for (const auto& f : scheduler::scheduler_stats::fields)
+          s.*f.member = value_or<std::uint64_t>(*st, f.name, 0);
+        row.stats = s;
+      }
+      r.rows.push_back(row);
+    }
+    if (const auto idle = j.find("idle"); idle != j.end() && idle->is_array())
+      for (const auto& i : *idle)
+        r.idle.push_back(
+            idle_row{i.at("runtime").get<std::string>(), i.at("threads").get<unsigned>(),
+                     value_or(i, "cpu_ms_per_idle_s", 0.0),
+                     i.contains("own_ms_per_idle_s") && !i["own_ms_per_idle_s"].is_null()
+                         ? std::optional<double>(i["own_ms_per_idle_s"].get<double>())
+                         : std::nullopt});
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    // nlohmann's messages name the key or the byte: "[json.exception.out_of_range.403] key
+    // 'rows' not found"; keep what follows the bracket.
+    const std::string what = e.what();
+    const auto close = what.find("] ");
+    error = close == std::string::npos ? what : what.substr(close + 2);
+    return std::nullopt;
+  }
 }
 
 namespace {

@@ -36,7 +36,12 @@ std::string size_of(kernel_id k, const kernel_params& p) {
       return fmt::format("n={}", p.fib_n);
     case kernel_id::nqueens:
       return fmt::format("n={}", p.queens_n);
-    case kernel_id::uts:
+    case kernel_id::uts_t1:
+    case kernel_id::uts_t3:
+    case kernel_id::uts_t1l:
+    case kernel_id::uts_t3l:
+      return std::string(reference_tree(k, p)->name);
+    case kernel_id::uts_fine:
       return fmt::format("b0={} m={} q={}", p.uts.b0, p.uts.m, p.uts.q);
     case kernel_id::matmul:
       return fmt::format("n={}", p.matmul_n);
@@ -50,6 +55,8 @@ std::string size_of(kernel_id k, const kernel_params& p) {
 bool serial_result_plausible(kernel_id k, const kernel_params& p, std::uint64_t v,
                              const matmul_data& m) {
   if (k == kernel_id::fib) return v == fib_number(p.fib_n);
+  if (const uts_tree* t = reference_tree(k, p); t != nullptr)  // the size UTS publishes
+    return t->published_nodes == 0 || v == t->published_nodes;
   if (k == kernel_id::nqueens) {
     static constexpr std::uint64_t solutions[] = {1,  1,   0,   0,    2,     10,    4,     40,
                                                   92, 352, 724, 2680, 14200, 73712, 365596};
@@ -201,9 +208,6 @@ void fill_ratios(bench_report& out, const kernel_info& ki) {
     if (!t1.count(r.runtime)) continue;
     r.t1_over_ts = t1[r.runtime] / ki.ts;
     r.t1_over_tp = t1[r.runtime] / r.seconds;
-    if (r.threads > 1 && r.stats && r.stats->steals > 0)
-      r.us_per_steal =
-          (r.cores * r.seconds - t1[r.runtime]) * 1e6 / static_cast<double>(r.stats->steals);
   }
 }
 

@@ -8,9 +8,11 @@
 // is the median of the serial runs of all rounds of the kernel (sampled over the same stretch of
 // time as every TP); T1 is the same runtime's median at P = 1. `cores` is the process's CPU time
 // over the wall time of each run (median): on a shared machine it shows how many cores the run
-// actually got (idle thieves that spin count too), which bounds any speedup. us/steal divides
-// what a run at P spent beyond T1 (cores * TP - T1) by its successful steals; the cache-line
-// transfer time measured before and after the kernels (bench/measure.hpp) is its unit. Peak RSS
+// actually got (idle thieves that spin count too), which bounds any speedup. No cost per
+// steal is derived from times: a run at P can do less work than T1 (the fork throttle runs
+// forks inline, caches warm up), so (CPU time at P - T1) / steals is no cost and can be
+// negative; the steal counters are reported as counted. The cache-line transfer time measured
+// before and after the kernels (bench/measure.hpp) is the machine's unit of one. Peak RSS
 // is the process's VmHWM, reset before each run. S1: the peak of live frames of the kernel's
 // coroutine program run serially (scheduler/coro_serial.hpp); peak live frames (cs-*) come from
 // every run, live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after
@@ -35,7 +37,7 @@
 namespace stealcheck::bench {
 
 struct bench_config {
-  std::vector<kernel_id> kernels{all_kernels.begin(), all_kernels.end()};
+  std::vector<kernel_id> kernels{default_kernels.begin(), default_kernels.end()};
   std::vector<unsigned> threads{1, 2};
   std::vector<std::string> runtimes;  ///< empty: all (all_runtime_names())
   bool quick = false;
@@ -68,10 +70,6 @@ struct result_row {
   /// -1 when not measured (serial, tbb, omp).
   std::int64_t peak_live = -1;
   std::int64_t p_s1 = 0;  ///< P * S1
-  /// Parallel overhead per successful steal, microseconds: (CPU time of a run at P - T1) /
-  /// steals, CPU time = cores * TP (idle spinning included); negative when the run at P spent
-  /// less than T1 (noise, or a cache effect). Empty at P = 1, without steals or without T1.
-  std::optional<double> us_per_steal;
   bool check_ok = true;
 };
 
@@ -102,6 +100,13 @@ struct bench_report {
 bench_report run_bench(const bench_config& cfg, std::FILE* progress);
 void print_table(const bench_report& r, std::FILE* out);
 std::string report_json(const bench_report& r, const std::string& command);
+/// A report read back from report_json's output (of this version or an earlier one: a key it
+/// lacks reads as not measured, the kernel named "uts" is uts-fine). On a malformed text:
+/// nullopt and a one-line `error` naming what is wrong. `command` receives the recorded command.
+std::optional<bench_report> read_report_json(const std::string& text, std::string& command,
+                                             std::string& error);
+/// The kernel called `name` ("uts" is uts-fine's earlier name); nullopt if none.
+std::optional<kernel_id> kernel_by_name(std::string_view name);
 /// Writes FILE.png with gnuplot (and FILE.png.dat / FILE.png.gp beside it). False + error if
 /// gnuplot is missing or fails.
 bool write_plot(const bench_report& r, const std::string& png, std::string& error);

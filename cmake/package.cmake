@@ -19,7 +19,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "g++ (>= 4:12), cmake (>= 3.25), libgtest-dev, librapidcheck-dev, libcli11-dev, libfmt-dev,\
- nlohmann-json3-dev, libboost-context-dev, libtbb-dev")
+ nlohmann-json3-dev, libboost-context-dev, libtbb-dev, libnettle8")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_GENERATOR DEB)
 include(CPack)
