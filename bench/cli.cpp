@@ -62,6 +62,10 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   }
   if (!a.runtimes.empty()) {
     for (const auto& name : split(a.runtimes)) {
+      if (name == "omp-llvm") {
+        if (auto why = omp_llvm_unavailable())
+          return fmt::format("runtime 'omp-llvm' is not available: {}", *why);
+      }
       if (make_runtime(name) == nullptr)
         return fmt::format(
             "unknown runtime '{}' (known: {}; an sc-* runtime may end in /t<K>, a fork "
@@ -147,13 +151,14 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "Comma list of fib,nqueens,uts-t1,uts-t3,uts-fine,matmul,loop (the default), "
                   "uts-t1l,uts-t3l (UTS's large trees, about 10^8 nodes each)");
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
-  sub->add_option("--runtimes", args->runtimes,
-                  "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp with a "
-                  "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
-                  "crossbeam_lifo) "
-                  "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
-                  "the cs kernels run serially; an sc name may end in /t<K>: forks throttled at "
-                  "K waiting tasks, e.g. sc-split/t4)");
+  sub->add_option(
+      "--runtimes", args->runtimes,
+      "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm with a "
+      "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
+      "crossbeam_lifo) "
+      "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
+      "the cs kernels run serially; an sc name may end in /t<K>: forks throttled at "
+      "K waiting tasks, e.g. sc-split/t4)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE");

@@ -24,7 +24,7 @@ class runtime {
   virtual ~runtime() = default;
   /// "serial", "coro-serial", "sc-<variant>" and "cs-<variant>" for each variant of
   /// scheduler/variants.hpp (chase_lev, locked, steal_half, split, the, abp,
-  /// fjp, dotnet, crossbeam_lifo), "tbb", "omp"; an sc-*
+  /// fjp, dotnet, crossbeam_lifo), "tbb", "omp", "omp-llvm"; an sc-*
   /// name may carry a fork throttle, "sc-split/t4" (make_pool_runtime).
   virtual std::string_view name() const = 0;
   /// False: runs on the calling thread only (measured at P = 1, not in the idle check).
@@ -81,6 +81,10 @@ std::int64_t serial_frames(kernel_id k, const kernel_params& params, matmul_data
                            std::uint64_t& result);
 std::unique_ptr<runtime> make_tbb_runtime();
 std::unique_ptr<runtime> make_omp_runtime();
+/// omp-llvm (bench/rt_omp_llvm.cpp): nullptr when its module cannot be loaded; then
+/// omp_llvm_unavailable() says why (one line).
+std::unique_ptr<runtime> make_omp_llvm_runtime();
+std::optional<std::string> omp_llvm_unavailable();
 
 /// Every runtime name, in table order.
 std::vector<std::string> all_runtime_names();

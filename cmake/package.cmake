@@ -21,6 +21,8 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "g++ (>= 4:12), cmake (>= 3.25), libgtest-dev, librapidcheck-dev, libcli11-dev, libfmt-dev,\
  nlohmann-json3-dev, libboost-context-dev, libtbb-dev, libnettle8")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+# The omp-llvm module of `stealcheck bench` (lib/stealcheck/) loads LLVM's OpenMP runtime if present.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libomp5-16")
 set(CPACK_GENERATOR DEB)
 include(CPack)
 # SPDX-License-Identifier: Apache-2.0
