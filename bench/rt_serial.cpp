@@ -31,6 +31,7 @@ std::vector<std::string> all_runtime_names() {
                                     "sc-fjp",
                                     "sc-dotnet",
                                     "sc-crossbeam_lifo",
+                                    "sc-split/t4",  // forks throttled: fib's per-task target
                                     "cs-chase_lev",
                                     "cs-locked",
                                     "cs-steal_half",
