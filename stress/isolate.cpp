@@ -169,9 +169,10 @@ void unmap_board(oplog::board* b) {
   ::munmap(b, sizeof(oplog::board));
 }
 
-// "<what> in <where>; <context>"
+// "<first wrong result>; then <what> in <where>; <context>"
 std::string with_place(std::string what, const std::string& where, const oplog::board& b) {
   if (!where.empty()) what += " in " + where;
+  if (const std::string first = oplog::verdict(b); !first.empty()) what = first + "; then " + what;
   if (b.context[0] != '\0') what += fmt::format("; {}", b.context);
   return what;
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "stress/oplog.hpp"
+
 namespace stealcheck::stress {
 
 std::string describe(const take_record& r) {
@@ -22,6 +24,31 @@ std::string describe(const take_record& r) {
   }
   if (r.thread == 0) return fmt::format("owner {}", how);
   return fmt::format("thief {} {}", r.thread, how);
+}
+
+void live_judge::judge(const take_record& r, std::uint64_t pushed_bound) {
+  std::string found;
+  if (r.id >= pushed_bound) {
+    found = fmt::format(
+        "value {} was never pushed (invented): {} took it when {} values were "
+        "pushed",
+        r.id, describe(r), pushed_bound);
+  } else if (r.id < marks_.size()) {
+    std::atomic<std::uint32_t>& mark = marks_[static_cast<std::size_t>(r.id)];
+    // who took it first: (thread + 1) << 8 | how; relaxed: a mark seen is a take that happened
+    const std::uint32_t first = mark.load(std::memory_order_relaxed);
+    if (first == 0) {
+      mark.store(((r.thread + 1) << 8) | static_cast<std::uint32_t>(r.how),
+                 std::memory_order_relaxed);
+    } else if (!duplicates_allowed_) {
+      const take_record earlier{r.id, (first >> 8) - 1, static_cast<taker_kind>(first & 0xff)};
+      found =
+          fmt::format("value {} taken twice: {}, then {}", r.id, describe(earlier), describe(r));
+    }
+  }
+  if (found.empty() || judged_.exchange(true)) return;  // the failure path only: keep the first
+  verdict_ = found + " (judged as it returned)";
+  oplog::set_verdict(verdict_);
 }
 
 std::optional<std::string> check_conservation(std::uint64_t pushed,

@@ -95,6 +95,8 @@ void activate(board* b) noexcept {
 void reset() noexcept {
   board& b = *active_board;
   b.fault_thread.store(-1, std::memory_order_relaxed);
+  b.verdict_ready.store(false, std::memory_order_relaxed);
+  b.verdict[0] = '\0';
   for (thread_ring& r : b.threads)
     r.count.store(0, std::memory_order_relaxed);  // no recording thread runs (Thread role)
 }
@@ -104,6 +106,19 @@ void set_context(std::string_view text) noexcept {
   const std::size_t n = std::min(text.size(), sizeof b.context - 1);
   std::memcpy(b.context, text.data(), n);
   b.context[n] = '\0';
+}
+
+void set_verdict(std::string_view text) noexcept {
+  board& b = *active_board;
+  const std::size_t n = std::min(text.size(), sizeof b.verdict - 1);
+  std::memcpy(b.verdict, text.data(), n);
+  b.verdict[n] = '\0';
+  b.verdict_ready.store(true, std::memory_order_release);  // pairs with verdict()'s acquire
+}
+
+std::string verdict(const board& b) {
+  // A reader in the parent after the child stopped, or in the process after the join.
+  return b.verdict_ready.load(std::memory_order_acquire) ? std::string(b.verdict) : std::string();
 }
 
 int current_thread() noexcept {

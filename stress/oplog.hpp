@@ -47,8 +47,10 @@ struct alignas(64) thread_ring {
 };
 
 struct board {
-  std::atomic<int> fault_thread{-1};  ///< the thread that threw or took the signal, if known
-  char context[256] = {};             ///< what the child was running (a lincheck scenario)
+  std::atomic<int> fault_thread{-1};       ///< the thread that threw or took the signal, if known
+  std::atomic<bool> verdict_ready{false};  ///< set once `verdict` is written
+  char verdict[256] = {};  ///< the first wrong result judged as it returned (stress/ledger.hpp)
+  char context[256] = {};  ///< what the child was running (a lincheck scenario)
   thread_ring threads[max_threads];
 };
 
@@ -60,6 +62,11 @@ void activate(board* b) noexcept;
 void reset() noexcept;
 /// Sets the active board's context line (truncated to fit).
 void set_context(std::string_view text) noexcept;
+/// Writes the first wrong result judged as it returned (truncated to fit). Thread role: at most
+/// one call per run (live_judge keeps the first).
+void set_verdict(std::string_view text) noexcept;
+/// The verdict written in b, or "" if none.
+std::string verdict(const board& b);
 
 /// The number of the calling thread's last begin() (-1: it recorded nothing).
 int current_thread() noexcept;

@@ -225,7 +225,7 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r, spec::spec_ki
     ptrs.push_back(&l);
   while (auto v = logged_pop(d, 0)) {
     ++r.drained;
-    logs[0].record(id_of(*v), 0, taker_kind::drain);
+    logs[0].record(id_of(*v), 0, taker_kind::drain, r.pushed);
     if (r.drained > r.pushed) {
       r.ok = false;
       const auto bad = check_conservation(r.pushed, ptrs, spec::allows_duplicates(spec));

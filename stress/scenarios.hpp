@@ -39,7 +39,7 @@ template <class D>
 void owner_pop(D& d, take_log& log, counters& k) {
   if (auto v = logged_pop(d, 0)) {
     ++k.popped;
-    log.record(id_of(*v), 0, taker_kind::pop);
+    log.record(id_of(*v), 0, taker_kind::pop, k.pushed);  // the owner knows what it pushed
   }
 }
 
@@ -54,6 +54,12 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   std::vector<take_log> logs(static_cast<std::size_t>(thieves) + 1);
   std::vector<counters> ks(static_cast<std::size_t>(thieves) + 1);
   std::atomic<bool> done{false};
+  // Marks for the ids an op-bounded run can push (a run by time marks as many; ids above are
+  // left to the final check), at most 2^22 (16 MB).
+  live_judge judge(std::min<std::uint64_t>(c.ops + 1024, std::uint64_t{1} << 22),
+                   spec::allows_duplicates(c.spec));
+  for (auto& l : logs)
+    l.attach(&judge);
   oplog::reset();  // before the threads start: the log holds this run only
   const auto start = std::chrono::steady_clock::now();
   run_together(thieves + 1, [&](int i) {
@@ -70,6 +76,10 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   for (const auto& k : ks)
     k.add_to(r);
   if (drain) drain_and_check(d, logs, r, c.spec);
+  if (!judge.verdict().empty()) {  // the first wrong result, as it returned
+    r.ok = false;
+    r.failure = judge.verdict();
+  }
   return r;
 }
 

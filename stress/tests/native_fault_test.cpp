@@ -49,17 +49,49 @@ class crashing_steal : public locked_deque<T, Mem> {
   }
 };
 
+// Spins on a flag nobody sets: an operation that never returns.
+void hang(const std::atomic<bool>& never) {
+  while (!never.load(std::memory_order_relaxed))
+    std::this_thread::yield();
+}
+
 template <class T, class Mem = native_memory>
 class looping_pop : public locked_deque<T, Mem> {
  public:
   using locked_deque<T, Mem>::locked_deque;
   std::optional<T> pop() {
-    while (!never_.load(std::memory_order_relaxed))
-      std::this_thread::yield();
+    hang(never_);
     return locked_deque<T, Mem>::pop();
   }
 
  private:
+  std::atomic<bool> never_{false};
+};
+
+// The owner's second pop that finds a value returns the first one's value again (a value taken
+// twice), and the pop after it never returns.
+template <class T, class Mem = native_memory>
+class repeat_then_hangs : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  std::optional<T> pop() {
+    if constexpr (std::is_same_v<T, std::uint64_t>) {  // the mixed scenario's values
+      if (repeated_) hang(never_);
+      auto v = locked_deque<T, Mem>::pop();
+      if (v && first_) {
+        repeated_ = true;
+        return first_;
+      }
+      if (v) first_ = v;
+      return v;
+    } else {
+      return locked_deque<T, Mem>::pop();
+    }
+  }
+
+ private:
+  std::optional<T> first_;  // owner-only
+  bool repeated_ = false;
   std::atomic<bool> never_{false};
 };
 
@@ -90,8 +122,7 @@ class looping_steal : public locked_deque<T, Mem> {
  public:
   using locked_deque<T, Mem>::locked_deque;
   steal_result<T> steal() {
-    while (!never_.load(std::memory_order_relaxed))
-      std::this_thread::yield();
+    hang(never_);
     return locked_deque<T, Mem>::steal();
   }
 
@@ -186,8 +217,21 @@ TEST(NativeFault, StressKilledRunReportsTheTimeItRan) {
 TEST(NativeFault, StressGarbageThenLoopIsReportedByTheFirstWrongValue) {
   const result r = stress_mixed<garbage_then_loops>(/*deadline=*/120, /*stall=*/20);
   ASSERT_FALSE(r.ok);
-  expect_has(r.failure, "987654321");
+  expect_has(r.failure, "value 987654321 was never pushed (invented): owner ");
+  expect_has(r.failure, "(judged as it returned)");
   EXPECT_EQ(r.failure.find("did not"), std::string::npos) << r.failure;  // not a timeout
+}
+
+// A value taken twice, then a pop that hangs: the report leads with the wrong result, judged as
+// it returned, and then names the stuck operation.
+TEST(NativeFault, StressReportsTheFirstWrongResultOfARunKilledLater) {
+  const result r = stress_mixed<repeat_then_hangs>(/*deadline=*/60, /*stall=*/1);
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.find("value "), 0U) << r.failure;
+  expect_has(r.failure,
+             "taken twice: owner pop, then owner pop (judged as it returned); then an "
+             "operation did not return within 1 s");
+  expect_has(r.failure, "owner stuck in pop()");
 }
 
 TEST(NativeFault, StressStopsALoopingSteal) {
