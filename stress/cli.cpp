@@ -8,13 +8,17 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "harness/registry.hpp"
 #include "stress/bind.hpp"
 #include "stress/cli.hpp"
+#include "stress/history_file.hpp"
 #include "stress/isolate.hpp"
+#include "stress/lincheck.hpp"
 
 namespace stealcheck::stress {
 namespace {
@@ -117,7 +121,55 @@ struct lincheck_args {
   std::uint64_t seed = 0;
   std::string reproduce;
   std::string svg_file;
+  std::string history_file;  ///< --history: check this file instead of generating scenarios
+  std::string spec_name;     ///< --spec: a spec kind or a registered variant's name
 };
+
+// --spec NAME: a spec kind, or the spec a registered variant declares.
+spec::spec_kind spec_named(const std::string& name) {
+  if (const auto kind = spec_by_name(name)) return *kind;
+  if (const harness::variant* v = harness::find_variant(name)) return v->info().spec;
+  throw harness::usage_error(fmt::format(
+      "unknown spec '{}' (lifo_owner, fifo_owner, unordered, at_least_once, or a variant's name: "
+      "stealcheck list)",
+      name));
+}
+
+// --history FILE: one history from a file, decided; exit 0 linearizable, 1 not.
+int check_history_file(const lincheck_args& a) {
+  std::ifstream f(a.history_file);
+  if (!f) throw harness::usage_error(fmt::format("cannot read {}", a.history_file));
+  const history_file file = read_history(f, a.history_file);
+  if (file.ops.empty())
+    throw harness::usage_error(fmt::format("{}: no operations", a.history_file));
+  const spec::spec_kind kind = !a.spec_name.empty()
+                                   ? spec_named(a.spec_name)
+                                   : file.spec.value_or(spec::spec_kind::lifo_owner);
+  std::set<std::uint32_t> threads;
+  for (const operation& op : file.ops)
+    threads.insert(op.thread);
+  fmt::print("{}: {} operations on {} threads, spec {}\n", a.history_file, file.ops.size(),
+             threads.size(), spec::spec_name(kind));
+  const check_result r = check(file.ops, kind);
+  if (r.linearizable) {
+    std::vector<std::string> order;
+    for (std::size_t i = 0; i < r.order.size() && i < 12; ++i)
+      order.push_back(describe(file.ops[r.order[i]]));
+    fmt::print("linearizable ({} states explored); a witness order: {}{}\n", r.states_explored,
+               fmt::join(order, ", "),
+               r.order.size() > 12 ? fmt::format(", ... ({} more)", r.order.size() - 12) : "");
+    return 0;
+  }
+  const history m = minimize(file.ops, kind);
+  fmt::print("not linearizable ({} operations after minimizing, of {})\n  spec: {}\n", m.size(),
+             file.ops.size(), spec_step(m, kind));
+  fmt::print("  minimal non-linearizable history (stamps as in the file):\n{}", timeline_text(m));
+  if (!a.svg_file.empty()) {
+    std::ofstream(a.svg_file) << timeline_svg(m, a.history_file);
+    fmt::print("  timeline written to {}\n", a.svg_file);
+  }
+  return 1;
+}
 
 void report_failure(const lincheck_args& a, const run_options& o, const std::string& name,
                     const outcome& out) {
@@ -179,6 +231,9 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
 }
 
 int run_lincheck(const lincheck_args& a) {
+  if (!a.history_file.empty()) return check_history_file(a);
+  if (a.variant.empty())
+    throw harness::usage_error("lincheck needs a variant (or 'all'), or --history FILE");
   const auto variants = harness::select_variants(a.variant);
   fmt::print("lincheck --mode {}: seed {} (fixes the generated scenarios and injected delays)\n",
              a.mode, a.seed);
@@ -194,8 +249,8 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<lincheck_args>();
   auto* cmd = app.add_subcommand(
       "lincheck", "Linearizability of generated concurrent scenarios (RapidCheck, shrinking)");
-  cmd->add_option("variant", a->variant, "Variant name, or 'all' (the correct variants)")
-      ->required();
+  cmd->add_option("variant", a->variant,
+                  "Variant name, or 'all' (the correct variants); not with --history");
   cmd->add_option("--mode", a->mode, "native (real threads) or model (the model checker)")
       ->check(CLI::IsMember({"native", "model"}));
   cmd->add_option("--scenarios", a->scenarios, "Generated scenarios")
@@ -205,6 +260,12 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--reproduce", a->reproduce,
                   "Replay one failure: RapidCheck's reproduce=... string");
   cmd->add_option("--svg", a->svg_file, "Write the failing history's timeline as SVG");
+  cmd->add_option("--history", a->history_file,
+                  "Check one recorded history from FILE (JSON Lines, docs/history-format.md): "
+                  "exit 0 linearizable, 1 not, 2 a bad file");
+  cmd->add_option("--spec", a->spec_name,
+                  "With --history: lifo_owner, fifo_owner, unordered, at_least_once, or a "
+                  "variant's name (default: the file's header, else lifo_owner)");
   cmd->callback([a, &exit_code, cmd] {
     if (cmd->count("--seed") == 0) a->seed = harness::default_seed();
     exit_code = run_lincheck(*a);
