@@ -127,7 +127,7 @@ history_file read_history(std::istream& in, const std::string& name) {
     json j;
     try {
       j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for a number overflow
       std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
       if (const auto at = what.find("at line 1, "); at != std::string::npos) what.erase(at, 11);
       const auto close = what.find("] ");

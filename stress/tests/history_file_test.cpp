@@ -100,6 +100,10 @@ TEST(HistoryFile, AMalformedLineIsNamedWithFileAndLine) {
   for (const auto& [line, error] : cases)
     EXPECT_EQ(error_of(line), error) << line;
   EXPECT_EQ(error_of("{oops").rfind("h.jsonl:2: not JSON: ", 0), 0U) << error_of("{oops");
+  // nlohmann throws out_of_range, not parse_error, for a number too large for a double
+  const std::string overflow = error_of(R"({"thread": 1E8888})");
+  EXPECT_EQ(overflow.rfind("h.jsonl:2: not JSON: number overflow parsing '1E8888'", 0), 0U)
+      << overflow;
 }
 
 }  // namespace
