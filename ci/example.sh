@@ -122,6 +122,19 @@ grep -E "^[0-9]+ killed" "$work/mutate.log"
 "$cli" model nope >/dev/null 2>"$work/err.log"
 [ $? -eq 2 ] && [ "$(wc -l <"$work/err.log")" -eq 1 ] || fail "bad input is not one line and exit 2"
 
+echo "== a history recorded by the example's own program, checked from the file"
+rec="$work/build/history_recorder"
+"$rec" "$work/history.jsonl" 20000 || fail "history_recorder"
+"$prefix/bin/stealcheck" lincheck --history "$work/history.jsonl" >"$work/history.log" 2>&1 ||
+  { head -c 2000 "$work/history.log"; fail "the recorded history of legacy_deque is not linearizable"; }
+head -n 2 "$work/history.log" | cut -c1-160
+"$rec" "$work/lie.jsonl" 20000 --lie || fail "history_recorder --lie"
+"$prefix/bin/stealcheck" lincheck --history "$work/lie.jsonl" >"$work/lie.log" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "^not linearizable" "$work/lie.log" ||
+  { head -c 2000 "$work/lie.log"; fail "a falsified history was not rejected (exit $rc)"; }
+head -n 3 "$work/lie.log" | cut -c1-160
+
 echo "== examples/case-studies: build against $prefix only, ctest to JUnit XML"
 (cd examples/case-studies &&
   bash ../ci/conformance.sh "$prefix" "$work/cs" "$work/cs-junit.xml") >"$work/cs.log" 2>&1 ||

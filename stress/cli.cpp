@@ -161,9 +161,18 @@ int check_history_file(const lincheck_args& a) {
     return 0;
   }
   const history m = minimize(file.ops, kind);
-  fmt::print("not linearizable ({} operations after minimizing, of {})\n  spec: {}\n", m.size(),
-             file.ops.size(), spec_step(m, kind));
-  fmt::print("  minimal non-linearizable history (stamps as in the file):\n{}", timeline_text(m));
+  if (m.size() == file.ops.size() && m.size() > 5000)
+    fmt::print("not linearizable ({} operations, more than the 5,000 the minimizer takes)\n",
+               m.size());
+  else
+    fmt::print("not linearizable ({} operations after minimizing, of {})\n", m.size(),
+               file.ops.size());
+  fmt::print("  spec: {}\n", spec_step(m, kind));
+  constexpr std::size_t printed_ops = 200;  // a timeline longer than this is left to --svg
+  if (m.size() <= printed_ops)
+    fmt::print("  minimal non-linearizable history (stamps as in the file):\n{}", timeline_text(m));
+  else
+    fmt::print("  its timeline is too long to print ({} operations): --svg draws it\n", m.size());
   if (!a.svg_file.empty()) {
     std::ofstream(a.svg_file) << timeline_svg(m, a.history_file);
     fmt::print("  timeline written to {}\n", a.svg_file);
