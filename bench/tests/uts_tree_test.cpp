@@ -1,5 +1,6 @@
 // bench/tests/uts_tree_test.cpp: UTS's sample trees T1 and T3 as bench/uts_tree.hpp builds them
-// have the sizes UTS publishes for them (4,130,071 and 4,112,897 nodes), serially and on a pool;
+// have the sizes UTS publishes for them (4,130,071 and 4,112,897 nodes), serially and (release)
+// on a pool;
 // and the benchmark's check rejects a tree whose size differs from the published one (the same
 // T1 parameters with another root seed), beside the run that passes. No timing.
 #include <gtest/gtest.h>
@@ -23,7 +24,10 @@ TEST(UtsTree, SampleTreesHaveThePublishedSizesSeriallyAndOnAPool) {
     const uts_tree& t = *reference_tree(k, params);
     serial_rt serial;
     EXPECT_EQ(run_kernel(serial, k, params, m), t.published_nodes) << t.name;
-    EXPECT_EQ(pool->run(k, params, m), t.published_nodes) << t.name << " on sc-chase_lev, P=2";
+    // On the pool too, in release: 4 million tasks a tree are long under the sanitizers.
+    if (STEALCHECK_TEST_SCALE >= 100) {
+      EXPECT_EQ(pool->run(k, params, m), t.published_nodes) << t.name << " on sc-chase_lev, P=2";
+    }
   }
 }
 
