@@ -5,9 +5,11 @@
 
 #include <array>
 #include <istream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
+#include <utility>
 
 #include "harness/errors.hpp"
 
@@ -23,11 +25,11 @@ constexpr std::array<spec::spec_kind, 4> all_specs = {
 // One line's parser: every complaint is "FILE:LINE: what".
 class line_reader {
  public:
-  line_reader(const std::string& file, std::size_t line, const json& j)
-      : file_(file), line_(line), j_(j) {}
+  /// `where`: "FILE:LINE" (JSON Lines) or "FILE: operation K" (Porcupine's array).
+  line_reader(std::string where, const json& j) : where_(std::move(where)), j_(j) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw harness::usage_error(fmt::format("{}:{}: {}", file_, line_, what));
+    throw harness::usage_error(fmt::format("{}: {}", where_, what));
   }
   const json& field(const char* key) const {
     const auto it = j_.find(key);
@@ -45,7 +47,7 @@ class line_reader {
     for (const auto& [key, _] : j_.items())
       if (key != "thread" && key != "op" && key != "value" && key != "result" && key != "invoke" &&
           key != "response")
-        fail(fmt::format("unknown field \"{}\"", key));
+        fail(fmt::format("unknown field {}", json(key).dump()));
     operation op;
     const std::uint64_t thread = number("thread");
     if (thread >= 1u << 16) fail(fmt::format("thread {} out of range (0..65535)", thread));
@@ -102,10 +104,51 @@ class line_reader {
     op.value = op.batch.front();
   }
 
-  const std::string& file_;
-  std::size_t line_;
+  std::string where_;
   const json& j_;
 };
+
+// Checks one operation's rules across the history (values pushed once) and appends it.
+void append(history_file& out, std::set<std::uint64_t>& pushed, const line_reader& r) {
+  operation op = r.parse();
+  if (op.kind == spec::op_kind::push && !pushed.insert(op.value).second)
+    r.fail(fmt::format("value {} pushed twice (values must be unique)", op.value));
+  out.ops.push_back(std::move(op));
+}
+
+// Porcupine's operations (github.com/anishathalye/porcupine, model.go, Operation: ClientId,
+// Input, Call, Output, Return), the deque's operation in Input ({"op": "push", "value": 3} or
+// {"op": "pop"}, "steal", "steal_batch") and its result in Output: the same fields as a line.
+history_file read_porcupine(const json& all, const std::string& name) {
+  history_file out;
+  std::set<std::uint64_t> pushed;
+  std::size_t k = 0;
+  for (const json& p : all) {
+    ++k;
+    const std::string where = fmt::format("{}: operation {}", name, k);
+    const line_reader outer(where, p);
+    if (!p.is_object()) outer.fail("not a JSON object");
+    for (const auto& [key, _] : p.items())
+      if (key != "ClientId" && key != "Input" && key != "Call" && key != "Output" &&
+          key != "Return")
+        outer.fail(
+            fmt::format("unknown field {} (Porcupine's: ClientId, Input, Call, Output, Return)",
+                        json(key).dump()));
+    const json& input = outer.field("Input");
+    if (!input.is_object()) outer.fail("Input must be an object such as {\"op\": \"steal\"}");
+    json line = {{"thread", p.value("ClientId", json(0))},
+                 {"invoke", outer.field("Call")},
+                 {"response", outer.field("Return")}};
+    for (const auto& [key, v] : input.items()) {
+      if (key != "op" && key != "value")
+        outer.fail(fmt::format("unknown field {} in Input (op, value)", json(key).dump()));
+      line[key] = v;
+    }
+    if (input.value("op", json()) != json("push")) line["result"] = outer.field("Output");
+    append(out, pushed, line_reader(where, line));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -116,6 +159,19 @@ std::optional<spec::spec_kind> spec_by_name(std::string_view name) {
 }
 
 history_file read_history(std::istream& in, const std::string& name) {
+  if (std::ws(in).peek() == '[') {  // Porcupine's JSON array of operations
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    json all;
+    try {
+      all = json::parse(text);
+    } catch (const json::exception& e) {
+      std::string what = e.what();
+      const auto close = what.find("] ");
+      throw harness::usage_error(fmt::format(
+          "{}: not JSON: {}", name, close == std::string::npos ? what : what.substr(close + 2)));
+    }
+    return read_porcupine(all, name);
+  }
   history_file out;
   std::set<std::uint64_t> pushed;
   std::string text;
@@ -135,7 +191,7 @@ history_file read_history(std::istream& in, const std::string& name) {
           fmt::format("{}:{}: not JSON: {}", name, line,
                       close == std::string::npos ? what : what.substr(close + 2)));
     }
-    const line_reader r(name, line, j);
+    const line_reader r(fmt::format("{}:{}", name, line), j);
     if (!j.is_object()) r.fail("not a JSON object");
     if (first && j.contains("stealcheck_history")) {
       first = false;
@@ -153,10 +209,7 @@ history_file read_history(std::istream& in, const std::string& name) {
       continue;
     }
     first = false;
-    operation op = r.parse();
-    if (op.kind == spec::op_kind::push && !pushed.insert(op.value).second)
-      r.fail(fmt::format("value {} pushed twice (values must be unique)", op.value));
-    out.ops.push_back(std::move(op));
+    append(out, pushed, r);
   }
   if (in.bad()) throw harness::usage_error(fmt::format("{}: read error", name));
   return out;

@@ -106,6 +106,41 @@ TEST(HistoryFile, AMalformedLineIsNamedWithFileAndLine) {
       << overflow;
 }
 
+// Porcupine's operations (an array of ClientId, Input, Call, Output, Return) read as the same
+// history as the lines; what is wrong is named by the operation's position.
+TEST(HistoryFile, PorcupineOperationsReadAsLines) {
+  std::stringstream porcupine(R"([
+    {"ClientId": 0, "Input": {"op": "push", "value": 4}, "Call": 0, "Output": null, "Return": 1},
+    {"ClientId": 1, "Input": {"op": "steal"}, "Call": 2, "Output": "abort", "Return": 3},
+    {"ClientId": 2, "Input": {"op": "steal_batch"}, "Call": 2, "Output": [4], "Return": 5}])");
+  std::stringstream lines(R"({"thread": 0, "op": "push", "value": 4, "invoke": 0, "response": 1}
+{"thread": 1, "op": "steal", "result": "abort", "invoke": 2, "response": 3}
+{"thread": 2, "op": "steal_batch", "result": [4], "invoke": 2, "response": 5})");
+  const history a = read_history(porcupine, "p.json").ops, b = read_history(lines, "l").ops;
+  ASSERT_EQ(a.size(), 3U);
+  ASSERT_EQ(b.size(), 3U);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a[i].thread, b[i].thread) << i;
+    EXPECT_EQ(a[i].kind, b[i].kind) << i;
+    EXPECT_EQ(a[i].has_value, b[i].has_value) << i;
+    EXPECT_EQ(a[i].value, b[i].value) << i;
+    EXPECT_EQ(a[i].status, b[i].status) << i;
+    EXPECT_EQ(a[i].batch, b[i].batch) << i;
+    EXPECT_EQ(a[i].invoke, b[i].invoke) << i;
+    EXPECT_EQ(a[i].response, b[i].response) << i;
+  }
+  std::stringstream bad(R"([{"ClientId": 0, "Input": {"op": "push", "value": 4}, "Call": 0,
+    "Output": null, "Return": 1}, {"ClientId": 1, "Input": "steal", "Call": 2, "Output": 1,
+    "Return": 3}])");
+  try {
+    (void)read_history(bad, "p.json");
+    FAIL() << "accepted";
+  } catch (const harness::usage_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "p.json: operation 2: Input must be an object such as {\"op\": \"steal\"}");
+  }
+}
+
 }  // namespace
 }  // namespace stealcheck::stress::lincheck
 // SPDX-License-Identifier: Apache-2.0
