@@ -134,6 +134,17 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q "^not linearizable" "$work/lie.log" ||
   { head -c 2000 "$work/lie.log"; fail "a falsified history was not rejected (exit $rc)"; }
 head -n 3 "$work/lie.log" | cut -c1-160
+# The same from another language: examples/go-recorder (Debian's golang-go).
+(cd examples/go-recorder && GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod \
+  go build -o "$work/go-recorder" .) || fail "go build of examples/go-recorder"
+"$work/go-recorder" "$work/go.jsonl" 20000 || fail "go-recorder"
+"$prefix/bin/stealcheck" lincheck --history "$work/go.jsonl" >"$work/go.log" 2>&1 ||
+  { head -c 2000 "$work/go.log"; fail "the Go program's recorded history is not linearizable"; }
+"$work/go-recorder" "$work/go-lie.jsonl" 20000 --lie || fail "go-recorder --lie"
+"$prefix/bin/stealcheck" lincheck --history "$work/go-lie.jsonl" >"$work/go-lie.log" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { head -c 2000 "$work/go-lie.log"; fail "the falsified Go history was not rejected"; }
+head -n 2 "$work/go.log" | cut -c1-160
 
 echo "== examples/case-studies: build against $prefix only, ctest to JUnit XML"
 (cd examples/case-studies &&

@@ -1,0 +1,3 @@
+module stealcheck.example/go-recorder
+
+go 1.19
