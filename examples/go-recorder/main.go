@@ -172,4 +172,5 @@ func main() {
 	}
 	fmt.Printf("%d operations of 1 owner and %d thieves written to %s%s\n", n, thieves, os.Args[1], suffix)
 }
+
 // SPDX-License-Identifier: Apache-2.0
