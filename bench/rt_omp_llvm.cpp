@@ -32,6 +32,7 @@ struct loaded_module {
   std::string error;  ///< why run is null
 };
 
+#ifndef STEALCHECK_SANITIZED
 // STEALCHECK_OMP_LLVM_MODULE, else <directory of the executable>/../lib/stealcheck/<module>: the
 // build tree puts the module there for tools/ and bench/, the package under /usr/lib/stealcheck.
 std::string module_path() {
@@ -42,6 +43,7 @@ std::string module_path() {
   if (ec) return omp_llvm_module_name;
   return (exe.parent_path().parent_path() / "lib" / "stealcheck" / omp_llvm_module_name).string();
 }
+#endif
 
 loaded_module open_module() {
   loaded_module m;
