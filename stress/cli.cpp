@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/registry.hpp"
+#include "harness/replay.hpp"
 #include "stress/bind.hpp"
 #include "stress/cli.hpp"
 #include "stress/history_file.hpp"
@@ -122,6 +123,7 @@ struct lincheck_args {
   std::string reproduce;
   std::string svg_file;
   std::string history_file;  ///< --history: check this file instead of generating scenarios
+  std::string save_history;  ///< --save-history: write a native failure's history here
   std::string spec_name;     ///< --spec: a spec kind or a registered variant's name
 };
 
@@ -198,6 +200,13 @@ void report_failure(const lincheck_args& a, const run_options& o, const std::str
     std::ofstream(a.svg_file) << out.svg;
     fmt::print("  timeline written to {}\n", a.svg_file);
   }
+  if (!a.save_history.empty() && !out.history_file.empty()) {
+    std::ofstream f(a.save_history);
+    f << out.history_file;
+    if (!f) throw harness::usage_error(fmt::format("cannot write {}", a.save_history));
+    fmt::print("  history written to {} (recheck: {} lincheck --history {})\n", a.save_history,
+               harness::program_name(), a.save_history);
+  }
 }
 
 int run_one(const lincheck_args& a, const harness::variant& v) {
@@ -272,6 +281,9 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--history", a->history_file,
                   "Check one recorded history from FILE (JSON Lines, docs/history-format.md): "
                   "exit 0 linearizable, 1 not, 2 a bad file");
+  cmd->add_option("--save-history", a->save_history,
+                  "Write the minimized history of a native failure to FILE (the --history "
+                  "format), to recheck or share it");
   cmd->add_option("--spec", a->spec_name,
                   "With --history: lifo_owner, fifo_owner, unordered, at_least_once, or a "
                   "variant's name (default: the file's header, else lifo_owner)");

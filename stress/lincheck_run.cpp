@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
+#include "stress/history_file.hpp"
 #include "stress/isolate.hpp"
 #include "stress/lincheck.hpp"
 #include "stress/oplog.hpp"
@@ -156,6 +158,9 @@ outcome check_generated(const std::string& id, const run_options& options,
   out.timeline = timeline_text(minimal) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
   out.svg = timeline_svg(
       minimal, stuck.empty() ? out.scenario_text : out.scenario_text + "; spec: " + stuck);
+  std::ostringstream file;
+  write_history(file, minimal, options.spec);
+  out.history_file = file.str();
   out.failure = fmt::format("not linearizable ({} operations after minimizing): {}", minimal.size(),
                             out.scenario_text);
   return out;
@@ -175,6 +180,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                {"scenario_text", o.scenario_text},
                                {"timeline", o.timeline},
                                {"svg", o.svg},
+                               {"history_file", o.history_file},
                                {"reproduce", o.reproduce},
                                {"reproduce_passes", o.reproduce_passes},
                                {"count", count != nullptr ? *count : 0}};
@@ -197,6 +203,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   o.scenario_text = j.at("scenario_text").get<std::string>();
   o.timeline = j.at("timeline").get<std::string>();
   o.svg = j.at("svg").get<std::string>();
+  o.history_file = j.at("history_file").get<std::string>();
   o.reproduce = j.at("reproduce").get<std::string>();
   o.reproduce_passes = j.at("reproduce_passes").get<bool>();
   if (count != nullptr) *count = j.at("count").get<std::uint64_t>();

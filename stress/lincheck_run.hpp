@@ -45,7 +45,10 @@ struct outcome {
   std::string scenario_text;  ///< the shrunk failing scenario
   std::string timeline;       ///< its minimized non-linearizable history, per thread
   std::string svg;            ///< the same as an SVG document
-  std::string reproduce;      ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
+  /// The same history in the history-file format (stress/history_file.hpp), for
+  /// `lincheck --save-history` and `lincheck --history`; native failures only.
+  std::string history_file;
+  std::string reproduce;  ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
   /// run_options::reproduce was given and its scenario ran and passed: a stale string (the
   /// deque was fixed since), reported as a pass.
   bool reproduce_passes = false;
