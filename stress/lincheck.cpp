@@ -10,6 +10,7 @@
 #include "deques/spec.hpp"
 #include "harness/random.hpp"
 #include "harness/timeline.hpp"
+#include "stress/lincheck_fast.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {
@@ -25,6 +26,18 @@ std::vector<timeline::item> items(const history& h) {
 }  // namespace
 
 check_result check(const history& h, spec::spec_kind kind) {
+  fast_result f = fast_check(h, kind);
+  if (f.verdict == fast_verdict::undecided) return search(h, kind);
+  check_result r;
+  r.direct = true;
+  r.linearizable = f.verdict == fast_verdict::linearizable;
+  r.order = std::move(f.order);
+  r.proof = std::move(f.reason);
+  r.core = std::move(f.core);
+  return r;
+}
+
+check_result search(const history& h, spec::spec_kind kind) {
   std::vector<linearize::real_time_order::interval> when;
   when.reserve(h.size());
   for (const operation& op : h)
@@ -41,7 +54,12 @@ check_result check(const history& h, spec::spec_kind kind) {
 
 history minimize(const history& h, spec::spec_kind kind) {
   constexpr std::size_t max_ops = 5000;  // beyond this, greedy removal costs too much
-  if (h.size() > max_ops) return h;
+  if (h.size() > max_ops) {
+    const check_result r = check(h, kind);
+    if (r.core.empty() || r.core.size() > max_ops) return h;
+    const history core = linearize::subset(std::span<const operation>(h), r.core);
+    return check(core, kind).linearizable ? h : minimize(core, kind);
+  }
   const std::span<const operation> ops(h);
   return linearize::subset(ops, linearize::minimize(ops, [&](std::span<const std::size_t> kept) {
                              return !check(linearize::subset(ops, kept), kind).linearizable;

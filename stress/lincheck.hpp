@@ -7,25 +7,25 @@
 // deque is empty at that point; steal_batch takes 1..ceil(n/2) top values in order)? The
 // owner's operations are totally ordered by (1), since one thread's operations never overlap.
 //
-// Algorithm: the linearizability core (deques/linearize.hpp) under real_time_order: Wing and
-// Gong's search (J. Parallel Distrib. Comput. 1993) with Lowe's memoization ("Testing for
-// linearizability", CCPE 2017): depth-first over the operations that may come next (those
-// invoked before the earliest response among the remaining ones), applying each to the spec
-// with its observed result, backtracking with the spec's undo, and never revisiting a set of
-// linearized operations already seen. The set alone determines the spec state here (values
-// are unique, so the deque holds exactly the pushed-and-not-taken values in push order, and
-// at_least_once's taken values with their counts are those of the set's takes), so
-// the memo key is the set: a 128-bit Zobrist hash of it (two independent 64-bit keys; a false
-// "seen" needs a 128-bit collision). minimize() is the core's greedy minimizer; the timelines
+// Algorithm: first the direct decision of stress/lincheck_fast.hpp (lifo_owner histories with
+// one owner: near-linear, no search); where it does not decide, the linearizability core
+// (deques/linearize.hpp) under real_time_order: Wing and Gong's search (J. Parallel Distrib.
+// Comput. 1993) with Lowe's memoization ("Testing for linearizability", CCPE 2017): depth-first
+// over the operations that may come next (those invoked before the earliest response among the
+// remaining ones), applying each to the spec with its observed result, backtracking with the spec's
+// undo, and never revisiting a set of linearized operations already seen. The set alone determines
+// the spec state here (values are unique, so the deque holds exactly the pushed-and-not-taken
+// values in push order, and at_least_once's taken values with their counts are those of the set's
+// takes), so the memo key is the set: a 128-bit Zobrist hash of it (two independent 64-bit keys; a
+// false "seen" needs a 128-bit collision). minimize() is the core's greedy minimizer; the timelines
 // are harness/timeline.hpp's, with the recorder's stamps as the clock.
 //
 // Thread role: any thread, on a history it owns.
 // Requires: values are unique (each pushed at most once); every operation completed.
-// Complexity: worst case exponential in the number of overlapping operations (inherent: the
-// problem is NP-complete); with k threads, O(n * 2^k)-ish in practice. Iterative: no
-// recursion depth limit. minimize(): one check per unit, at most 5,000 operations (a longer
-// history is returned whole).
-// Source: linearizability, Herlihy & Wing, TOPLAS 1990.
+// Complexity: O(n log n) where the direct decision decides; otherwise worst case exponential
+// in the number of overlapping operations (inherent: the problem is NP-complete in general).
+// Iterative: no recursion depth limit. minimize(): one check per unit, at most 5,000 operations (a
+// longer history is returned whole). Source: linearizability, Herlihy & Wing, TOPLAS 1990.
 #pragma once
 
 #include <cstddef>
@@ -40,15 +40,24 @@ namespace stealcheck::stress::lincheck {
 
 struct check_result {
   bool linearizable = false;
-  std::vector<std::size_t> order;  ///< a witness linearization (indices into h) if linearizable
-  std::size_t states_explored = 0;
+  std::vector<std::size_t> order;   ///< a witness linearization (indices into h) if linearizable
+  std::size_t states_explored = 0;  ///< the general search's (0 when decided directly)
+  bool direct = false;              ///< decided by stress/lincheck_fast.hpp, without a search
+  std::string proof;                ///< decided directly, not linearizable: why, in one line
+  std::vector<std::size_t> core;    ///< ... and the operations the proof names (indices into h)
 };
 
+/// Decides h: directly (stress/lincheck_fast.hpp) where that decides, else by the search.
 check_result check(const history& h, spec::spec_kind kind);
+
+/// The search alone, without the direct decision (to compare the two).
+check_result search(const history& h, spec::spec_kind kind);
 
 /// A smallest-found non-linearizable sub-history of a non-linearizable `h` (greedy removal of
 /// whole units: a push with the operations that took its value, or a lone empty/abort op,
-/// keeping only removals after which the rest is still not linearizable).
+/// keeping only removals after which the rest is still not linearizable). A history longer
+/// than 5,000 operations is minimized from the operations of the direct decision's proof when
+/// they are not linearizable on their own, else returned whole.
 /// Requires: !check(h, kind).linearizable.
 history minimize(const history& h, spec::spec_kind kind);
 
