@@ -6,7 +6,7 @@ packages=(
   g++ cmake ninja-build pkg-config git python3 gdb
   libgtest-dev librapidcheck-dev libbenchmark-dev libtbb-dev libcli11-dev libfmt-dev
   nlohmann-json3-dev libboost-context-dev graphviz gnuplot-nox clang-format clang-tidy
-  clang-16 libclang-rt-16-dev libomp-16-dev help2man nettle-dev golang-go
+  clang-16 libclang-rt-16-dev libomp-16-dev help2man nettle-dev golang-go ccache
 )
 missing=()
 for p in "${packages[@]}"; do
