@@ -1,11 +1,13 @@
 // stress/cli.cpp: `stealcheck stress` and `stealcheck lincheck` (see cli.hpp).
 //
 // stealcheck stress <variant|all> [--threads N] [--ops N | --seconds S] [--seed S] [--scenario S]
+//                   [--save-history FILE]
 #include "harness/cli.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -20,6 +22,7 @@
 #include "stress/history_file.hpp"
 #include "stress/isolate.hpp"
 #include "stress/lincheck.hpp"
+#include "stress/oplog.hpp"
 
 namespace stealcheck::stress {
 namespace {
@@ -32,7 +35,35 @@ struct stress_options {
   double seconds = 0;
   std::uint64_t seed = 0;
   bool seed_given = false;
+  std::string save_history;  ///< --save-history: the first failing run's history, else the last's
 };
+
+// At most this many operations on a tape in all (48 bytes each).
+constexpr std::size_t tape_operations = std::size_t{1} << 22;
+
+// Runs one scenario; with a history file, records the run and writes its history there when
+// it failed or is the last run (`last`). A run whose history cannot be written says why in its
+// failure text.
+result run_recorded(const binding& b, scenario_kind s, const config& c, const std::string& file,
+                    bool last) {
+  const auto threads = static_cast<std::uint32_t>(c.thieves + 1);
+  oplog::tape t(threads, tape_operations / threads);
+  oplog::record_into(&t);
+  result r = b.run(s, c);
+  oplog::record_into(nullptr);
+  if (r.ok && !last) return r;
+  std::string why;
+  const auto h = oplog::history_of(t, why);
+  std::ofstream f;
+  if (h) f.open(file);
+  if (h && f) {
+    lincheck::write_history(f, *h, c.spec);
+    return r;
+  }
+  const std::string note = "no history saved: " + (h ? fmt::format("cannot write {}", file) : why);
+  r.failure = r.failure.empty() ? note : r.failure + "; " + note;
+  return r;
+}
 
 std::vector<scenario_kind> pick_scenarios(const std::string& name) {
   if (name == "all") return {all_scenarios.begin(), all_scenarios.end()};
@@ -58,28 +89,45 @@ int run_stress(const stress_options& o) {
   fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8}  {}\n", "variant", "scenario",
              "result", "pushed", "popped", "stolen", "aborts", "seconds", "");
   int failures = 0;
+  const std::string& file = o.save_history;
+  if (!file.empty()) std::remove(file.c_str());  // written by a recorded run, or not at all
+  std::string saved;                             // whose history the file holds
+  std::vector<std::pair<const harness::variant*, scenario_kind>> runs;
   for (const harness::variant* v : variants) {
-    const binding* b = v->binding<binding>();
-    if (b == nullptr) continue;
+    if (v->binding<binding>() == nullptr) continue;
     const bool scalar = v->info().values == value_support::scalar;
-    c.describe(v->info());
     for (scenario_kind s : scenarios) {
       if (scalar && needs_any_values(s)) {
         fmt::print("{:<24} {:<14} {:>6}  needs values with destructors (scalar-only variant)\n",
                    v->name(), scenario_name(s), "skip");
         continue;
       }
-      const result r =
-          run_isolated([&] { return b->run(s, c); }, 120 + 2 * o.seconds, default_stall_seconds);
-      fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8.3f}  {}\n", v->name(),
-                 scenario_name(s), r.ok ? "pass" : "FAIL", r.pushed, r.popped, r.stolen,
-                 r.steal_abort, r.seconds, r.failure);
-      if (!r.ok) {
-        ++failures;
-        fmt::print("  replay the same mix: {}\n", replay_command(v->name(), s, o.threads, c).str());
-      }
+      runs.emplace_back(v, s);
     }
   }
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const harness::variant* v = runs[k].first;
+    const scenario_kind s = runs[k].second;
+    const binding* b = v->binding<binding>();
+    c.describe(v->info());
+    const bool record = !file.empty() && saved.empty();
+    const bool last = k + 1 == runs.size();
+    const result r =
+        run_isolated([&] { return record ? run_recorded(*b, s, c, file, last) : b->run(s, c); },
+                     120 + 2 * o.seconds, default_stall_seconds);
+    if (record && (!r.ok || last) && std::ifstream(file))
+      saved = fmt::format("{} {} ({})", v->name(), scenario_name(s), r.ok ? "passed" : "failed");
+    fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8.3f}  {}\n", v->name(),
+               scenario_name(s), r.ok ? "pass" : "FAIL", r.pushed, r.popped, r.stolen,
+               r.steal_abort, r.seconds, r.failure);
+    if (!r.ok) {
+      ++failures;
+      fmt::print("  replay the same mix: {}\n", replay_command(v->name(), s, o.threads, c).str());
+    }
+  }
+  if (!saved.empty())
+    fmt::print("history of {} written to {} (check: {} lincheck --history {})\n", saved, file,
+               harness::program_name(), file);
   fmt::print(
       "{} failure(s). Seed {} (the seed fixes the operation mix and injected delays, not the "
       "thread timing).\n",
@@ -103,6 +151,9 @@ void add_stress_command(CLI::App& app, int& exit_code) {
                    ->check(CLI::Range(0.001, 86400.0));
   ops->excludes(secs);
   cmd->add_option("--seed", o->seed, "Seed of the operation mix and injected delays");
+  cmd->add_option("--save-history", o->save_history,
+                  "Record the runs (a stamp before and after each operation) and write the "
+                  "first failing run's history, else the last run's, to this file");
   cmd->callback([o, &exit_code, cmd] {
     if (cmd->count("--seed") == 0) o->seed = harness::default_seed();
     exit_code = run_stress(*o);

@@ -209,5 +209,63 @@ std::string threw(std::exception_ptr e, const board& b, int thread) {
   return fmt::format("threw {} in {}", describe_exception(e), locate(b, thread));
 }
 
+void record_into(tape* t) noexcept {
+  detail::recording = t;
+}
+
+std::optional<lincheck::history> history_of(const tape& t, std::string& why_not) {
+  if (t.overflowed()) {
+    why_not = "the run recorded more operations than the tape keeps (try fewer --ops)";
+    return std::nullopt;
+  }
+  lincheck::history h;
+  for (std::size_t thread = 0; thread < t.threads().size(); ++thread) {
+    for (const tape::entry& e : t.threads()[thread]) {
+      if (e.how == outcome::running) {
+        why_not = fmt::format("{} never returned from an operation",
+                              thread_name(static_cast<int>(thread)));
+        return std::nullopt;
+      }
+      lincheck::operation o;
+      o.thread = static_cast<std::uint32_t>(thread);
+      o.invoke = e.invoke;
+      o.response = e.response;
+      switch (e.what) {
+        case op::push:
+          if (e.how == outcome::full) continue;  // nothing was pushed
+          o.kind = spec::op_kind::push;
+          o.value = e.arg;
+          o.has_value = true;
+          break;
+        case op::pop:
+          o.kind = spec::op_kind::pop;
+          if (e.how == outcome::value) o.set_taken(e.result);
+          break;
+        case op::steal:
+          o.kind = spec::op_kind::steal;
+          o.status = e.how == outcome::value   ? steal_status::item
+                     : e.how == outcome::abort ? steal_status::abort
+                                               : steal_status::empty;
+          if (e.how == outcome::value) o.set_taken(e.result);
+          break;
+        case op::size_hint:
+        case op::none:
+          continue;
+        case op::steal_batch:
+        case op::own_pop:
+          why_not =
+              "the scenario steals in batches or pops thieves' own deques: its operations "
+              "are not one deque's history";
+          return std::nullopt;
+      }
+      h.push_back(std::move(o));
+    }
+  }
+  std::sort(h.begin(), h.end(), [](const lincheck::operation& a, const lincheck::operation& b) {
+    return a.invoke < b.invoke;
+  });
+  return h;
+}
+
 }  // namespace stealcheck::stress::oplog
 // SPDX-License-Identifier: Apache-2.0

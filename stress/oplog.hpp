@@ -22,9 +22,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "stress/history.hpp"
 
 namespace stealcheck::stress::oplog {
 
@@ -70,9 +74,70 @@ std::string verdict(const board& b);
 
 /// The number of the calling thread's last begin() (-1: it recorded nothing).
 int current_thread() noexcept;
+/// Every operation of a run with its invocation and response stamps, for `stress
+/// --save-history`: recorded only while record_into() names a tape. The stamps come from one
+/// shared counter, an acq_rel RMW before and after each call, as stress/history.hpp's recorder
+/// (so the recorded real-time order is real); the two contended RMWs per operation slow every
+/// operation and narrow some race windows. Each thread appends to its own list, at most
+/// `limit` entries (then overflowed() is true).
+class tape {
+ public:
+  struct entry {
+    op what = op::none;
+    bool has_arg = false;
+    outcome how = outcome::running;
+    std::uint64_t arg = 0, result = 0, invoke = 0, response = 0;
+  };
+  tape(std::uint32_t threads, std::size_t limit) : threads_(threads), limit_(limit) {}
+
+  /// Thread role: `thread` only (each thread its own list).
+  void begin(std::uint32_t thread, op o, std::uint64_t arg, bool has_arg) {
+    if (thread >= threads_.size()) return;
+    auto& list = threads_[thread];
+    if (list.size() >= limit_) {
+      overflow_.store(true, std::memory_order_relaxed);  // read after the threads joined
+      return;
+    }
+    const std::uint64_t at = clock_.fetch_add(1, std::memory_order_acq_rel);  // see above
+    try {
+      list.push_back({o, has_arg, outcome::running, arg, 0, at, 0});
+    } catch (const std::bad_alloc&) {  // the tape, not the deque, ran out of memory
+      overflow_.store(true, std::memory_order_relaxed);
+    }
+  }
+  void finish(std::uint32_t thread, outcome how, std::uint64_t value) {
+    if (thread >= threads_.size() || threads_[thread].empty()) return;
+    entry& e = threads_[thread].back();
+    if (e.how != outcome::running) return;  // its begin() overflowed
+    e.how = how;
+    e.result = value;
+    e.response = clock_.fetch_add(1, std::memory_order_acq_rel);  // see above
+  }
+  /// Readers: after the recorded threads joined.
+  const std::vector<std::vector<entry>>& threads() const noexcept { return threads_; }
+  bool overflowed() const noexcept { return overflow_.load(std::memory_order_relaxed); }
+
+ private:
+  std::vector<std::vector<entry>> threads_;
+  std::size_t limit_;
+  std::atomic<std::uint64_t> clock_{0};
+  std::atomic<bool> overflow_{false};
+};
+
+/// The tape's operations as one deque's history (stress/history.hpp): pushes that did not
+/// push (a full bounded deque) and size hints left out. nullopt, with the reason in why_not,
+/// when they are not one deque's (batch steals, whose values the log does not keep; a thief
+/// popping its own deque), an operation never returned, or the tape overflowed.
+std::optional<lincheck::history> history_of(const tape& t, std::string& why_not);
+
+/// Records every operation into t from now on (nullptr: stops). Thread role: while no
+/// recorded thread runs (thread creation and join order it with their operations).
+void record_into(tape* t) noexcept;
+
 namespace detail {
 inline thread_local int current = -1;
-}
+inline tape* recording = nullptr;  ///< see record_into()
+}  // namespace detail
 
 inline void begin(std::uint32_t thread, op o, std::uint64_t arg = 0,
                   bool has_arg = false) noexcept {
@@ -85,6 +150,7 @@ inline void begin(std::uint32_t thread, op o, std::uint64_t arg = 0,
   e.word.store(static_cast<std::uint32_t>(o) | (has_arg ? 1u << 16 : 0u),
                std::memory_order_relaxed);
   r.count.store(n + 1, std::memory_order_release);  // pairs with progress()'s acquire load
+  if (tape* t = detail::recording) t->begin(thread, o, arg, has_arg);
 }
 
 inline void finish(std::uint32_t thread, outcome how, std::uint64_t value = 0) noexcept {
@@ -96,6 +162,7 @@ inline void finish(std::uint32_t thread, outcome how, std::uint64_t value = 0) n
   e.result.store(value, std::memory_order_relaxed);
   const std::uint32_t w = e.word.load(std::memory_order_relaxed);
   e.word.store((w & ~0xff00u) | (static_cast<std::uint32_t>(how) << 8), std::memory_order_relaxed);
+  if (tape* t = detail::recording) t->finish(thread, how, value);
 }
 
 /// "owner", "thief 2"
