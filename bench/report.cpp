@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "bench/runner.hpp"
+#include "harness/errors.hpp"
 #include "harness/replay.hpp"
 
 namespace stealcheck::bench {
@@ -327,11 +328,7 @@ std::optional<bench_report> read_report_json(const std::string& text, std::strin
                          : std::nullopt});
     return r;
   } catch (const nlohmann::json::exception& e) {
-    // nlohmann's messages name the key or the byte: "[json.exception.out_of_range.403] key
-    // 'rows' not found"; keep what follows the bracket.
-    const std::string what = e.what();
-    const auto close = what.find("] ");
-    error = close == std::string::npos ? what : what.substr(close + 2);
+    error = harness::json_error_text(e);  // names the key or the byte: "key 'rows' not found"
     return std::nullopt;
   }
 }

@@ -150,13 +150,6 @@ history_file read_porcupine(const json& all, const std::string& name) {
   return out;
 }
 
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string json_error_text(const json::exception& e) {
-  const std::string what = e.what();
-  const auto close = what.find("] ");
-  return close == std::string::npos ? what : what.substr(close + 2);
-}
-
 }  // namespace
 
 std::optional<spec::spec_kind> spec_by_name(std::string_view name) {
@@ -172,7 +165,8 @@ history_file read_history(std::istream& in, const std::string& name) {
     try {
       all = json::parse(text);
     } catch (const json::exception& e) {
-      throw harness::usage_error(fmt::format("{}: not JSON: {}", name, json_error_text(e)));
+      throw harness::usage_error(
+          fmt::format("{}: not JSON: {}", name, harness::json_error_text(e)));
     }
     return read_porcupine(all, name);
   }
@@ -187,8 +181,8 @@ history_file read_history(std::istream& in, const std::string& name) {
     json j;
     try {
       j = json::parse(text);
-    } catch (const json::exception& e) {      // parse_error, and out_of_range for a number overflow
-      std::string what = json_error_text(e);  // "parse error at line 1, column 2: ..."
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for a number overflow
+      std::string what = harness::json_error_text(e);  // "parse error at line 1, column 2: ..."
       if (const auto at = what.find("at line 1, "); at != std::string::npos) what.erase(at, 11);
       throw harness::usage_error(fmt::format("{}:{}: not JSON: {}", name, line, what));
     }
