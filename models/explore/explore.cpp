@@ -222,9 +222,41 @@ result explore_parallel(const options& opt, const std::function<void(client&)>& 
   return finish(std::move(total));
 }
 
+// One shard (options::shard_count): the cut found as explore_parallel finds it, with a fixed
+// share of the pieces instead of claimed ones.
+result explore_shard(const options& opt, const std::function<void(client&)>& body) {
+  constexpr std::uint64_t per_shard = 64;
+  constexpr std::size_t deepest_cut = 64;
+  const auto t0 = std::chrono::steady_clock::now();
+  options quiet = opt;
+  quiet.on_complete = nullptr;
+  std::size_t cut = 0;
+  std::uint64_t pieces = 0;
+  for (std::size_t d = 1; d <= deepest_cut; ++d) {
+    const one_run probe = explore_one(quiet, body, {d, true, true, nullptr});
+    if (probe.subtrees == 0) break;  // the whole tree lies above depth d
+    cut = d;
+    pieces = probe.subtrees;
+    if (pieces >= per_shard * opt.shard_count) break;
+  }
+  result r;
+  if (cut != 0) {
+    r = explore_one(opt, body,
+                    {cut, false, opt.shard_index == 0, nullptr, opt.shard_index, opt.shard_count})
+            .r;
+  } else if (opt.shard_index == 0) {  // no branch point: one piece, shard 0's
+    r = explore_one(opt, body, {}).r;
+  }
+  r.subtrees = pieces;
+  r.cut = cut;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
 }  // namespace
 
 result explore(const options& opt, const std::function<void(client&)>& body) {
+  if (opt.shard_count > 1) return explore_shard(opt, body);
   if (opt.jobs <= 1 || !opt.replay.empty() || opt.max_executions != 0)
     return explore_one(opt, body, {}).r;
   return explore_parallel(opt, body);

@@ -77,6 +77,17 @@ struct options {
   /// makes the exploration run again sequentially, so that the report is the sequential one.
   /// Sequential anyway with max_executions or replay.
   unsigned jobs = 1;
+  /// Sharding over machines: with shard_count > 1, this exploration is shard shard_index
+  /// (0 .. shard_count - 1) of shard_count. The tree is cut at the smallest branching depth
+  /// with at least 64 subtrees ("pieces") per shard, found by probes that explore only the
+  /// top (deterministic: the same cut and the same numbering on every machine); shard i
+  /// explores the pieces numbered i, i + shard_count, ..., and shard 0 also the executions
+  /// above the cut. The shards' executions partition the client's: their counts add up to the
+  /// sequential ones (`stealcheck merge`). A tree with no branch point has one piece, shard
+  /// 0's. result::subtrees and result::cut say what the division was. Sequential (jobs,
+  /// replay and max_executions do not combine with it).
+  std::uint32_t shard_index = 0;
+  std::uint32_t shard_count = 1;
   /// A model thread that runs this many seconds without a model operation (an endless loop
   /// the event bound cannot see: it counts only model operations), or an explorer step that
   /// takes this long, ends the process with one error line and exit code 2

@@ -62,12 +62,17 @@ bool explorer::child(std::size_t alternatives, F&& explore_it) {
   bool run = true;
   if (depth_ == split_.cut) {
     const std::uint64_t n = seen_++;
-    run = !split_.probe && n == claim_;
-    // relaxed: a ticket (see the constructor). Claimed after the subtree: a worker takes
-    // more only when it is free, which balances the load.
-    if (run) {
-      explore_it();
-      claim_ = split_.next->fetch_add(1, std::memory_order_relaxed);
+    if (split_.next == nullptr) {  // a shard: a fixed share of the subtrees
+      run = !split_.probe && n % split_.shard_count == split_.shard_index;
+      if (run) explore_it();
+    } else {
+      run = !split_.probe && n == claim_;
+      // relaxed: a ticket (see the constructor). Claimed after the subtree: a worker takes
+      // more only when it is free, which balances the load.
+      if (run) {
+        explore_it();
+        claim_ = split_.next->fetch_add(1, std::memory_order_relaxed);
+      }
     }
   } else {
     explore_it();

@@ -49,11 +49,15 @@ namespace stealcheck::model::detail {
 /// choose among two or more alternatives); each subtree there is explored by the one worker
 /// that claims its number from `next`. The subtrees partition the executions below the cut,
 /// so the counts add up exactly; the leaves above it are counted by the owner of the top.
+/// Without `next`, a shard (explore.hpp, options::shard_count): subtree number n is explored
+/// iff n % shard_count == shard_index, the same fixed division on every machine.
 struct split_plan {
   std::size_t cut = 0;                         ///< 0: explore everything (sequential)
   bool probe = false;                          ///< count the subtrees at `cut`, explore none
   bool owns_top = true;                        ///< counts the leaves above the cut
   std::atomic<std::uint64_t>* next = nullptr;  ///< the lowest unclaimed subtree number
+  std::uint32_t shard_index = 0;               ///< without `next`: this shard's number
+  std::uint32_t shard_count = 1;               ///< without `next`: the number of shards
 };
 
 class explorer final : private choice_free_adder {

@@ -4,6 +4,7 @@
 // VerificationError (a closed enum, so tests assert *which* failure happened).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -89,7 +90,10 @@ struct result {
   std::uint64_t blocked_assume = 0;
   std::string blocked_note;    ///< names the first bound hit: thread and bound
   bool limit_reached = false;  ///< stopped at options::max_executions
-  std::uint64_t subtrees = 0;  ///< options::jobs > 1: subtrees shared out (0: sequential)
+  /// options::jobs > 1 or shard_count > 1: subtrees shared out (0: sequential, or no branch
+  /// point to cut at)
+  std::uint64_t subtrees = 0;
+  std::size_t cut = 0;  ///< the branching depth of the subtrees (0: none)
   double seconds = 0;
   std::optional<bug_report> bug;
   /// The first execution cut by the per-thread event bound, reported as a bug would be

@@ -5,6 +5,9 @@
 // fiber torn down while suspended in a destructor's unlock (the locked deque's scoped_lock,
 // which a skipped subtree leaves mid-run) is unwound without std::terminate.
 //
+// Sharding (options::shard_count) is checked the same way: the shards' executions together are
+// the sequential ones, each once.
+//
 // Run time: a few seconds in release (every non-large client twice per model).
 #include <gtest/gtest.h>
 
@@ -29,11 +32,14 @@ struct explored {
   std::multiset<std::string> tokens;  // a multiset: an execution seen twice shows up
 };
 
-explored run(const std::function<void(client&)>& fn, memory_model m, unsigned jobs) {
+explored run(const std::function<void(client&)>& fn, memory_model m, unsigned jobs,
+             std::uint32_t shard_index = 0, std::uint32_t shard_count = 1) {
   explored out;
   options o;
   o.model = m;
   o.jobs = jobs;
+  o.shard_index = shard_index;
+  o.shard_count = shard_count;
   o.on_complete = [&](const graph& g, const consistency_checker&) {
     out.tokens.insert(encode_token(g));
   };
@@ -88,6 +94,60 @@ TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
     }
   });
   EXPECT_GT(split, 0u) << "no client was split: the parallel path was never taken";
+}
+
+explored run_shard(const std::function<void(client&)>& fn, std::uint32_t index,
+                   std::uint32_t count) {
+  return run(fn, memory_model::rc11, 1, index, count);
+}
+
+// Shards (options::shard_count) partition the executions: for every client, and N = 1..8
+// shards (under the sanitizers N = 3 and 8), the shards' executions together are the
+// sequential ones, each exactly once, and their counts add up.
+TEST(Sharding, ShardsPartitionTheExecutionsOfEveryClient) {
+  const std::vector<std::uint32_t> counts = STEALCHECK_TEST_SCALE >= 100
+                                                ? std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6, 7, 8}
+                                                : std::vector<std::uint32_t>{3, 8};
+  std::uint64_t divided = 0;
+  for_each_swept_variant([&](auto tag, const variant_info& info) {
+    if (info.known_bad || (info.name != "chase_lev" && info.name != "locked")) return;
+    for (const auto& cl : clients::clients_for<decltype(tag)::template deque>(info)) {
+      if (cl.large) continue;
+      const explored seq = run(cl.run, memory_model::rc11, 1);
+      ASSERT_TRUE(seq.r.ok());
+      for (const std::uint32_t n : counts) {
+        const std::string what = std::string(info.name) + "/" + std::string(cl.name) + " in " +
+                                 std::to_string(n) + " shards";
+        std::multiset<std::string> all;
+        std::uint64_t complete = 0, blocked = 0, pieces = 0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const explored sh = run_shard(cl.run, i, n);
+          ASSERT_TRUE(sh.r.ok()) << what;
+          complete += sh.r.complete;
+          blocked += sh.r.blocked;
+          if (i > 0) {
+            EXPECT_EQ(sh.r.subtrees, pieces) << what << ": another division";
+          }
+          pieces = sh.r.subtrees;
+          all.insert(sh.tokens.begin(), sh.tokens.end());
+        }
+        EXPECT_EQ(complete, seq.r.complete) << what;
+        EXPECT_EQ(blocked, seq.r.blocked) << what;
+        EXPECT_TRUE(all == seq.tokens) << what << ": not the sequential executions, each once";
+        divided += n > 1 && pieces >= n ? 1 : 0;
+      }
+    }
+  });
+  EXPECT_GT(divided, 0u) << "no client was divided: the sharded path was never taken";
+}
+
+// Shard i of N keeps to its share: a shard that explored every piece would count them all.
+TEST(Sharding, EachShardExploresOnlyItsShare) {
+  const auto fn = clients::push3_pop2_2thieves<chase_lev_tag::deque>;
+  std::uint64_t largest = 0;
+  for (std::uint32_t i = 0; i < 4; ++i)
+    largest = std::max(largest, run_shard(fn, i, 4).r.complete);
+  EXPECT_LT(largest, 1375u / 2);  // of 1,375 executions
 }
 
 TEST(Parallel, WideClientIsSplit) {
