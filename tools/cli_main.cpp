@@ -23,6 +23,7 @@ int cli_main(int argc, char** argv, const char* program,
   harness::add_verify_command(app, all_checkers(), exit_code);
   stress::lincheck::add_lincheck_command(app, exit_code);
   model::add_model_command(app, exit_code);
+  model::add_merge_command(app, exit_code);
   model::add_mutate_command(app, exit_code);
   if (more) more(app, exit_code);
   return harness::run_cli(app, argc, argv, exit_code, program);

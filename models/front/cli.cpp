@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "harness/errors.hpp"
 #include "harness/registry.hpp"
@@ -39,11 +42,17 @@ std::string replay_of(const model_request& req, std::string_view client, const s
   return replay_command(req.variant, client, req.model, req.sites, token).str();
 }
 
-void print_run(const model_request& req, const one_run& x) {
+void print_run(const model_request& req, const one_run& x, std::uint32_t shard_index,
+               std::uint32_t shard_count) {
   std::string sites;
   for (const std::string& s : req.sites)
     sites += (sites.empty() ? " sites: " : ", ") + s;
-  const std::string jobs = req.jobs > 1 ? ", " + std::to_string(req.jobs) + " jobs" : "";
+  std::string jobs = req.jobs > 1 ? ", " + std::to_string(req.jobs) + " jobs" : "";
+  if (shard_count > 1)
+    jobs = x.r.cut == 0 ? fmt::format(", shard {}/{} (no branch point: one piece, shard 0's)",
+                                      shard_index, shard_count)
+                        : fmt::format(", shard {}/{} ({} pieces at depth {})", shard_index,
+                                      shard_count, x.r.subtrees, x.r.cut);
   std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s%s\n",
               req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
               sites.c_str(), static_cast<unsigned long long>(x.r.complete),
@@ -87,7 +96,8 @@ std::string write_svg(const std::string& file, const std::vector<one_run>& runs)
   return "";
 }
 
-void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
+void write_outputs(const model_request& req, const std::vector<one_run>& runs,
+                   std::uint32_t shard_index, std::uint32_t shard_count) {
   if (!req.dot_file.empty()) {
     std::ofstream f(req.dot_file);
     if (!f) throw harness::usage_error("cannot write DOT file '" + req.dot_file + "'");
@@ -111,6 +121,11 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
                        {"exhaustive", !x.r.limit_reached},
                        {"seconds", x.r.seconds},
                        {"execs_per_second", x.r.execs_per_second()}};
+      if (shard_count > 1)
+        e["shard"] = {{"index", shard_index},
+                      {"count", shard_count},
+                      {"pieces", x.r.subtrees},
+                      {"cut", x.r.cut}};
       if (x.r.bug)
         e["bug"] = {{"kind", error_name(x.r.bug->kind)},
                     {"message", x.r.bug->message},
@@ -124,7 +139,63 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs) {
   }
 }
 
+// A non-negative integer from the text of a flag or variable, or a usage error naming it.
+std::uint32_t shard_number(const std::string& text, const std::string& what) {
+  std::uint32_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    throw harness::usage_error(fmt::format("{}: '{}' is not a shard number", what, text));
+  return v;
+}
+
 }  // namespace
+
+std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text, std::uint32_t count,
+                                                    const char* (*env)(const char*)) {
+  std::uint32_t index = 0, n = 0;
+  const auto var = [&](const char* name) -> std::optional<std::string> {
+    const char* v = env(name);
+    return v == nullptr ? std::nullopt : std::optional<std::string>(v);
+  };
+  if (text == "auto") {
+    if (const auto id = var("SLURM_ARRAY_TASK_ID")) {
+      const auto total = var("SLURM_ARRAY_TASK_COUNT");
+      if (!total) throw harness::usage_error("--shard auto: SLURM_ARRAY_TASK_COUNT is not set");
+      const std::uint32_t min =
+          shard_number(var("SLURM_ARRAY_TASK_MIN").value_or("0"), "SLURM_ARRAY_TASK_MIN");
+      const std::uint32_t raw = shard_number(*id, "SLURM_ARRAY_TASK_ID");
+      if (raw < min)
+        throw harness::usage_error(
+            "--shard auto: SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN");
+      index = raw - min;
+      n = shard_number(*total, "SLURM_ARRAY_TASK_COUNT");
+    } else if (const auto k = var("JOB_COMPLETION_INDEX")) {
+      index = shard_number(*k, "JOB_COMPLETION_INDEX");
+      const auto from_env = var("STEALCHECK_SHARD_COUNT");
+      if (count == 0 && !from_env)
+        throw harness::usage_error(
+            "--shard auto under a Kubernetes Indexed Job needs --shard-count N or "
+            "STEALCHECK_SHARD_COUNT (the Job's completions)");
+      n = count != 0 ? count : shard_number(*from_env, "STEALCHECK_SHARD_COUNT");
+    } else {
+      throw harness::usage_error(
+          "--shard auto: neither a Slurm job array (SLURM_ARRAY_TASK_ID) nor a Kubernetes "
+          "Indexed Job (JOB_COMPLETION_INDEX) in the environment; give --shard I/N");
+    }
+  } else {
+    const auto slash = text.find('/');
+    if (slash == std::string::npos)
+      throw harness::usage_error(
+          fmt::format("--shard: '{}' is neither I/N (shard I of N, from 0) nor auto", text));
+    index = shard_number(text.substr(0, slash), "--shard");
+    n = shard_number(text.substr(slash + 1), "--shard");
+  }
+  if (n == 0 || index >= n)
+    throw harness::usage_error(
+        fmt::format("--shard: shard {} of {} does not exist (shards are 0 .. N-1)", index, n));
+  return {index, n};
+}
 
 int run_model_command(const model_request& request) {
   // "VARIANT/CLIENT" names one client (`stealcheck model sched/fork2_join.chase_lev`).
@@ -136,6 +207,7 @@ int run_model_command(const model_request& request) {
   }
   int code = 0;
   std::vector<one_run> runs;
+  std::uint32_t shard_index = 0, shard_count = 1;
   const std::string error = [&]() -> std::string {
     if (slash != std::string::npos && req.variant.size() != slash)
       return "give the client either as " + request.variant + " or with --client, not both";
@@ -151,6 +223,15 @@ int run_model_command(const model_request& request) {
     o.max_executions = req.max_executions;
     o.jobs = req.jobs;
     o.stall_seconds = req.stall_seconds;
+    if (!req.shard.empty()) {
+      if (req.jobs > 1 || !req.replay.empty() || req.max_executions != 0)
+        return "--shard runs one explorer over the whole division: not with --jobs, --replay "
+               "or --max-executions";
+      std::tie(o.shard_index, o.shard_count) = parse_shard(
+          req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
+      shard_index = o.shard_index;
+      shard_count = o.shard_count;
+    }
     if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
     const auto all = b->clients();
     const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {
@@ -169,13 +250,13 @@ int run_model_command(const model_request& request) {
       // a token that does not describe an execution of this client is bad input
       if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
         return runs.back().r.bug->message;
-      print_run(req, runs.back());
+      print_run(req, runs.back(), shard_index, shard_count);
       if (runs.back().r.bug) code = 1;
     }
     return "";
   }();
   if (!error.empty()) throw harness::usage_error(error);
-  write_outputs(req, runs);
+  write_outputs(req, runs, shard_index, shard_count);
   if (!req.svg_file.empty())
     if (const std::string e = write_svg(req.svg_file, runs); !e.empty())
       throw harness::usage_error(e);
@@ -211,6 +292,12 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--jobs", req->jobs,
                   "explorer threads (same counts; a bug is re-found sequentially for its report)")
       ->check(CLI::Range(1u, 64u));
+  cmd->add_option("--shard", req->shard,
+                  "explore shard I of N (I/N, from 0), or auto: from a Slurm job array or a "
+                  "Kubernetes Indexed Job; stealcheck merge adds the shards' JSON files up");
+  cmd->add_option("--shard-count", req->shard_count,
+                  "with --shard auto under a Kubernetes Indexed Job: the number of shards")
+      ->check(CLI::Range(1u, 1000000u));
   cmd->add_option("--stall-seconds", req->stall_seconds,
                   "end with an error when a model thread runs this long without a model "
                   "operation (an endless loop the event bound cannot see); 0: never")

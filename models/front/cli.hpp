@@ -3,6 +3,7 @@
 //   stealcheck model <variant>[/CLIENT] [--client NAME | --all-clients] [--model rc11|sc]
 //                    [--site NAME=ORDER ...] [--replay TOKEN] [--dot FILE] [--json FILE]
 //                    [--max-events N] [--max-executions N] [--jobs N]
+//                    [--shard I/N | --shard auto [--shard-count N]]
 // Prints one summary line per client (client, variant, model, overridden sites, complete and
 // blocked executions, time, executions per second); on a bug the error kind and message, the
 // failing execution per thread, and the exact command that replays it.
@@ -36,8 +37,17 @@ struct model_request {
   unsigned max_events = 1000;
   std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)
   unsigned jobs = 1;                 ///< explorer threads (options::jobs)
+  std::string shard;                 ///< --shard I/N or auto (options::shard_index/count)
+  std::uint32_t shard_count = 0;     ///< --shard-count: N for `--shard auto` under Kubernetes
   unsigned stall_seconds = 60;       ///< options::stall_seconds (0: never)
 };
+
+/// A shard's index and count from `--shard`: "I/N" (0 <= I < N), or "auto": Slurm job arrays
+/// (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT), else a
+/// Kubernetes Indexed Job (JOB_COMPLETION_INDEX, of `count` or STEALCHECK_SHARD_COUNT).
+/// `env` looks a variable up (std::getenv in the CLI). Throws harness::usage_error.
+std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text, std::uint32_t count,
+                                                    const char* (*env)(const char*));
 
 /// Runs the request, printing to stdout. Returns the exit code (0 no bug, 1 a bug); throws
 /// harness::usage_error for bad input (the CLI prints its one line and exits 2).
@@ -45,6 +55,16 @@ int run_model_command(const model_request& req);
 
 /// Adds the `model` subcommand to `app`; its callback stores the exit code in `exit_code`.
 void add_model_command(CLI::App& app, int& exit_code);
+
+/// `stealcheck merge FILE... [--json OUT]` (models/front/merge.cpp): the JSON files of the
+/// shards of one sharded run, added up per client: complete and blocked counts (and why
+/// blocked), the time in all and of the longest shard; the first shard's bug (lowest index)
+/// with its replay command. Checks that every file comes from the same run (variant, model,
+/// sites, stealcheck version, the same division) and that shards 0..N-1 are each there once.
+/// Returns 0, or 1 when a shard found a bug; throws harness::usage_error (exit 2) for a
+/// missing, duplicated or foreign shard or a file that is not a shard's.
+int run_merge_command(const std::vector<std::string>& files, const std::string& json_file);
+void add_merge_command(CLI::App& app, int& exit_code);
 
 }  // namespace stealcheck::model
 // SPDX-License-Identifier: Apache-2.0

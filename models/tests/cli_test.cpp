@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deques/registry.hpp"
@@ -178,6 +180,33 @@ TEST(Cli, VerifyColumn) {
       EXPECT_NE(cell.detail.find(n), std::string::npos) << cell.detail << " (expected " << n << ")";
     }
   }
+}
+
+// --shard: I/N, or auto from the engine's variables (a fake environment here).
+TEST(Cli, ShardsFromArgumentsSlurmAndKubernetes) {
+  static std::map<std::string, std::string> env;
+  const auto parse = [](const std::string& text, std::uint32_t count = 0) {
+    return parse_shard(text, count, [](const char* n) -> const char* {
+      const auto it = env.find(n);
+      return it == env.end() ? nullptr : it->second.c_str();
+    });
+  };
+  EXPECT_EQ(parse("3/8"), std::make_pair(3u, 8u));
+  EXPECT_EQ(parse("0/1"), std::make_pair(0u, 1u));
+  for (const char* bad : {"8/8", "1/0", "3", "-1/4", "a/4", "1/4x", "auto"})
+    EXPECT_THROW(parse(bad), harness::usage_error) << bad;
+  env = {
+      {"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_COUNT", "8"}};
+  EXPECT_EQ(parse("auto"), std::make_pair(4u, 8u));  // arrays may start at 1
+  env = {{"SLURM_ARRAY_TASK_ID", "5"}};
+  EXPECT_THROW(parse("auto"), harness::usage_error);  // no count
+  env = {{"JOB_COMPLETION_INDEX", "2"}};
+  EXPECT_THROW(parse("auto"), harness::usage_error);  // no count for an Indexed Job
+  EXPECT_EQ(parse("auto", 4), std::make_pair(2u, 4u));
+  env = {{"JOB_COMPLETION_INDEX", "2"}, {"STEALCHECK_SHARD_COUNT", "3"}};
+  EXPECT_EQ(parse("auto"), std::make_pair(2u, 3u));
+  env = {{"JOB_COMPLETION_INDEX", "3"}, {"STEALCHECK_SHARD_COUNT", "3"}};
+  EXPECT_THROW(parse("auto"), harness::usage_error);  // index out of range
 }
 
 }  // namespace

@@ -1,0 +1,176 @@
+// models/front/merge.cpp: `stealcheck merge FILE...` (see cli.hpp): the JSON files of a
+// sharded model run (`stealcheck model ... --shard I/N --json FILE`) added up, after checking
+// that they are the shards 0..N-1 of one run, each once.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "models/front/cli.hpp"
+
+namespace stealcheck::model {
+namespace {
+
+struct shard_entry {
+  std::string file;
+  nlohmann::json e;  // one client's entry of a shard's file
+};
+
+// What must agree across the shards of one run, and its name for the error line.
+constexpr const char* run_fields[] = {"variant", "model", "sites", "stealcheck_version"};
+
+std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
+  std::vector<shard_entry> out;
+  for (const std::string& f : files) {
+    std::ifstream in(f);
+    if (!in) throw harness::usage_error(fmt::format("cannot read {}", f));
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      throw harness::usage_error(fmt::format("{}: not a JSON file of stealcheck model ({})", f,
+                                             harness::json_error_text(e)));
+    }
+    if (!j.is_array() || j.empty())
+      throw harness::usage_error(
+          fmt::format("{}: not the JSON of stealcheck model --json (an array of clients)", f));
+    for (const auto& e : j) {
+      const bool shaped = e.is_object() && e.contains("client") && e.contains("complete") &&
+                          e.contains("blocked") &&
+                          std::all_of(std::begin(run_fields), std::end(run_fields),
+                                      [&](const char* k) { return e.contains(k); });
+      if (!shaped)
+        throw harness::usage_error(
+            fmt::format("{}: an entry is not a client of stealcheck model --json", f));
+      if (!e.contains("shard"))
+        throw harness::usage_error(
+            fmt::format("{}: client {} is not a shard (run stealcheck model with --shard I/N)", f,
+                        e["client"].dump()));
+      out.push_back({f, e});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_merge_command(const std::vector<std::string>& files, const std::string& json_file) {
+  const std::vector<shard_entry> all = read_shards(files);
+  try {
+    for (const shard_entry& s : all)
+      for (const char* k : run_fields)
+        if (s.e[k] != all.front().e[k])
+          throw harness::usage_error(
+              fmt::format("{}: {} {}, not {} as in {}: the shards come from different runs", s.file,
+                          k, s.e[k].dump(), all.front().e[k].dump(), all.front().file));
+    std::map<std::string, std::vector<const shard_entry*>> by_client;
+    for (const shard_entry& s : all)
+      by_client[s.e["client"].get<std::string>()].push_back(&s);
+    int code = 0;
+    nlohmann::json merged = nlohmann::json::array();
+    for (auto& [client, shards] : by_client) {
+      const auto& first = shards.front()->e["shard"];
+      const auto count = first["count"].get<std::uint32_t>();
+      std::vector<const shard_entry*> at(count, nullptr);
+      for (const shard_entry* s : shards) {
+        const auto& sh = s->e["shard"];
+        if (sh["count"] != first["count"] || sh["pieces"] != first["pieces"] ||
+            sh["cut"] != first["cut"])
+          throw harness::usage_error(fmt::format(
+              "{}: client {} divided as {}, not {} as in {}: the shards come from different "
+              "runs",
+              s->file, client, sh.dump(), first.dump(), shards.front()->file));
+        const auto i = sh["index"].get<std::uint32_t>();
+        if (i >= count)
+          throw harness::usage_error(fmt::format("{}: shard {} of {}?", s->file, i, count));
+        if (at[i] != nullptr)
+          throw harness::usage_error(fmt::format("{} and {} both hold shard {} of client {}",
+                                                 at[i]->file, s->file, i, client));
+        at[i] = s;
+      }
+      std::string missing;
+      for (std::uint32_t i = 0; i < count; ++i)
+        if (at[i] == nullptr) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+      if (!missing.empty())
+        throw harness::usage_error(
+            fmt::format("client {}: shard(s) {} of {} missing", client, missing, count));
+      std::uint64_t complete = 0, blocked = 0;
+      double seconds = 0, longest = 0;
+      bool exhaustive = true;
+      std::map<std::string, std::uint64_t> blocked_by;
+      const shard_entry* bug = nullptr;
+      for (const shard_entry* s : at) {
+        complete += s->e["complete"].get<std::uint64_t>();
+        blocked += s->e["blocked"].get<std::uint64_t>();
+        const double t = s->e.value("seconds", 0.0);
+        seconds += t;
+        longest = std::max(longest, t);
+        exhaustive = exhaustive && s->e.value("exhaustive", true);
+        if (s->e.contains("blocked_by"))
+          for (const auto& [why, n] : s->e["blocked_by"].items())
+            blocked_by[why] += n.get<std::uint64_t>();
+        if (bug == nullptr && s->e.contains("bug")) bug = s;
+      }
+      const nlohmann::json& f = all.front().e;
+      // printf, not fmt: fmt's precision parsing trips g++ 12's -Wstringop-overflow at -O3
+      std::printf(
+          "%s/%s [%s]: %llu complete, %llu blocked, from %u shards (%llu pieces at depth "
+          "%llu); %.3f s in all, the longest shard %.3f s\n",
+          f["variant"].get<std::string>().c_str(), client.c_str(),
+          f["model"].get<std::string>().c_str(), static_cast<unsigned long long>(complete),
+          static_cast<unsigned long long>(blocked), count,
+          static_cast<unsigned long long>(first["pieces"].get<std::uint64_t>()),
+          static_cast<unsigned long long>(first["cut"].get<std::uint64_t>()), seconds, longest);
+      nlohmann::json m{{"stealcheck_version", f["stealcheck_version"]},
+                       {"variant", f["variant"]},
+                       {"client", client},
+                       {"model", f["model"]},
+                       {"sites", f["sites"]},
+                       {"complete", complete},
+                       {"blocked", blocked},
+                       {"blocked_by", blocked_by},
+                       {"exhaustive", exhaustive},
+                       {"shards", count},
+                       {"seconds", seconds}};
+      if (bug != nullptr) {
+        const auto& b = bug->e["bug"];
+        fmt::print("  BUG {} (shard {}, {}): {}\n{}  replay: {}\n", b.value("kind", "?"),
+                   bug->e["shard"]["index"].get<std::uint32_t>(), bug->file, b.value("message", ""),
+                   b.value("trace", ""), b.value("replay", ""));
+        m["bug"] = b;
+        code = 1;
+      }
+      merged.push_back(m);
+    }
+    if (!json_file.empty()) {
+      std::ofstream out(json_file);
+      if (!out) throw harness::usage_error("cannot write JSON file '" + json_file + "'");
+      out << merged.dump(2) << "\n";
+    }
+    return code;
+  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+    throw harness::usage_error(fmt::format("a shard file has a field of the wrong type ({})",
+                                           harness::json_error_text(e)));
+  }
+}
+
+void add_merge_command(CLI::App& app, int& exit_code) {
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "add up the JSON files of a sharded model run (stealcheck model --shard I/N)");
+  cmd->add_option("files", *files, "the shards' JSON files (stealcheck model --json)")->required();
+  cmd->add_option("--json", *json, "write the merged results as JSON");
+  cmd->callback([files, json, &exit_code] { exit_code = run_merge_command(*files, *json); });
+}
+
+}  // namespace stealcheck::model
+// SPDX-License-Identifier: Apache-2.0
