@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/random.hpp"
 #include "models/explore/trust.hpp"
 #include "models/graph/hb.hpp"
 #include "models/runtime/crash.hpp"
@@ -115,6 +117,7 @@ namespace {
 struct one_run {
   result r;
   std::uint64_t subtrees = 0;  // a probe's count of branch points at its cut
+  double estimate = 0;         // a dive's estimate of the executions
 };
 
 // For its lifetime, also when the exploration throws: x is the calling OS thread's
@@ -155,7 +158,8 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
   });
   const exploring scope(x, opt);
   detail::explorer e(opt, x, s);
-  return {e.run(), e.subtrees_seen()};
+  result r = e.run();
+  return {std::move(r), e.subtrees_seen(), e.estimated_complete() + e.estimated_blocked()};
 }
 
 // Parallel exploration (split_plan). The cut is the smallest branching depth with at
@@ -254,6 +258,42 @@ result explore_shard(const options& opt, const std::function<void(client&)>& bod
 }
 
 }  // namespace
+
+estimate estimate_exploration(const options& opt, const std::function<void(client&)>& body,
+                              std::uint64_t samples, std::uint64_t seed) {
+  const auto t0 = std::chrono::steady_clock::now();
+  options quiet = opt;
+  quiet.on_complete = nullptr;
+  quiet.jobs = 1;
+  quiet.shard_count = 1;
+  estimate out;
+  out.samples = samples;
+  out.seed = seed;
+  double sum = 0, sum_sq = 0;
+  std::uint64_t stream = seed;
+  for (std::uint64_t k = 0; k < samples; ++k) {
+    detail::split_plan dive;
+    dive.dive_seed = splitmix64_next(stream) | 1;  // 0 is "no dive"
+    const double x = explore_one(quiet, body, dive).estimate;
+    sum += x;
+    sum_sq += x * x;
+  }
+  const double n = static_cast<double>(std::max<std::uint64_t>(samples, 1));
+  out.executions = sum / n;
+  const double var = samples > 1 ? std::max(0.0, (sum_sq - sum * sum / n) / (n - 1)) : 0.0;
+  const double half = 1.96 * std::sqrt(var / n);
+  out.low = std::max(0.0, out.executions - half);
+  out.high = out.executions + half;
+  quiet.max_executions = 2000;  // the rate of this machine on this client
+  const result timed = explore_one(quiet, body, {}).r;
+  const double per_execution =
+      timed.executions() > 0 ? timed.seconds / static_cast<double>(timed.executions()) : 0.0;
+  out.seconds = out.executions * per_execution;
+  out.seconds_low = out.low * per_execution;
+  out.seconds_high = out.high * per_execution;
+  out.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
 
 result explore(const options& opt, const std::function<void(client&)>& body) {
   if (opt.shard_count > 1) return explore_shard(opt, body);

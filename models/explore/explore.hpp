@@ -136,5 +136,25 @@ class client {
 
 result explore(const options& opt, const std::function<void(client&)>& body);
 
+/// How big an exploration is, before running it: Knuth's estimator ("Estimating the efficiency
+/// of backtrack programs", Math. Comp. 1975), as GenMC's estimation mode uses it. Each sample
+/// is one random path from the root of the exploration tree: at each branch point one
+/// alternative drawn uniformly; the leaf it reaches counts as the product of the branching
+/// factors on the path, an unbiased estimate of the number of leaves (executions). The mean of
+/// the samples, with a 95% interval of the mean (normal approximation: mean +- 1.96 sd/sqrt(K);
+/// the estimator's distribution is skewed on lopsided trees, so the interval is a guide), and
+/// the time on this machine: that estimate times the seconds per execution of a short
+/// exploration (at most 2,000 executions). Sequential; options::jobs and shards do not apply.
+struct estimate {
+  std::uint64_t samples = 0;
+  std::uint64_t seed = 0;
+  double executions = 0;  ///< complete + blocked
+  double low = 0, high = 0;
+  double seconds = 0, seconds_low = 0, seconds_high = 0;
+  double elapsed = 0;  ///< what the estimate itself took, in seconds
+};
+estimate estimate_exploration(const options& opt, const std::function<void(client&)>& body,
+                              std::uint64_t samples, std::uint64_t seed);
+
 }  // namespace stealcheck::model
 // SPDX-License-Identifier: Apache-2.0

@@ -152,9 +152,11 @@ void explorer::leaf() {
   if (!check_final(complete)) return;
   if (complete) {
     ++res_.complete;
+    est_complete_ += weight_;  // a dive's (1 otherwise)
     if (opt_.on_complete) opt_.on_complete(ex_.g, ex_.checker);
   } else {
     ++res_.blocked;
+    est_blocked_ += weight_;
     if (!bound) {
       ++(mutex ? res_.blocked_mutex : res_.blocked_assume);
     } else {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/random.hpp"
 #include "models/graph/consistency.hpp"
 #include "models/graph/hb.hpp"
 #include "models/graph/rc11.hpp"
@@ -54,6 +55,7 @@ void explorer::rank_again(event_id added, std::uint64_t epoch) {
 // the fibers in step, so callers may treat it as run (more re-execution, never less).
 template <class F>
 bool explorer::child(std::size_t alternatives, F&& explore_it) {
+  if (alternatives >= 2 && split_.dive_seed != 0) return dive(alternatives, explore_it);
   if (alternatives < 2 || split_.cut == 0) {  // not a branch point, or nothing is split
     explore_it();
     return true;
@@ -76,6 +78,30 @@ bool explorer::child(std::size_t alternatives, F&& explore_it) {
     }
   } else {
     explore_it();
+  }
+  --depth_;
+  return run;
+}
+
+// A dive's step (split_plan::dive_seed). The calls of one branch point come one after another
+// at one depth (what is below an alternative is nested inside its call), so their ordinal
+// says which alternative this is; an alternative that is a dead end may make no call, which
+// is as if it came last and was drawn in vain: it adds nothing, as it should.
+constexpr std::size_t undrawn = ~std::size_t{0};
+
+template <class F>
+bool explorer::dive(std::size_t alternatives, F&& explore_it) {
+  ++depth_;
+  if (dive_calls_.size() <= depth_ + 1) dive_calls_.resize(depth_ + 2, {0, undrawn});
+  auto& [calls, drawn] = dive_calls_[depth_];
+  if (drawn == undrawn)
+    drawn = static_cast<std::size_t>(splitmix64_next(dive_state_) % alternatives);
+  const bool run = calls++ == drawn;
+  if (run) {
+    dive_calls_[depth_ + 1] = {0, undrawn};  // the branch point below is a new one
+    weight_ *= static_cast<double>(alternatives);
+    explore_it();
+    weight_ /= static_cast<double>(alternatives);
   }
   --depth_;
   return run;
@@ -455,6 +481,8 @@ result explorer::run() {
   } else {
     ex_.add_choice_free_with(
         this);  // operations without a choice are added as posted (add_choice_free)
+    dive_state_ = split_.dive_seed;
+    dive_calls_.assign(2, {0, undrawn});
     if (ex_.restart(graph{}, consistency_checker(opt_.model)))
       visit();
     else

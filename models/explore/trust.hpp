@@ -58,6 +58,10 @@ struct split_plan {
   std::atomic<std::uint64_t>* next = nullptr;  ///< the lowest unclaimed subtree number
   std::uint32_t shard_index = 0;               ///< without `next`: this shard's number
   std::uint32_t shard_count = 1;               ///< without `next`: the number of shards
+  /// A random dive (Knuth's estimator, explore.hpp's estimate()): at each branch point one
+  /// alternative, drawn uniformly from this seed's stream, is explored; each leaf reached
+  /// counts as the product of the branching factors above it. 0: off.
+  std::uint64_t dive_seed = 0;
 };
 
 class explorer final : private choice_free_adder {
@@ -69,6 +73,9 @@ class explorer final : private choice_free_adder {
   result run();
   /// The branch points met at depth `cut` so far (a probe's answer).
   std::uint64_t subtrees_seen() const noexcept { return seen_; }
+  /// A dive's estimate of the complete and the blocked executions of the whole tree.
+  double estimated_complete() const noexcept { return est_complete_; }
+  double estimated_blocked() const noexcept { return est_blocked_; }
 
  private:
   // Thread t's pending operation when it has no choice, added and committed at once
@@ -143,6 +150,8 @@ class explorer final : private choice_free_adder {
   bool stopped() const { return stop_; }
   template <class F>
   bool child(std::size_t alternatives, F&& explore_it);
+  template <class F>
+  bool dive(std::size_t alternatives, F&& explore_it);
   void replay(const replay_plan& plan);
   bool replay_step(const replay_plan& plan);
 
@@ -154,6 +163,13 @@ class explorer final : private choice_free_adder {
   std::size_t depth_ = 0;    // branching depth of the current call (see split)
   std::uint64_t seen_ = 0;   // branch points met at depth split_.cut
   std::uint64_t claim_ = 0;  // the subtree number this worker explores next
+  // A dive (split_plan::dive_seed): per depth, the calls of the current branch point so far
+  // and the one drawn to run (none: not drawn yet); the product of the branching factors of
+  // the drawn alternatives above; the estimates.
+  std::vector<std::pair<std::size_t, std::size_t>> dive_calls_;
+  std::uint64_t dive_state_ = 0;
+  double weight_ = 1;
+  double est_complete_ = 0, est_blocked_ = 0;
   std::optional<bug_report> first_bound_;
   std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> ranks_;  // replay: final mo rank
   struct {

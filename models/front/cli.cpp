@@ -13,8 +13,10 @@
 #include <string_view>
 #include <tuple>
 
+#include "harness/cli.hpp"
 #include "harness/errors.hpp"
 #include "harness/registry.hpp"
+#include "harness/replay.hpp"
 #include "models/front/bind.hpp"
 #include "models/front/site_override.hpp"
 #include "models/report/token.hpp"
@@ -78,6 +80,25 @@ void print_run(const model_request& req, const one_run& x, std::uint32_t shard_i
                 x.r.bug->message.c_str(), x.r.bug->trace.c_str(),
                 replay_of(req, x.client, x.r.bug->replay_token).c_str());
   }
+}
+
+// --estimate's line: the predicted executions and time with their 95% intervals, the seed and
+// the command that repeats it.
+void print_estimate(const model_request& req, const std::string& client, const estimate& e) {
+  harness::command_line again{"model", req.variant, {}};
+  again.opt("--client", client);
+  if (req.model == memory_model::sc) again.opt("--model", "sc");
+  for (const std::string& s : req.sites)
+    again.opt("--site", s);
+  again.opt("--estimate").opt("--samples", e.samples).opt("--seed", e.seed);
+  std::printf(
+      "%s/%s [%s]: about %.3g executions (95%%: %.3g .. %.3g), about %.3g s on this "
+      "machine (95%%: %.3g .. %.3g s); %llu random paths in %.2f s, seed %llu\n  "
+      "again: %s\n",
+      req.variant.c_str(), client.c_str(), std::string(model_name(req.model)).c_str(), e.executions,
+      e.low, e.high, e.seconds, e.seconds_low, e.seconds_high,
+      static_cast<unsigned long long>(e.samples), e.elapsed,
+      static_cast<unsigned long long>(e.seed), again.str().c_str());
 }
 
 // Draws the first failing run's DOT as SVG with Graphviz's dot. "" or why it failed.
@@ -244,6 +265,17 @@ int run_model_command(const model_request& request) {
       return "malformed replay token '" + req.replay + "'";
     o.replay = req.replay;
     o.full_trace = req.full;
+    if (req.estimate) {
+      if (!req.shard.empty() || !req.replay.empty() || req.jobs > 1)
+        return "--estimate explores nothing: not with --shard, --replay or --jobs";
+      if (req.samples == 0) return "--samples: at least 1";
+      for (const auto& cl : all) {
+        if (req.client.empty() ? cl.large : cl.name != req.client) continue;
+        print_estimate(req, std::string(cl.name),
+                       estimate_exploration(o, cl.run, req.samples, req.seed));
+      }
+      return "";
+    }
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
       runs.push_back({std::string(cl.name), explore(o, cl.run)});
@@ -292,6 +324,12 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--jobs", req->jobs,
                   "explorer threads (same counts; a bug is re-found sequentially for its report)")
       ->check(CLI::Range(1u, 64u));
+  cmd->add_flag("--estimate", req->estimate,
+                "predict the executions and the time from random paths (Knuth's estimator); "
+                "explores nothing");
+  cmd->add_option("--samples", req->samples, "random paths of --estimate (default 10000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  cmd->add_option("--seed", req->seed, "seed of --estimate's random paths");
   cmd->add_option("--shard", req->shard,
                   "explore shard I of N (I/N, from 0), or auto: from a Slurm job array or a "
                   "Kubernetes Indexed Job; stealcheck merge adds the shards' JSON files up");
@@ -302,10 +340,11 @@ void add_model_command(CLI::App& app, int& exit_code) {
                   "end with an error when a model thread runs this long without a model "
                   "operation (an endless loop the event bound cannot see); 0: never")
       ->check(CLI::Range(0u, 86400u));
-  cmd->callback([req, model, all, &exit_code] {
+  cmd->callback([req, model, all, &exit_code, cmd] {
     if (*model != "rc11" && *model != "sc")
       throw harness::usage_error("unknown model '" + *model + "' (rc11 or sc)");
     req->model = *model == "sc" ? memory_model::sc : memory_model::rc11;
+    if (cmd->count("--seed") == 0) req->seed = harness::default_seed();
     exit_code = run_model_command(*req);
   });
 }

@@ -4,6 +4,7 @@
 //                    [--site NAME=ORDER ...] [--replay TOKEN] [--dot FILE] [--json FILE]
 //                    [--max-events N] [--max-executions N] [--jobs N]
 //                    [--shard I/N | --shard auto [--shard-count N]]
+//                    [--estimate [--samples K] [--seed S]]
 // Prints one summary line per client (client, variant, model, overridden sites, complete and
 // blocked executions, time, executions per second); on a bug the error kind and message, the
 // failing execution per thread, and the exact command that replays it.
@@ -37,6 +38,9 @@ struct model_request {
   unsigned max_events = 1000;
   std::uint64_t max_executions = 0;  ///< stop after this many executions (0: no limit)
   unsigned jobs = 1;                 ///< explorer threads (options::jobs)
+  bool estimate = false;             ///< --estimate: predict the size, explore nothing
+  std::uint64_t samples = 10000;     ///< --samples: random paths of --estimate
+  std::uint64_t seed = 0;            ///< --seed: of --estimate's paths (0: a fresh one)
   std::string shard;                 ///< --shard I/N or auto (options::shard_index/count)
   std::uint32_t shard_count = 0;     ///< --shard-count: N for `--shard auto` under Kubernetes
   unsigned stall_seconds = 60;       ///< options::stall_seconds (0: never)

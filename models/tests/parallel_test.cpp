@@ -150,6 +150,38 @@ TEST(Sharding, EachShardExploresOnlyItsShare) {
   EXPECT_LT(largest, 1375u / 2);  // of 1,375 executions
 }
 
+// Knuth's estimate (estimate_exploration) brackets the exact count in most seeded runs, and
+// its mean over the seeds is close to it (the estimator is unbiased), for every client of
+// chase_lev with at least 100 executions.
+TEST(Estimate, BracketsTheExactCountInMostSeededRuns) {
+  const bool full = STEALCHECK_TEST_SCALE >= 100;
+  const std::uint64_t samples = full ? 2000 : 300;
+  const std::uint64_t seeds = full ? 10 : 4;
+  std::uint64_t runs = 0, inside = 0;
+  for_each_swept_variant([&](auto tag, const variant_info& info) {
+    if (info.name != "chase_lev") return;
+    for (const auto& cl : clients::clients_for<decltype(tag)::template deque>(info)) {
+      if (cl.large) continue;
+      const result exact = explore(options{}, cl.run);
+      const auto truth = static_cast<double>(exact.executions());
+      if (truth < 100) continue;
+      double mean = 0;
+      for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+        const estimate e = estimate_exploration(options{}, cl.run, samples, seed);
+        ++runs;
+        inside += e.low <= truth && truth <= e.high ? 1 : 0;
+        mean += e.executions / static_cast<double>(seeds);
+        EXPECT_GT(e.seconds, 0.0) << cl.name;
+      }
+      EXPECT_NEAR(mean, truth, 0.3 * truth) << cl.name << ": the estimates are biased";
+      std::printf("%s: %.0f executions, estimated %.0f on average\n", std::string(cl.name).c_str(),
+                  truth, mean);
+    }
+  });
+  ASSERT_GT(runs, 0U);
+  EXPECT_GE(inside * 10, runs * 6) << inside << " of " << runs << " intervals hold the count";
+}
+
 TEST(Parallel, WideClientIsSplit) {
   const explored par =
       run(clients::push3_pop2_2thieves<chase_lev_tag::deque>, memory_model::rc11, 2);
