@@ -134,17 +134,24 @@ void mark_fault() noexcept {
 
 constexpr int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP};
 
-// In the child: notes the faulting thread in the shared board, then dies of the signal
-// (SA_RESETHAND restored the default action), so the parent sees which.
+// In the child: notes the faulting thread in the shared board, then restores the default
+// action and dies of the signal, so the parent sees which. The handler stays installed until it
+// has marked (no SA_RESETHAND): two threads faulting at once both run it and one of them is
+// named; with the default action restored on delivery, the second fault could kill the process
+// before the first handler marked, and neither would be.
 void on_fatal_signal(int sig) {
   mark_fault();
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  ::sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);  // async-signal-safe, as raise() is
   ::raise(sig);
 }
 
 void install_fatal_signal_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_fatal_signal;
-  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sa.sa_flags = SA_NODEFER;
   ::sigemptyset(&sa.sa_mask);
   for (int sig : fatal_signals)
     ::sigaction(sig, &sa, nullptr);
