@@ -23,6 +23,15 @@ std::vector<timeline::item> items(const history& h) {
   return out;
 }
 
+// h's real-time order, its memo keys from splitmix64.
+linearize::real_time_order real_time(const history& h) {
+  std::vector<linearize::real_time_order::interval> when;
+  when.reserve(h.size());
+  for (const operation& op : h)
+    when.push_back({op.invoke, op.response});
+  return linearize::real_time_order(when, splitmix64_next);
+}
+
 }  // namespace
 
 check_result check(const history& h, spec::spec_kind kind) {
@@ -38,11 +47,7 @@ check_result check(const history& h, spec::spec_kind kind) {
 }
 
 check_result search(const history& h, spec::spec_kind kind) {
-  std::vector<linearize::real_time_order::interval> when;
-  when.reserve(h.size());
-  for (const operation& op : h)
-    when.push_back({op.invoke, op.response});
-  linearize::real_time_order order(when, splitmix64_next);
+  linearize::real_time_order order = real_time(h);
   spec::sequential_deque<std::uint64_t> s(kind);
   linearize::search<linearize::real_time_order> search;
   check_result r;
@@ -71,11 +76,7 @@ std::string describe(const operation& op) {
 }
 
 std::string spec_step(const history& h, spec::spec_kind kind) {
-  std::vector<linearize::real_time_order::interval> when;
-  when.reserve(h.size());
-  for (const operation& op : h)
-    when.push_back({op.invoke, op.response});
-  linearize::real_time_order order(when, splitmix64_next);
+  linearize::real_time_order order = real_time(h);
   return timeline::dead_end_text<std::uint64_t>(std::span<const operation>(h), order, kind);
 }
 
