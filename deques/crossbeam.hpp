@@ -18,9 +18,12 @@
 // reserve before a batch is stolen into it. The new ring is published with a release swap of
 // `buffer`. A thief loads the ring after front and back, reads the slot at front, and then
 // *loads the ring again*: if the owner has swapped it meanwhile, the thief retries rather than
-// CAS. That re-check is crossbeam's fix of CVE-2021-32810 (crossbeam-rs/crossbeam#726); with
-// replaced rings kept until destruction (below), stealcheck finds no execution where it
-// matters (proofs/crossbeam.md).
+// CAS. That re-check is crossbeam's fix of CVE-2021-32810 (crossbeam-rs/crossbeam#726): a LIFO
+// thief's batch reads every value from the ring it loaded once, and after the owner shrank the
+// ring, popped an index and pushed a new value there, the old ring still holds the popped value
+// at that index; without the re-check the thief's CAS succeeds and takes it again (the
+// known-bad crossbeam_lifo_no_recheck; client push5_pop3_push_steal_into; proofs/crossbeam.md).
+// The ring need not be freed for this: replaced rings are kept here (below).
 //
 // steal_into(mine) is steal_batch_with_limit_and_pop with crossbeam's MAX_BATCH, 32: it takes
 // the front item plus min((n - 1) / 2, 31) more of the n it saw, copies all but one into `mine`
@@ -178,9 +181,10 @@ struct crossbeam_sites {
                                         "ordered by steal.load_back and steal.load_buffer"};
   static constexpr site steal_recheck_buffer{
       "crossbeam::steal.recheck_buffer", mo::acquire, site_kind::load,
-      "the re-check: a ring swapped since steal.load_buffer makes the thief retry; not needed, nor "
-      "is the re-check, while replaced rings are kept until destruction (proofs/crossbeam.md; "
-      "stealcheck mutate: relaxed gives more executions, no bug)"};
+      "the re-check: a ring swapped since steal.load_buffer makes the thief retry (without it: "
+      "crossbeam_lifo_no_recheck, push5_pop3_push_steal_into takes a value twice); its acquire "
+      "is not needed: a swap that matters is hb-before it through steal.load_back, which read a "
+      "push made after the swap (relaxed: more executions, no bug)"};
   static constexpr site steal_cas{
       "crossbeam::steal.cas", mo::seq_cst, site_kind::rmw,
       "claims front against other thieves and the owner's pop by RMW atomicity; seq_cst as in "
@@ -242,6 +246,9 @@ class crossbeam_worker {
   using memory = Mem;
   using sites = Sites;
   static constexpr std::string_view variant_name = Sites::variant;
+  /// From a LIFO victim, steal_into claims one value per CAS (deques/deque.hpp): the owner's
+  /// pops and pushes may come between two of them, so the batch is a run of steals.
+  static constexpr bool batch_in_steps = !Sites::fifo;
 
   /// Requires: min_capacity >= 1 (rounded up to a power of two): the first ring's capacity and
   /// the least a shrink leaves (crossbeam's MIN_CAP, 64). A small one lets model-checked
@@ -485,8 +492,24 @@ struct crossbeam_sites_fifo_no_restore : crossbeam_fifo_sites {
   static constexpr bool restore_front = false;
 };
 
+/// KNOWN-BAD: crossbeam_lifo's thieves without the re-check of the ring before their CAS (the
+/// code before crossbeam's fix of CVE-2021-32810). steal_into from a LIFO victim reads every
+/// value of its batch from the ring it loaded once; after the owner has shrunk the ring, popped
+/// an index and pushed a new value there (into the new ring), the thief still reads the popped
+/// value from the old ring, and its CAS of front succeeds: a value taken twice, another lost.
+struct crossbeam_sites_lifo_no_recheck : crossbeam_sites {
+  static constexpr std::string_view variant = "crossbeam_lifo_no_recheck";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "a batch steal's CAS without re-checking the ring: a value popped before a shrink is "
+      "taken again from the old ring (CVE-2021-32810)";
+  static constexpr bool recheck_buffer = false;
+};
+
 template <class T, class Mem = native_memory>
 using crossbeam_lifo = crossbeam_worker<T, Mem, crossbeam_sites>;
+template <class T, class Mem = native_memory>
+using crossbeam_lifo_no_recheck = crossbeam_worker<T, Mem, crossbeam_sites_lifo_no_recheck>;
 template <class T, class Mem = native_memory>
 using crossbeam_fifo = crossbeam_worker<T, Mem, crossbeam_fifo_sites>;
 template <class T, class Mem = native_memory>

@@ -118,5 +118,14 @@ concept batch_stealing_deque = work_stealing_deque<D> && requires(D& victim, D& 
   { victim.steal_into(mine) } -> std::same_as<steal_result<typename D::value_type>>;
 };
 
+/// A batch stealer whose steal_into takes its batch one value at a time, each with its own
+/// claim (`static constexpr bool batch_in_steps = true;`, crossbeam's LIFO thief): the batch is
+/// no single operation of the spec but one steal per value, each somewhere within the
+/// steal_into, and the checkers record it so (spec::split_batch).
+template <class D>
+concept batch_in_steps = batch_stealing_deque<D> && requires {
+  requires D::batch_in_steps;
+};
+
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

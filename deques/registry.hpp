@@ -85,6 +85,7 @@ using idempotent_no_tag_tag = variant_tag<idempotent_no_tag>;
 using tokio_push_checks_real_tag = variant_tag<tokio_push_checks_real>;
 using tokio_narrow_index_tag = variant_tag<tokio_narrow_index>;
 using go_pop_runnext_no_cas_tag = variant_tag<go_pop_runnext_no_cas>;
+using crossbeam_lifo_no_recheck_tag = variant_tag<crossbeam_lifo_no_recheck>;
 using crossbeam_fifo_no_restore_tag = variant_tag<crossbeam_fifo_no_restore>;
 
 /// The built-in variants' descriptions.
@@ -177,6 +178,9 @@ inline constexpr variant_info tokio_narrow_index =
     run_queue_info(info_from_sites<tokio_sites_narrow_index>("KNOWN-BAD tokio"));
 inline constexpr variant_info go_pop_runnext_no_cas =
     go_info(info_from_sites<go_sites_pop_runnext_no_cas>("KNOWN-BAD go"));
+inline constexpr variant_info crossbeam_lifo_no_recheck =
+    crossbeam_info(info_from_sites<crossbeam_sites_lifo_no_recheck>("KNOWN-BAD crossbeam_lifo"),
+                   spec_kind::lifo_owner);
 inline constexpr variant_info crossbeam_fifo_no_restore =
     crossbeam_info(info_from_sites<crossbeam_sites_fifo_no_restore>("KNOWN-BAD crossbeam_fifo"),
                    spec_kind::fifo_owner);
@@ -213,6 +217,7 @@ constexpr void for_each_variant(F&& f) {
   f(tokio_push_checks_real_tag{}, builtin::tokio_push_checks_real);
   f(tokio_narrow_index_tag{}, builtin::tokio_narrow_index);
   f(go_pop_runnext_no_cas_tag{}, builtin::go_pop_runnext_no_cas);
+  f(crossbeam_lifo_no_recheck_tag{}, builtin::crossbeam_lifo_no_recheck);
   f(crossbeam_fifo_no_restore_tag{}, builtin::crossbeam_fifo_no_restore);
 }
 

@@ -19,8 +19,10 @@
 //   steal_batch([v1..vk]) legal iff 1 <= k <= ceil(n/2) for the current size n and v1..vk are
 //                       the k top values, in any order (steal_half.hpp documents the bound;
 //                       which of them the thief returns, and where it puts the others in its
-//                       own deque, is the thief's choice: crossbeam's LIFO thief returns the
-//                       newest of them).
+//                       own deque, is the thief's choice). A thief that takes its batch one
+//                       value at a time, each with its own claim (crossbeam's LIFO thief,
+//                       batch_in_steps in deques/deque.hpp), is checked as one steal per value
+//                       instead, each within the steal_into (split_batch below).
 // fifo_owner (exactly once; a FIFO run queue that never overflows): the same, except that
 //   pop() -> v is legal iff v is the *top* value: the owner takes the oldest, like a thief.
 // unordered (exactly once, in any order; Tokio's run queue, whose overflow moves the newest
@@ -291,6 +293,28 @@ struct operation {
     if (v) value = std::move(*v);
   }
 };
+
+/// A batch taken in steps (deques/deque.hpp's batch_in_steps): ops[at], a steal_batch, becomes
+/// one steal per value it took, in the order taken: batch[1], ..., batch[k - 1], then batch[0]
+/// (the value steal_into returned is the last one it took: crossbeam's LIFO thief keeps the
+/// newest). ops[at] becomes the first; the others are copies of it (its span, its thread)
+/// appended after everything, so that a thread's operations stay in the order it made them.
+/// A batch that took nothing, or one value, becomes a plain steal. O(k) copies.
+template <class Op>
+void split_batch(std::vector<Op>& ops, std::size_t at) {
+  Op& op = ops[at];
+  if (op.kind != op_kind::steal_batch) return;
+  op.kind = op_kind::steal;
+  auto batch = std::move(op.batch);
+  op.batch.clear();
+  if (batch.size() < 2) return;
+  op.value = batch[1];
+  for (std::size_t i = 2; i <= batch.size(); ++i) {
+    Op step = ops[at];
+    step.value = batch[i % batch.size()];
+    ops.push_back(std::move(step));
+  }
+}
 
 /// Applies op with its observed result to s; false (s unchanged) when that result is not legal
 /// in s's state.

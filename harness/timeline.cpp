@@ -50,9 +50,11 @@ std::string label_of(const spec::operation<V>& op) {
       return op.has_value ? fmt::format("steal -> {}", op.value)
                           : fmt::format("steal -> {}", status_name(op.status));
     case spec::op_kind::steal_batch:
-      return op.status == steal_status::item
-                 ? fmt::format("steal_batch -> [{}]", fmt::join(op.batch, ","))
-                 : fmt::format("steal_batch -> {}", status_name(op.status));
+      if (op.status != steal_status::item)
+        return fmt::format("steal_batch -> {}", status_name(op.status));
+      if (op.batch.empty() && op.has_value)  // still running: only its result is known
+        return fmt::format("steal_batch -> {}, ...", op.value);
+      return fmt::format("steal_batch -> [{}]", fmt::join(op.batch, ","));
   }
   return "?";
 }

@@ -43,7 +43,8 @@ std::string text(std::span<const item> items, lane_namer name = owner_or_thief);
 std::string svg(std::span<const item> items, std::string_view title,
                 lane_namer name = owner_or_thief);
 
-/// "push(3)", "pop -> 5", "pop -> empty", "steal -> abort", "steal_batch -> [1,2]".
+/// "push(3)", "pop -> 5", "pop -> empty", "steal -> abort", "steal_batch -> [1,2]" (a batch
+/// steal still running, whose other values are not known yet: "steal_batch -> 1, ...").
 std::string label(const spec::operation<std::uint64_t>& op);
 std::string label(const spec::operation<std::int64_t>& op);
 

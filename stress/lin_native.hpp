@@ -80,6 +80,7 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
     op.batch.insert(op.batch.end(), rest.rbegin(), rest.rend());
   }
   log.push_back(std::move(op));
+  if constexpr (batch_in_steps<D>) spec::split_batch(log, log.size() - 1);
 }
 
 }  // namespace detail

@@ -264,6 +264,59 @@ TEST(Spec, BatchStealBound) {
   EXPECT_FALSE(s.steal_batch({}));
 }
 
+// A batch taken in steps (crossbeam's LIFO thief): [6, 1, 2] returned 6 after taking 1 and 2;
+// the owner popped 5, 4, 3 and pushed 6 between the steps. No single batch explains it; the
+// three steals, in the order taken, do.
+TEST(Spec, BatchTakenInStepsIsOneStealPerValue) {
+  using op = spec::operation<int>;
+  auto make = [](spec::op_kind k, int v, bool has) {
+    op o;
+    o.kind = k;
+    o.value = v;
+    o.has_value = has;
+    o.status = steal_status::item;
+    return o;
+  };
+  op batch = make(spec::op_kind::steal_batch, 6, true);
+  batch.batch = {6, 1, 2};
+  {
+    spec::sequential_deque<int> s{spec::spec_kind::lifo_owner};
+    for (int v = 1; v <= 5; ++v)
+      s.push(v);
+    for (int v = 5; v >= 3; --v)
+      ASSERT_TRUE(s.pop(v));
+    s.push(6);
+    EXPECT_FALSE(spec::apply(s, batch));  // as one batch: 6 is not among the oldest two
+  }
+  std::vector<op> ops{make(spec::op_kind::push, 9, true), batch};
+  spec::split_batch(ops, 1);
+  ASSERT_EQ(ops.size(), 4u);
+  EXPECT_EQ(ops[0].value, 9);  // the others untouched
+  std::vector<int> taken;
+  for (std::size_t i = 1; i < ops.size(); ++i) {
+    EXPECT_EQ(ops[i].kind, spec::op_kind::steal);
+    EXPECT_TRUE(ops[i].batch.empty());
+    taken.push_back(ops[i].value);
+  }
+  EXPECT_EQ(taken, (std::vector<int>{1, 2, 6}));  // in the order taken, the returned one last
+  spec::sequential_deque<int> s{spec::spec_kind::lifo_owner};
+  for (int v = 1; v <= 5; ++v)
+    s.push(v);
+  EXPECT_TRUE(spec::apply(s, ops[1]));  // steal -> 1
+  for (int v = 5; v >= 3; --v)
+    ASSERT_TRUE(s.pop(v));
+  s.push(6);
+  EXPECT_TRUE(spec::apply(s, ops[2]));  // steal -> 2
+  EXPECT_TRUE(spec::apply(s, ops[3]));  // steal -> 6
+  EXPECT_TRUE(s.empty());
+  std::vector<op> single{make(spec::op_kind::steal_batch, 4, true)};
+  single[0].batch = {4};
+  spec::split_batch(single, 0);
+  ASSERT_EQ(single.size(), 1u);
+  EXPECT_EQ(single[0].kind, spec::op_kind::steal);
+  EXPECT_EQ(single[0].value, 4);
+}
+
 TEST(Spec, FifoOwnerPopsTheTop) {
   spec::sequential_deque<int> s{spec::spec_kind::fifo_owner};
   s.push(1);

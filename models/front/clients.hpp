@@ -100,6 +100,7 @@ struct owned {
       o.batch.push_back(o.value);
       o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
     }
+    if constexpr (batch_in_steps<Deque>) h.split_batch(at);
   }
   /// After joining: drain and check everything.
   void finish(client& c) {
@@ -224,6 +225,14 @@ inline constexpr script push2_overflow_pop_steal2{"uu", "uuo", {"ss", ""}, 2};
 /// crossbeam's LIFO thief, taking its batch one value at a time, finds the deque emptied or
 /// loses the last value to the owner partway.
 inline constexpr script push5_pop4_steal_into{"uuuuuoo", "oo", {"b", ""}, 8};
+/// Batch stealers: push 1..5 before the thief starts (a ring of 1 grows to 8), then three pops
+/// and push 6 while one thief steals a batch into its own deque. The thief sees five values and
+/// takes three, one CAS each from a LIFO victim, reading every slot from the ring it loaded
+/// once; the owner's third pop shrinks the ring (a swap), and push 6 then writes index 2 of the
+/// new ring while the thief is still to read index 2 of the old one, where value 3, already
+/// popped, stays. Without crossbeam's re-check of the ring before each CAS (CVE-2021-32810),
+/// the thief's CAS of front succeeds: value 3 is taken twice and value 6 lost.
+inline constexpr script push5_pop3_push_steal_into{"uuuuu", "ooou", {"b", ""}, 8};
 /// Owner_shares deques (split): push 1, 2, 3 before the thief starts, then push 4 and four
 /// pops while one thief steals twice. A first steal that finds nothing shared asks the owner,
 /// whose push 4 then shares 1 and 2; the pops take 4 and 3 privately, then take back 2 by
@@ -400,6 +409,8 @@ std::vector<client_entry> clients_for(const variant_info& info) {
     if (info.batch_steal) {
       v.push_back(scripted_entry("push2_overflow_pop_steal2", scripts::push2_overflow_pop_steal2));
       v.push_back(scripted_entry("push5_pop4_steal_into", scripts::push5_pop4_steal_into));
+      v.push_back(
+          scripted_entry("push5_pop3_push_steal_into", scripts::push5_pop3_push_steal_into));
       v.push_back(entry("two_thieves_half_full", two_thieves_half_full_at<D>));
       v.push_back(entry("steal_into_nearly_full", steal_into_nearly_full_at<D>));
       v.push_back(entry("steal_from_thief", steal_from_thief_at<D>));

@@ -77,6 +77,9 @@ class history {
   deque_op& at(std::size_t i) { return ops_[i]; }
   /// Forgets the last recorded operation (a bounded push that found the deque full).
   void discard_last() { ops_.pop_back(); }
+  /// Operation `at`, a batch steal taken in steps, becomes one steal per value
+  /// (spec::split_batch).
+  void split_batch(std::size_t at) { spec::split_batch(ops_, at); }
 
   /// All checks; on failure calls c.check(false, ...) naming the offending value.
   /// `pushed`: every value pushed successfully; `drained`: values left at the end.

@@ -1,5 +1,5 @@
 // The built-in variants crossbeam_lifo and crossbeam_fifo (crossbeam-deque's Worker) and their
-// known-bad register themselves (see builtin.hpp and deques/crossbeam.hpp).
+// known-bads register themselves (see builtin.hpp and deques/crossbeam.hpp).
 #include <stealcheck/register.hpp>
 
 #include "deques/registry.hpp"
@@ -10,6 +10,7 @@ namespace stealcheck::tools {
 const bool crossbeam_registered =
     register_variant<crossbeam_lifo_tag::deque>(builtin::crossbeam_lifo) &&
     register_variant<crossbeam_fifo_tag::deque>(builtin::crossbeam_fifo) &&
+    register_variant<crossbeam_lifo_no_recheck_tag::deque>(builtin::crossbeam_lifo_no_recheck) &&
     register_variant<crossbeam_fifo_no_restore_tag::deque>(builtin::crossbeam_fifo_no_restore);
 
 }  // namespace stealcheck::tools
