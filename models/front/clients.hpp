@@ -138,12 +138,12 @@ constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexce
 /// A client as scripts of operations, one letter each: `u` push (the next value: 1, 2, ...),
 /// `o` pop, `s` steal, `b` steal_into the thief's own empty deque (batch stealers only), `h`
 /// size_hint (check_size_hint against every push of the script). The owner runs `before`,
-/// spawns the thieves (at most two; an empty script is no thief), runs `owner` concurrently
+/// spawns the thieves (at most three; an empty script is no thief), runs `owner` concurrently
 /// with them, joins them and drains (owned::finish).
 struct script {
   std::string_view before;
   std::string_view owner;
-  std::array<std::string_view, 2> thieves;
+  std::array<std::string_view, 3> thieves;
   std::int64_t capacity;  ///< the client's own capacity (cap_or)
 };
 
@@ -168,7 +168,7 @@ void run_script(client& c, const script& s, const variant_info& v) {
     }
   };
   run(s.before);
-  std::array<std::size_t, 2> thief{};
+  std::array<std::size_t, 3> thief{};
   for (std::size_t k = 0; k < s.thieves.size(); ++k)
     if (!s.thieves[k].empty()) thief[k] = c.spawn([&run, &ops = s.thieves[k]] { run(ops); });
   run(s.owner);
@@ -241,6 +241,12 @@ inline constexpr script push3_share_pop4_steal2{"uuu", "uoooo", {"ss", ""}, 4};
 /// The large client (benchmarks, not CI): owner pushes 1..4 from capacity 2 (a resize) and
 /// pops four times; two thieves steal twice each.
 inline constexpr script push4_pop4_2thieves_steal2{"", "uuuuoooo", {"ss", "ss"}, 2};
+/// Nightly size (large: run only when named; split it with --shard): the large client with a
+/// third thief stealing twice.
+inline constexpr script push4_pop4_3thieves_steal2{"", "uuuuoooo", {"ss", "ss", "ss"}, 2};
+/// Nightly size: the owner pushes 1..5 from capacity 2 and pops five times; two thieves steal
+/// twice each.
+inline constexpr script push5_pop5_2thieves_steal2{"", "uuuuuooooo", {"ss", "ss"}, 2};
 }  // namespace scripts
 
 /// A scripted client with its own capacity, as a function (what tests pass to explore):
@@ -401,7 +407,9 @@ std::vector<client_entry> clients_for(const variant_info& info) {
       entry("push3_steal_destroy", push3_steal_destroy_at<D>),
       scripted_entry("push_pop_push_pop_steal", scripts::push_pop_push_pop_steal),
       scripted_entry("push2_push2_steal_2thieves", scripts::push2_push2_steal_2thieves),
-      scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true)};
+      scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true),
+      scripted_entry("push4_pop4_3thieves_steal2", scripts::push4_pop4_3thieves_steal2, true),
+      scripted_entry("push5_pop5_2thieves_steal2", scripts::push5_pop5_2thieves_steal2, true)};
   if (info.owner_shares) {
     v.push_back(scripted_entry("push3_share_pop4_steal2", scripts::push3_share_pop4_steal2));
   }

@@ -107,9 +107,13 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
       bool exhaustive = true;
       std::map<std::string, std::uint64_t> blocked_by;
       const shard_entry* bug = nullptr;
+      std::uint64_t busiest = 0;  // the most executions one shard explored
       for (const shard_entry* s : at) {
-        complete += s->e["complete"].get<std::uint64_t>();
-        blocked += s->e["blocked"].get<std::uint64_t>();
+        const auto c = s->e["complete"].get<std::uint64_t>();
+        const auto b = s->e["blocked"].get<std::uint64_t>();
+        complete += c;
+        blocked += b;
+        busiest = std::max(busiest, c + b);
         const double t = s->e.value("seconds", 0.0);
         seconds += t;
         longest = std::max(longest, t);
@@ -129,6 +133,11 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
           static_cast<unsigned long long>(blocked), count,
           static_cast<unsigned long long>(first["pieces"].get<std::uint64_t>()),
           static_cast<unsigned long long>(first["cut"].get<std::uint64_t>()), seconds, longest);
+      // The division's balance: the busiest shard's executions against the mean's.
+      const double mean = static_cast<double>(complete + blocked) / count;
+      const double share = mean > 0 ? static_cast<double>(busiest) / mean : 1.0;
+      std::printf("  the busiest shard explored %llu executions, %.2fx the mean\n",
+                  static_cast<unsigned long long>(busiest), share);
       nlohmann::json m{{"stealcheck_version", f["stealcheck_version"]},
                        {"variant", f["variant"]},
                        {"client", client},
@@ -139,6 +148,8 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
                        {"blocked_by", blocked_by},
                        {"exhaustive", exhaustive},
                        {"shards", count},
+                       {"busiest_shard_executions", busiest},
+                       {"busiest_share", share},
                        {"seconds", seconds}};
       if (bug != nullptr) {
         const auto& b = bug->e["bug"];
