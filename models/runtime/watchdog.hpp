@@ -16,7 +16,9 @@ namespace stealcheck::model::detail {
 
 /// What the stall watchdog (models/runtime/watchdog.cpp) sees of one exploring OS thread: written
 /// by the explorer at each switch into a fiber, read once a second by the watchdog's thread.
-struct progress_slot {
+/// One cache line each: the explorers of a parallel run write their slots at every switch, and
+/// two slots in one line made them contend for it.
+struct alignas(64) progress_slot {
   std::atomic<bool> used{false};                 ///< held by an exploration (acquire_progress_slot)
   std::atomic<bool> active{false};               ///< watched now (not during a token replay)
   std::atomic<std::uint32_t> stall_seconds{60};  ///< options::stall_seconds; 0: not judged
