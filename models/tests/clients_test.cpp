@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -557,31 +557,32 @@ TEST(Clients, GoThiefEmptyIsNotLinearizableWithRunnext) {
 // The FIFO flavor's batch is one CAS and its owner never rewrites an index: every client
 // passes there without the re-check, though some do reach a swap between the thief's two
 // loads of the ring (more executions with the re-check: the extra load reads either ring).
-template <class Flavor>
-struct crossbeam_sites_without_recheck : Flavor {
+struct crossbeam_fifo_sites_without_recheck : crossbeam_fifo_sites {
   static constexpr bool recheck_buffer = false;
 };
 template <class T, class Mem>
 using crossbeam_fifo_without_recheck =
-    crossbeam_worker<T, Mem, crossbeam_sites_without_recheck<crossbeam_fifo_sites>>;
+    crossbeam_worker<T, Mem, crossbeam_fifo_sites_without_recheck>;
+
+// The client `name` of a variant's list (clients::clients_for), explored exhaustively.
+result explore_named(const std::vector<clients::client_entry>& cls, std::string_view name) {
+  for (const clients::client_entry& e : cls)
+    if (e.name == name) return explore(options{}, e.run);
+  ADD_FAILURE() << "no client " << name;
+  return {};
+}
 
 TEST(Clients, CrossbeamRecheckIsNeededByTheLifoBatch) {
-  const variant_info& info = builtin::crossbeam_lifo_no_recheck;
-  const auto cls = clients::clients_for<crossbeam_lifo_no_recheck_tag::deque>(info);
-  const auto it = std::find_if(cls.begin(), cls.end(), [](const clients::client_entry& e) {
-    return e.name == "push5_pop3_push_steal_into";
-  });
-  ASSERT_NE(it, cls.end());
-  const result bad = explore(options{}, it->run);
+  constexpr std::string_view client = "push5_pop3_push_steal_into";
+  const result bad = explore_named(clients::clients_for<crossbeam_lifo_no_recheck_tag::deque>(
+                                       builtin::crossbeam_lifo_no_recheck),
+                                   client);
   ASSERT_TRUE(bad.bug.has_value()) << "without the re-check, value 3 must be taken twice";
   EXPECT_NE(bad.bug->message.find("value 3 was taken twice"), std::string::npos)
       << bad.bug->message;
-  const auto fixed = clients::clients_for<crossbeam_lifo_tag::deque>(builtin::crossbeam_lifo);
-  for (const auto& e : fixed) {
-    if (e.name == it->name) {
-      EXPECT_TRUE(explore(options{}, e.run).ok()) << "with the re-check";
-    }
-  }
+  const result fixed = explore_named(
+      clients::clients_for<crossbeam_lifo_tag::deque>(builtin::crossbeam_lifo), client);
+  EXPECT_TRUE(fixed.ok()) << "with the re-check: " << fixed.bug->message;
 }
 
 TEST(Clients, CrossbeamFifoRecheckChangesNoVerdict) {
