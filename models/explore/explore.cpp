@@ -5,9 +5,13 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -114,12 +118,6 @@ const hb_clocks& client::happens_before_relation() const {
 
 namespace {
 
-struct one_run {
-  result r;
-  std::uint64_t subtrees = 0;  // a probe's count of branch points at its cut
-  double estimate = 0;         // a dive's estimate of the executions
-};
-
 // For its lifetime, also when the exploration throws: x is the calling OS thread's
 // execution, with the crash report installed and, unless it is a token replay, watched by the
 // stall watchdog (a slot left active would be reported as a stall later).
@@ -144,9 +142,9 @@ class exploring {
   detail::execution* outer_;
 };
 
-// One explorer on the calling OS thread (its own execution: fibers and graph).
-one_run explore_one(const options& opt, const std::function<void(client&)>& body,
-                    detail::split_plan s) {
+// One explorer on the calling OS thread (its own execution: fibers and graph), handed to f.
+template <class F>
+auto with_explorer(const options& opt, const std::function<void(client&)>& body, F&& f) {
   detail::run_config cfg;
   cfg.model = opt.model;
   cfg.max_events_per_thread = std::min(opt.max_events_per_thread, hb_clocks::max_events);
@@ -157,39 +155,317 @@ one_run explore_one(const options& opt, const std::function<void(client&)>& body
     c.join_all();
   });
   const exploring scope(x, opt);
-  detail::explorer e(opt, x, s);
-  result r = e.run();
-  return {std::move(r), e.subtrees_seen(), e.estimated_complete() + e.estimated_blocked()};
+  detail::explorer e(opt, x);
+  return f(e);
 }
 
-// Parallel exploration (split_plan). The cut is the smallest branching depth with at
-// least `per_job` subtrees per worker, found by probes that explore only the top of the tree
-// (all workers then agree on it: the exploration is deterministic). A probe that finds no
-// branch point at its depth has explored everything: its result is the answer.
-result explore_parallel(const options& opt, const std::function<void(client&)>& body) {
-  constexpr std::uint64_t per_job = 64;
-  constexpr std::size_t deepest_cut = 64;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto finish = [&](result r) {
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return r;
-  };
-  options quiet = opt;  // probes and sequential reruns after a bug: no on_complete calls
+result explore_one(const options& opt, const std::function<void(client&)>& body) {
+  return with_explorer(opt, body, [](detail::explorer& e) { return e.run(); });
+}
+
+// The options of the runs that only measure (dives): no on_complete calls, no limit.
+options quiet_options(const options& opt) {
+  options quiet = opt;
   quiet.on_complete = nullptr;
-  auto sequential = [&](const options& o) { return finish(explore_one(o, body, {}).r); };
-  std::size_t cut = 0;
-  std::uint64_t subtrees = 0;
-  for (std::size_t d = 1; d <= deepest_cut && cut == 0; ++d) {
-    one_run probe = explore_one(quiet, body, {d, true, true, nullptr});
-    if (probe.r.bug || probe.r.bound_hits > 0) return sequential(quiet);
-    if (probe.subtrees == 0)  // the probe explored everything: it is the answer
-      return opt.on_complete ? sequential(opt) : finish(probe.r);
-    if (probe.subtrees >= per_job * opt.jobs) {
-      cut = d;
-      subtrees = probe.subtrees;
+  quiet.max_executions = 0;
+  quiet.replay.clear();
+  quiet.jobs = 1;
+  quiet.shard_count = 1;
+  return quiet;
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > ~std::uint64_t{0} - b ? ~std::uint64_t{0} : a + b;
+}
+
+// The division of the tree among `workers` shards. Greedy: the piece with the largest
+// estimated size is split into its children (the alternatives of its branch point), each
+// estimated by random dives, until the largest piece that can still be split is at most
+// 1/(granularity * workers) of the estimated total, or there are max_pieces_per_worker *
+// workers pieces. The splits come in the same order whatever the number of workers (only where
+// they stop depends on it), so the division for more workers refines the one for fewer. Every
+// dive's seed comes from its piece's path: the division is the same on every machine (integer
+// estimates, no clock). A leaf, or a branch point every one of whose alternatives is a dead
+// end, cannot be split.
+//
+// Knuth's estimator is unbiased but skewed on these trees (most paths weigh little, a few very
+// much): few dives per piece miss a large piece's weight and leave it whole. So the dives per
+// piece grow with the tree: the root's estimate / dive_scale, between min_dives and max_dives
+// (a large tree needs balance most and pays for the dives least).
+constexpr unsigned root_dives = 256, min_dives = 32, max_dives = 256;
+constexpr std::uint64_t dive_scale = 512;
+constexpr std::uint64_t granularity = 8;
+constexpr std::size_t max_pieces_per_worker = 256;
+constexpr std::uint64_t division_seed = 0x73746561;
+
+struct piece {
+  detail::piece_path path;
+  std::uint64_t estimate = 0;  // the mean of its dives' weights
+  std::uint32_t children = 0;
+};
+
+piece measure(detail::explorer& e, detail::piece_path path, unsigned dives) {
+  std::uint64_t stream = division_seed;
+  for (const std::uint32_t k : path) {
+    stream ^= k + 1;
+    splitmix64_next(stream);
+  }
+  piece out{std::move(path)};
+  std::uint64_t sum = 0;
+  for (unsigned k = 0; k < dives; ++k) {
+    const detail::dive_sample s = e.dive({out.path, 0}, splitmix64_next(stream));
+    sum = saturating_add(sum, saturating_add(s.complete, s.blocked));
+    out.children = s.children;
+  }
+  out.estimate = sum / dives;
+  return out;
+}
+
+std::vector<piece> divide(const options& opt, const std::function<void(client&)>& body,
+                          std::uint32_t workers) {
+  return with_explorer(quiet_options(opt), body, [&](detail::explorer& e) {
+    std::vector<piece> pieces{measure(e, {}, root_dives)};
+    const auto dives = static_cast<unsigned>(
+        std::clamp<std::uint64_t>(pieces[0].estimate / dive_scale, min_dives, max_dives));
+    std::uint64_t total = pieces[0].estimate;
+    const std::size_t max_pieces = max_pieces_per_worker * workers;
+    // the splittable pieces by estimate, the earlier piece first among equals
+    auto later = [&](std::size_t a, std::size_t b) {
+      return pieces[a].estimate != pieces[b].estimate ? pieces[a].estimate < pieces[b].estimate
+                                                      : a > b;
+    };
+    std::vector<std::size_t> open;
+    if (pieces[0].children > 0) open.push_back(0);
+    while (!open.empty() && pieces.size() < max_pieces) {
+      std::pop_heap(open.begin(), open.end(), later);
+      const std::size_t i = open.back();
+      const piece parent = pieces[i];
+      if (pieces.size() > 1 && parent.estimate <= total / (granularity * workers)) break;
+      open.pop_back();
+      total -= std::min(total, parent.estimate);
+      for (std::uint32_t k = 0; k < parent.children; ++k) {
+        detail::piece_path p = parent.path;
+        p.push_back(k);
+        piece c = measure(e, std::move(p), dives);
+        total = saturating_add(total, c.estimate);
+        const std::size_t at = k == 0 ? i : pieces.size();
+        if (k == 0)
+          pieces[i] = std::move(c);
+        else
+          pieces.push_back(std::move(c));
+        if (pieces[at].children > 0) {
+          open.push_back(at);
+          std::push_heap(open.begin(), open.end(), later);
+        }
+      }
+    }
+    std::sort(pieces.begin(), pieces.end(),
+              [](const piece& a, const piece& b) { return a.path < b.path; });
+    return pieces;
+  });
+}
+
+// The pieces in the order to assign them: the largest estimate first (longest processing
+// time first), the earlier path first among equals.
+std::vector<const piece*> largest_first(const std::vector<piece>& pieces) {
+  std::vector<const piece*> order;
+  for (const piece& p : pieces)
+    order.push_back(&p);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const piece* a, const piece* b) { return a->estimate > b->estimate; });
+  return order;
+}
+
+// The shard of each piece (in the pieces' order): largest first, each to the shard with the
+// smallest estimated load so far (the lowest-numbered among equals).
+std::vector<std::uint32_t> assign(const std::vector<piece>& pieces, std::uint32_t shards) {
+  std::vector<std::uint64_t> load(shards, 0);
+  std::vector<std::uint32_t> owner(pieces.size(), 0);
+  for (const piece* p : largest_first(pieces)) {
+    const auto s =
+        static_cast<std::uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[s] = saturating_add(load[s], p->estimate);
+    owner[static_cast<std::size_t>(p - pieces.data())] = s;
+  }
+  return owner;
+}
+
+// What a division was (result::subtrees, depth and division): its size, its deepest piece and
+// a fingerprint of its paths (FNV-1a), which shards compare (stealcheck merge).
+void describe(result& r, const std::vector<piece>& pieces) {
+  r.subtrees = pieces.size();
+  std::uint64_t h = 0xcbf29ce484222325;
+  auto mix = [&h](std::uint64_t v) {
+    h ^= v;
+    h *= 0x100000001b3;
+  };
+  for (const piece& p : pieces) {
+    r.cut = std::max(r.cut, p.path.size());
+    mix(p.path.size());
+    for (const std::uint32_t k : p.path)
+      mix(k);
+  }
+  r.division = h;
+}
+
+// Fixed pieces handed out by ticket (workers may share `next`, each with its own source).
+class ticket_source final : public detail::piece_source {
+ public:
+  ticket_source(const std::vector<const detail::piece_path*>& paths, std::atomic<std::size_t>& next)
+      : paths_(paths), next_(next) {}
+  bool next(detail::piece& out) override {
+    // relaxed: a ticket; the workers share nothing else (each has its own graph and fibers)
+    last_ = next_.fetch_add(1, std::memory_order_relaxed);
+    if (last_ >= paths_.size()) return false;
+    out.path = *paths_[last_];
+    out.from = 0;
+    return true;
+  }
+  std::size_t last() const noexcept { return last_; }
+
+ private:
+  const std::vector<const detail::piece_path*>& paths_;
+  std::atomic<std::size_t>& next_;
+  std::size_t last_ = 0;
+};
+
+// The pieces of a parallel exploration: at first `start` (the whole tree, or a shard's share);
+// then what busy workers give away while another waits (explorer::give_away). The run ends
+// when every worker waits, or at once when one stops with a bug or a bound hit (abort).
+// In lockstep (measure_balance), every worker exploring a piece waits after each execution
+// until each of them has made one: a round ("tick") is one execution per busy worker, as if
+// all ran at one speed, and the number of rounds is when the last would finish.
+class shared_source final : public detail::piece_source {
+ public:
+  shared_source(unsigned workers, std::deque<detail::piece> start, bool lockstep = false)
+      : workers_(workers), lockstep_(lockstep), queue_(std::move(start)) {
+    queued_.store(queue_.size(), std::memory_order_relaxed);
+  }
+  bool next(detail::piece& out) override {
+    std::unique_lock lock(mutex_);
+    while (queue_.empty() && !stop_) {
+      if (++idle_ == workers_) {  // nobody explores, nothing is queued: done
+        stop_ = true;
+        ready_.notify_all();
+        break;
+      }
+      waiting_.store(idle_, std::memory_order_relaxed);
+      ready_.wait(lock, [&] { return !queue_.empty() || stop_; });
+      waiting_.store(--idle_, std::memory_order_relaxed);
+    }
+    if (stop_) return false;
+    out = std::move(queue_.front());
+    queue_.pop_front();
+    queued_.store(queue_.size(), std::memory_order_relaxed);
+    ++handed_;
+    ++busy_;
+    return true;
+  }
+  // relaxed: hints read at every branch point; the queue itself is under the mutex
+  bool hungry() const noexcept override {
+    return waiting_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed);
+  }
+  bool stopped() const noexcept override { return aborted_.load(std::memory_order_relaxed); }
+  void give(detail::piece p) override {
+    const std::scoped_lock lock(mutex_);
+    queue_.push_back(std::move(p));
+    queued_.store(queue_.size(), std::memory_order_relaxed);
+    ready_.notify_all();
+  }
+  void executed() override {
+    if (!lockstep_) return;
+    std::unique_lock lock(mutex_);
+    const std::uint64_t round = rounds_;
+    if (++arrived_ >= busy_) {
+      next_round();
+    } else {
+      ready_.wait(lock, [&] { return rounds_ != round || stop_; });
     }
   }
-  if (cut == 0) return sequential(opt);  // too narrow to split
+  void finished() override {
+    const std::scoped_lock lock(mutex_);
+    --busy_;
+    if (lockstep_ && arrived_ > 0 && arrived_ >= busy_) next_round();
+  }
+  void abort() {
+    const std::scoped_lock lock(mutex_);
+    stop_ = true;
+    aborted_.store(true, std::memory_order_relaxed);
+    ready_.notify_all();
+  }
+  std::uint64_t handed() const {
+    const std::scoped_lock lock(mutex_);
+    return handed_;
+  }
+  std::uint64_t rounds() const {
+    const std::scoped_lock lock(mutex_);
+    return rounds_;
+  }
+
+ private:
+  void next_round() {  // (under the mutex)
+    arrived_ = 0;
+    ++rounds_;
+    ready_.notify_all();
+  }
+
+  const unsigned workers_;
+  const bool lockstep_;
+  mutable std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<detail::piece> queue_;
+  unsigned idle_ = 0, busy_ = 0, arrived_ = 0;
+  bool stop_ = false;
+  std::uint64_t handed_ = 0, rounds_ = 0;
+  std::atomic<unsigned> waiting_{0};
+  std::atomic<std::size_t> queued_{0};
+  std::atomic<bool> aborted_{false};
+};
+
+// Runs `jobs` OS threads, thread k calling work(k), and rethrows the first exception one
+// of them threw, after calling stop() so that the others end (they may wait for work).
+template <class Work, class Stop>
+void run_threads(unsigned jobs, Work&& work, Stop&& stop) {
+  std::vector<std::exception_ptr> errors(jobs);
+  {
+    std::vector<std::jthread> threads;
+    for (unsigned k = 0; k < jobs; ++k)
+      threads.emplace_back([&, k] {
+        try {
+          work(k);
+        } catch (...) {
+          errors[k] = std::current_exception();
+          stop();
+        }
+      });
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Runs opt.jobs workers on `source` (each its own explorer on its own OS thread) and returns
+// their results; a worker that stops with a bug or a bound hit stops the others.
+std::vector<result> run_shared(const options& opt, const std::function<void(client&)>& body,
+                               shared_source& source) {
+  std::vector<result> runs(opt.jobs);
+  run_threads(
+      opt.jobs,
+      [&](unsigned k) {
+        runs[k] =
+            with_explorer(opt, body, [&](detail::explorer& e) { return e.run_pieces(source); });
+        if (runs[k].bug || runs[k].bound_hits > 0) source.abort();
+      },
+      [&] { source.abort(); });
+  return runs;
+}
+
+// The pieces `start` explored on opt.jobs workers that give each other work (shared_source),
+// their results added up; nullopt when a worker stopped with a bug or a bound hit (the
+// sequential report depends on the order: the caller explores again on one worker). With
+// `rounds`: in lockstep, and the number of rounds is stored there.
+std::optional<result> explore_shared(const options& opt, const std::function<void(client&)>& body,
+                                     std::deque<detail::piece> start,
+                                     std::uint64_t* rounds = nullptr) {
   std::mutex complete_mutex;
   options shared = opt;
   if (opt.on_complete)
@@ -197,64 +473,52 @@ result explore_parallel(const options& opt, const std::function<void(client&)>& 
       std::scoped_lock lock(complete_mutex);
       opt.on_complete(g, c);
     };
-  std::atomic<std::uint64_t> next{0};
-  std::vector<one_run> runs(opt.jobs);
-  std::vector<std::exception_ptr> errors(opt.jobs);
-  {
-    std::vector<std::jthread> workers;
-    for (unsigned k = 0; k < opt.jobs; ++k)
-      workers.emplace_back([&, k] {
-        try {
-          runs[k] = explore_one(shared, body, {cut, false, k == 0, &next});
-        } catch (...) {
-          errors[k] = std::current_exception();
-        }
-      });
-  }
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  shared_source source(opt.jobs, std::move(start), rounds != nullptr);
+  const std::vector<result> runs = run_shared(shared, body, source);
   result total;
-  for (const one_run& w : runs) {
-    // The sequential report (first bug, first bound hit) depends on the order: redo it.
-    if (w.r.bug || w.r.bound_hits > 0) return sequential(quiet);
-    total.complete += w.r.complete;
-    total.blocked += w.r.blocked;
-    total.blocked_mutex += w.r.blocked_mutex;
-    total.blocked_assume += w.r.blocked_assume;
+  for (const result& w : runs) {
+    if (w.bug || w.bound_hits > 0) return std::nullopt;
+    total.complete += w.complete;
+    total.blocked += w.blocked;
+    total.blocked_mutex += w.blocked_mutex;
+    total.blocked_assume += w.blocked_assume;
+    total.busiest_job = std::max(total.busiest_job, w.executions());
   }
-  total.subtrees = subtrees;
-  return finish(std::move(total));
+  total.subtrees = source.handed();
+  if (rounds != nullptr) *rounds = source.rounds();
+  return total;
 }
 
-// One shard (options::shard_count): the cut found as explore_parallel finds it, with a fixed
-// share of the pieces instead of claimed ones.
-result explore_shard(const options& opt, const std::function<void(client&)>& body) {
-  constexpr std::uint64_t per_shard = 64;
-  constexpr std::size_t deepest_cut = 64;
+// Parallel exploration: opt.jobs workers, one of them starting at the root; a busy worker
+// gives away part of its piece whenever another waits. The pieces partition the executions,
+// so the counts add up exactly.
+result explore_parallel(const options& opt, const std::function<void(client&)>& body) {
   const auto t0 = std::chrono::steady_clock::now();
-  options quiet = opt;
-  quiet.on_complete = nullptr;
-  std::size_t cut = 0;
-  std::uint64_t pieces = 0;
-  for (std::size_t d = 1; d <= deepest_cut; ++d) {
-    const one_run probe = explore_one(quiet, body, {d, true, true, nullptr});
-    if (probe.subtrees == 0) break;  // the whole tree lies above depth d
-    cut = d;
-    pieces = probe.subtrees;
-    if (pieces >= per_shard * opt.shard_count) break;
+  std::optional<result> r = explore_shared(opt, body, {detail::piece{}});
+  if (!r) r = explore_one(quiet_options(opt), body);
+  r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return *r;
+}
+
+// One shard (options::shard_count): the division for shard_count workers, and this shard's
+// fixed share of its pieces (assign), explored on opt.jobs workers.
+result explore_shard(const options& opt, const std::function<void(client&)>& body) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<piece> pieces = divide(opt, body, opt.shard_count);
+  const std::vector<std::uint32_t> owner = assign(pieces, opt.shard_count);
+  std::deque<detail::piece> mine;
+  for (std::size_t k = 0; k < pieces.size(); ++k)
+    if (owner[k] == opt.shard_index) mine.push_back({pieces[k].path, 0});
+  std::optional<result> r;
+  if (opt.jobs > 1) r = explore_shared(opt, body, mine);
+  if (!r) {  // one worker: the sequential report of a bug (a rerun calls no on_complete)
+    const options one = opt.jobs > 1 ? quiet_options(opt) : opt;
+    shared_source source(1, mine);
+    r = with_explorer(one, body, [&](detail::explorer& e) { return e.run_pieces(source); });
   }
-  result r;
-  if (cut != 0) {
-    r = explore_one(opt, body,
-                    {cut, false, opt.shard_index == 0, nullptr, opt.shard_index, opt.shard_count})
-            .r;
-  } else if (opt.shard_index == 0) {  // no branch point: one piece, shard 0's
-    r = explore_one(opt, body, {}).r;
-  }
-  r.subtrees = pieces;
-  r.cut = cut;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return r;
+  describe(*r, pieces);
+  r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return *r;
 }
 
 }  // namespace
@@ -262,22 +526,21 @@ result explore_shard(const options& opt, const std::function<void(client&)>& bod
 estimate estimate_exploration(const options& opt, const std::function<void(client&)>& body,
                               std::uint64_t samples, std::uint64_t seed) {
   const auto t0 = std::chrono::steady_clock::now();
-  options quiet = opt;
-  quiet.on_complete = nullptr;
-  quiet.jobs = 1;
-  quiet.shard_count = 1;
+  options quiet = quiet_options(opt);
   estimate out;
   out.samples = samples;
   out.seed = seed;
   double sum = 0, sum_sq = 0;
-  std::uint64_t stream = seed;
-  for (std::uint64_t k = 0; k < samples; ++k) {
-    detail::split_plan dive;
-    dive.dive_seed = splitmix64_next(stream) | 1;  // 0 is "no dive"
-    const double x = explore_one(quiet, body, dive).estimate;
-    sum += x;
-    sum_sq += x * x;
-  }
+  with_explorer(quiet, body, [&](detail::explorer& e) {
+    std::uint64_t stream = seed;
+    for (std::uint64_t k = 0; k < samples; ++k) {
+      const detail::dive_sample s = e.dive(detail::piece{}, splitmix64_next(stream));
+      const auto x = static_cast<double>(s.complete) + static_cast<double>(s.blocked);
+      sum += x;
+      sum_sq += x * x;
+    }
+    return 0;
+  });
   const double n = static_cast<double>(std::max<std::uint64_t>(samples, 1));
   out.executions = sum / n;
   const double var = samples > 1 ? std::max(0.0, (sum_sq - sum * sum / n) / (n - 1)) : 0.0;
@@ -285,7 +548,7 @@ estimate estimate_exploration(const options& opt, const std::function<void(clien
   out.low = std::max(0.0, out.executions - half);
   out.high = out.executions + half;
   quiet.max_executions = 2000;  // the rate of this machine on this client
-  const result timed = explore_one(quiet, body, {}).r;
+  const result timed = explore_one(quiet, body);
   const double per_execution =
       timed.executions() > 0 ? timed.seconds / static_cast<double>(timed.executions()) : 0.0;
   out.seconds = out.executions * per_execution;
@@ -295,10 +558,87 @@ estimate estimate_exploration(const options& opt, const std::function<void(clien
   return out;
 }
 
+balance measure_balance(const options& opt, const std::function<void(client&)>& body,
+                        const std::vector<std::uint32_t>& workers) {
+  balance out;
+  if (workers.empty()) return out;
+  const std::uint32_t most = *std::max_element(workers.begin(), workers.end());
+  const std::vector<piece> fine = divide(opt, body, most);
+  // each piece's executions, on opt.jobs threads claiming the pieces
+  const options quiet = quiet_options(opt);
+  std::vector<std::uint64_t> count(fine.size(), 0);
+  std::vector<const detail::piece_path*> paths;
+  for (const piece& p : fine)
+    paths.push_back(&p.path);
+  std::atomic<std::size_t> next{0};
+  std::vector<result> runs(std::max(1u, opt.jobs));
+  run_threads(
+      static_cast<unsigned>(runs.size()),
+      [&](unsigned k) {
+        ticket_source source(paths, next);
+        runs[k] = with_explorer(quiet, body, [&](detail::explorer& e) {
+          return e.run_pieces(source, [&](std::uint64_t n) { count[source.last()] = n; });
+        });
+      },
+      // relaxed: the other threads take no more pieces
+      [&] { next.store(paths.size(), std::memory_order_relaxed); });
+  for (const result& r : runs) {
+    out.total.complete += r.complete;
+    out.total.blocked += r.blocked;
+    out.total.blocked_mutex += r.blocked_mutex;
+    out.total.blocked_assume += r.blocked_assume;
+    out.total.bound_hits += r.bound_hits;
+    if (r.bug && !out.total.bug) out.total.bug = r.bug;
+  }
+  describe(out.total, fine);
+  if (out.total.bug || out.total.bound_hits > 0) return out;  // no full count to share out
+  const auto executions = static_cast<double>(out.total.executions());
+  for (const std::uint32_t n : workers) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<piece> coarse = divide(opt, body, n);
+    balance_row row;
+    row.workers = n;
+    row.divide_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result shape;
+    describe(shape, coarse);
+    row.pieces = shape.subtrees;
+    row.depth = shape.cut;
+    const std::vector<std::uint32_t> owner = assign(coarse, n);
+    std::vector<std::uint64_t> load(n, 0);
+    // Both are sorted by path, and every fine piece lies below exactly one coarse one: the
+    // last coarse path not after it, which must be a prefix of it.
+    for (std::size_t f = 0; f < fine.size(); ++f) {
+      const auto at =
+          std::upper_bound(coarse.begin(), coarse.end(), fine[f].path,
+                           [](const detail::piece_path& p, const piece& c) { return p < c.path; });
+      const detail::piece_path& fp = fine[f].path;
+      if (at == coarse.begin() || (at - 1)->path.size() > fp.size() ||
+          !std::equal((at - 1)->path.begin(), (at - 1)->path.end(), fp.begin()))
+        throw std::logic_error("the division for " + std::to_string(most) +
+                               " workers does not refine the one for " + std::to_string(n));
+      load[owner[static_cast<std::size_t>(at - 1 - coarse.begin())]] += count[f];
+    }
+    row.busiest = *std::max_element(load.begin(), load.end());
+    row.share = executions > 0 ? static_cast<double>(row.busiest) * n / executions : 1.0;
+    options lockstep = quiet;
+    lockstep.jobs = n;
+    const std::optional<result> jobs =
+        explore_shared(lockstep, body, {detail::piece{}}, &row.rounds);
+    if (!jobs || jobs->executions() != out.total.executions())
+      throw std::logic_error("the lockstep run of " + std::to_string(n) +
+                             " jobs did not make the executions of the pieces");
+    row.given = jobs->subtrees;
+    row.jobs_share = executions > 0 ? static_cast<double>(row.rounds) * n / executions : 1.0;
+    out.rows.push_back(row);
+  }
+  return out;
+}
+
 result explore(const options& opt, const std::function<void(client&)>& body) {
   if (opt.shard_count > 1) return explore_shard(opt, body);
   if (opt.jobs <= 1 || !opt.replay.empty() || opt.max_executions != 0)
-    return explore_one(opt, body, {}).r;
+    return explore_one(opt, body);
   return explore_parallel(opt, body);
 }
 

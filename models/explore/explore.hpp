@@ -73,19 +73,24 @@ struct options {
   std::function<void(const graph&, const consistency_checker&)> on_complete;
   /// Explorer threads. 1: sequential. With jobs > 1 the body runs on `jobs` OS threads at
   /// once (each with its own fibers and graph), so it must not share state outside itself;
-  /// the built-in clients do not. The counts are the sequential ones; a bug or a bound hit
-  /// makes the exploration run again sequentially, so that the report is the sequential one.
-  /// Sequential anyway with max_executions or replay.
+  /// the built-in clients do not. One thread starts at the root; whenever a thread waits for
+  /// work, a busy one gives it the untried alternatives of the shallowest branch point it is
+  /// inside (trust.hpp, explorer::run_pieces), so the threads stay busy to the end. The counts
+  /// are the sequential ones; a bug or a bound hit makes the exploration run again
+  /// sequentially, so that the report is the sequential one. Sequential anyway with
+  /// max_executions or replay.
   unsigned jobs = 1;
   /// Sharding over machines: with shard_count > 1, this exploration is shard shard_index
-  /// (0 .. shard_count - 1) of shard_count. The tree is cut at the smallest branching depth
-  /// with at least 64 subtrees ("pieces") per shard, found by probes that explore only the
-  /// top (deterministic: the same cut and the same numbering on every machine); shard i
-  /// explores the pieces numbered i, i + shard_count, ..., and shard 0 also the executions
-  /// above the cut. The shards' executions partition the client's: their counts add up to the
-  /// sequential ones (`stealcheck merge`). A tree with no branch point has one piece, shard
-  /// 0's. result::subtrees and result::cut say what the division was. Sequential (jobs,
-  /// replay and max_executions do not combine with it).
+  /// (0 .. shard_count - 1) of shard_count. The tree is divided into pieces (subtrees named by
+  /// their paths) by splitting the piece with the largest estimated size (random dives, as
+  /// estimate_exploration) until each is small against the total, and the pieces are assigned
+  /// to the shards largest first, each to the shard with the least estimated work. All of it
+  /// is deterministic: the same division and assignment on every machine, which
+  /// result::division's fingerprint shows. The shards' executions partition the client's:
+  /// their counts add up to the sequential ones (`stealcheck merge`). A tree with no branch
+  /// point is one piece, shard 0's. Combines with jobs (the shard's pieces shared among its
+  /// threads), not with replay or max_executions. The estimates are rough on lopsided trees, so
+  /// the shards' shares are uneven (measure_balance says how much).
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 1;
   /// A model thread that runs this many seconds without a model operation (an endless loop
@@ -155,6 +160,38 @@ struct estimate {
 };
 estimate estimate_exploration(const options& opt, const std::function<void(client&)>& body,
                               std::uint64_t samples, std::uint64_t seed);
+
+/// How evenly a client's exploration is shared among N workers, in executions, for each N
+/// asked for (explore.cpp).
+/// - Shards (options::shard_count): the client is explored once, piece by piece (on
+///   options::jobs threads), with the division for the largest N, counting each piece's
+///   executions; the division for a smaller N is coarser (the same splits, fewer of them), so
+///   each of its pieces holds a known set of those. Each shard's executions follow from the
+///   fixed assignment shards use. The division and the assignment run on estimates (dives);
+///   the counts are exact.
+/// - Jobs (options::jobs): N explorer threads run in lockstep, each making one execution per
+///   round while it has work, giving work away as they do in a parallel run: the number of
+///   rounds is when the last of N equally fast workers would finish.
+/// A share is the busiest worker's executions (rounds, for jobs) against the mean (1: all
+/// equal): N workers are at most N / share times as fast as one.
+struct balance_row {
+  std::uint32_t workers = 0;
+  std::uint64_t pieces = 0;   ///< shards: the division's pieces
+  std::size_t depth = 0;      ///< shards: the deepest piece's branching depth
+  std::uint64_t busiest = 0;  ///< shards: the busiest shard's executions
+  double share = 0;           ///< shards: busiest / (executions / workers)
+  double divide_seconds = 0;  ///< shards: what building this division took
+  std::uint64_t rounds = 0;   ///< jobs: rounds in lockstep
+  double jobs_share = 0;      ///< jobs: rounds / (executions / workers)
+  std::uint64_t given = 0;    ///< jobs: pieces handed out (the root and those given away)
+};
+struct balance {
+  result total;  ///< the exploration (counts as the sequential run's)
+  std::vector<balance_row> rows;
+};
+/// Throws std::logic_error if a division is not a refinement of the next one (a bug).
+balance measure_balance(const options& opt, const std::function<void(client&)>& body,
+                        const std::vector<std::uint32_t>& workers);
 
 }  // namespace stealcheck::model
 // SPDX-License-Identifier: Apache-2.0

@@ -98,7 +98,7 @@ bool explorer::check_leaks(bool complete) {
 }
 
 void explorer::leaf() {
-  if (depth_ < split_.cut && !split_.owns_top) return;  // above the cut: another worker's
+  if (!inside_ && !diving_) return;  // on the way to a piece: not one of its executions
   bool complete = true;
   bool bound = false;
   bool mutex = false;
@@ -153,7 +153,7 @@ void explorer::leaf() {
   if (complete) {
     ++res_.complete;
     est_complete_ += weight_;  // a dive's (1 otherwise)
-    if (opt_.on_complete) opt_.on_complete(ex_.g, ex_.checker);
+    if (opt_.on_complete && !diving_) opt_.on_complete(ex_.g, ex_.checker);
   } else {
     ++res_.blocked;
     est_blocked_ += weight_;
@@ -185,6 +185,7 @@ void explorer::leaf() {
       }
     }
   }
+  if (source_ != nullptr && !diving_) source_->executed();
   if (opt_.max_executions != 0 && res_.executions() >= opt_.max_executions) {
     res_.limit_reached = true;
     stop_ = true;

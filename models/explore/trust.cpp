@@ -50,61 +50,84 @@ void explorer::rank_again(event_id added, std::uint64_t epoch) {
     ex_.checker.choice_consistent(ex_.g, added);
 }
 
-// Explores one alternative of a branch point with `alternatives` alternatives (unless another
-// worker owns it, see split_plan). Returns whether it ran; a skipped alternative leaves
-// the fibers in step, so callers may treat it as run (more re-execution, never less).
+// Explores one alternative of a branch point with `alternatives` alternatives, unless the walk
+// has a target piece and this call is off its path, or, in a dive, not the drawn alternative,
+// or one given away (see walk and give_away). Returns whether it ran; a skipped alternative
+// leaves the fibers in step, so callers may treat it as run (more re-execution, never less).
+// An alternative that is a dead end may make no call: in a dive that is as if it came last
+// and was drawn in vain, adding nothing, as it should.
+constexpr std::size_t undrawn = ~std::size_t{0};
+constexpr std::size_t every = undrawn - 1;  // level::hi: no limit
+
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > ~std::uint64_t{0} / b ? ~std::uint64_t{0} : a * b;
+}
+
 template <class F>
 bool explorer::child(std::size_t alternatives, F&& explore_it) {
-  if (alternatives >= 2 && split_.dive_seed != 0) return dive(alternatives, explore_it);
-  if (alternatives < 2 || split_.cut == 0) {  // not a branch point, or nothing is split
+  // not a branch point, or inside the explored piece with nobody to give work to
+  if (alternatives < 2 || (inside_ && source_ == nullptr)) {
     explore_it();
     return true;
   }
   ++depth_;
-  bool run = true;
-  if (depth_ == split_.cut) {
-    const std::uint64_t n = seen_++;
-    if (split_.next == nullptr) {  // a shard: a fixed share of the subtrees
-      run = !split_.probe && n % split_.shard_count == split_.shard_index;
-      if (run) explore_it();
-    } else {
-      run = !split_.probe && n == claim_;
-      // relaxed: a ticket (see the constructor). Claimed after the subtree: a worker takes
-      // more only when it is free, which balances the load.
-      if (run) {
-        explore_it();
-        claim_ = split_.next->fetch_add(1, std::memory_order_relaxed);
-      }
+  if (at_.size() <= depth_ + 1) at_.resize(depth_ + 2);
+  level& l = at_[depth_];  // (valid until explore_it, which may grow at_)
+  l.alternatives = alternatives;
+  if (l.lo == undrawn) {  // below the target, in a dive
+    l.lo = static_cast<std::size_t>(splitmix64_next(dive_state_) % alternatives);
+    l.hi = l.lo + 1;
+  }
+  const std::size_t ordinal = l.calls++;
+  bool run = ordinal >= l.lo && ordinal < l.hi;
+  if (run && inside_ && source_ != nullptr) {
+    if (source_->stopped()) {
+      stop_ = true;
+      run = false;
+    } else if (source_->hungry()) {
+      give_away();
     }
-  } else {
+  }
+  if (run) {
+    const std::size_t on_path = target_->path.size();
+    level& below = at_[depth_ + 1];  // the branch point below is a new one
+    below.calls = below.alternatives = 0;
+    if (depth_ < on_path) {
+      below.lo = target_->path[depth_];
+      below.hi = below.lo + 1;
+    } else {
+      below.lo = diving_ ? undrawn : depth_ == on_path ? target_->from : 0;
+      below.hi = every;
+    }
+    reached_ = reached_ || depth_ == on_path;
+    const std::uint64_t saved = weight_;
+    if (depth_ > on_path) weight_ = saturating_mul(weight_, alternatives);
+    const bool was_inside = inside_;
+    inside_ = inside_ || (!diving_ && depth_ == on_path);
     explore_it();
+    inside_ = was_inside;
+    weight_ = saved;
   }
   --depth_;
   return run;
 }
 
-// A dive's step (split_plan::dive_seed). The calls of one branch point come one after another
-// at one depth (what is below an alternative is nested inside its call), so their ordinal
-// says which alternative this is; an alternative that is a dead end may make no call, which
-// is as if it came last and was drawn in vain: it adds nothing, as it should.
-constexpr std::size_t undrawn = ~std::size_t{0};
-
-template <class F>
-bool explorer::dive(std::size_t alternatives, F&& explore_it) {
-  ++depth_;
-  if (dive_calls_.size() <= depth_ + 1) dive_calls_.resize(depth_ + 2, {0, undrawn});
-  auto& [calls, drawn] = dive_calls_[depth_];
-  if (drawn == undrawn)
-    drawn = static_cast<std::size_t>(splitmix64_next(dive_state_) % alternatives);
-  const bool run = calls++ == drawn;
-  if (run) {
-    dive_calls_[depth_ + 1] = {0, undrawn};  // the branch point below is a new one
-    weight_ *= static_cast<double>(alternatives);
-    explore_it();
-    weight_ /= static_cast<double>(alternatives);
+// Gives source_ the untried alternatives of the shallowest branch point the walk is inside
+// that has any (the most work, as a rule), and skips them here from now on. The ordinal running
+// at each depth above is that depth's last call.
+void explorer::give_away() {
+  for (std::size_t d = 1; d <= depth_; ++d) {
+    level& l = at_[d];
+    if (l.hi != every || l.calls >= l.alternatives) continue;
+    piece p;
+    p.path.reserve(d - 1);
+    for (std::size_t k = 1; k < d; ++k)
+      p.path.push_back(static_cast<std::uint32_t>(at_[k].calls - 1));
+    p.from = static_cast<std::uint32_t>(l.calls);
+    l.hi = l.calls;
+    source_->give(std::move(p));
+    return;
   }
-  --depth_;
-  return run;
 }
 
 void explorer::replay_failed() {
@@ -468,6 +491,43 @@ bool explorer::revisit(event_id r, event_id w, const view& keep, const view& pre
   return true;
 }
 
+// One walk from the empty graph: the whole tree (no target), one piece explored, or one dive
+// below a piece (dive_seed != 0). See the members' comment in trust.hpp.
+void explorer::walk(const piece* target, std::uint64_t dive_seed) {
+  static const piece root;
+  target_ = target != nullptr ? target : &root;
+  diving_ = dive_seed != 0;
+  dive_state_ = dive_seed;
+  const bool at_root = target_->path.empty();
+  inside_ = !diving_ && at_root;
+  reached_ = at_root;
+  depth_ = 0;
+  weight_ = 1;
+  at_.assign(2, level{});
+  if (at_root)
+    at_[1] = {0, diving_ ? undrawn : target_->from, every, 0};
+  else
+    at_[1] = {0, target_->path[0], target_->path[0] + std::size_t{1}, 0};
+  ex_.add_choice_free_with(this);  // operations without a choice are added as posted
+  if (ex_.restart(graph{}, consistency_checker(opt_.model)))
+    visit();
+  else
+    report(ex_.error()->kind, ex_.error()->message);
+  ex_.teardown();
+  ex_.add_choice_free_with(nullptr);
+  inside_ = true;
+}
+
+result explorer::finish(std::chrono::steady_clock::time_point t0) {
+  res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res_.first_bound = first_bound_;
+  if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
+    first_bound_->message = "no execution completed: " + first_bound_->message;
+    res_.bug = first_bound_;
+  }
+  return res_;
+}
+
 // The driver: a token replay, or the exploration from the empty graph; then the result.
 result explorer::run() {
   const auto t0 = std::chrono::steady_clock::now();
@@ -478,25 +538,42 @@ result explorer::run() {
     } else {
       replay(*plan);
     }
+    ex_.teardown();
   } else {
-    ex_.add_choice_free_with(
-        this);  // operations without a choice are added as posted (add_choice_free)
-    dive_state_ = split_.dive_seed;
-    dive_calls_.assign(2, {0, undrawn});
-    if (ex_.restart(graph{}, consistency_checker(opt_.model)))
-      visit();
-    else
-      report(ex_.error()->kind, ex_.error()->message);
+    walk(nullptr, 0);
   }
-  ex_.teardown();
-  ex_.add_choice_free_with(nullptr);
-  res_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  res_.first_bound = first_bound_;
-  if (!res_.bug && res_.complete == 0 && res_.bound_hits > 0 && first_bound_) {
-    first_bound_->message = "no execution completed: " + first_bound_->message;
-    res_.bug = first_bound_;
+  return finish(t0);
+}
+
+result explorer::run_pieces(piece_source& source, const std::function<void(std::uint64_t)>& done) {
+  const auto t0 = std::chrono::steady_clock::now();
+  source_ = &source;
+  piece p;
+  while (!stop_ && source.next(p)) {
+    const std::uint64_t before = res_.executions();
+    walk(&p, 0);
+    source.finished();
+    if (done) done(res_.executions() - before);
   }
-  return res_;
+  source_ = nullptr;
+  return finish(t0);
+}
+
+dive_sample explorer::dive(const piece& p, std::uint64_t seed) {
+  const result saved = res_;
+  const std::optional<bug_report> saved_bound = first_bound_;
+  est_complete_ = est_blocked_ = 0;
+  walk(&p, seed | 1);  // (0 is "no dive")
+  dive_sample out;
+  out.complete = est_complete_;
+  out.blocked = est_blocked_;
+  const std::size_t below = p.path.size() + 1;
+  out.reached = reached_;
+  out.children = reached_ && at_.size() > below ? static_cast<std::uint32_t>(at_[below].calls) : 0;
+  res_ = saved;  // a dive only measures: what it met is no result
+  first_bound_ = saved_bound;
+  stop_ = false;
+  return out;
 }
 
 }  // namespace stealcheck::model::detail

@@ -28,10 +28,10 @@
 // (O(E) events) plus O(T) to O(E) per added event, and psc (psc.hpp) when it is needed.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <utility>
@@ -44,38 +44,70 @@
 
 namespace stealcheck::model::detail {
 
-/// Parallel exploration (explore.cpp): every worker explores the same deterministic top of
-/// the tree, down to the branch points at branching depth `cut` (the nesting of calls that
-/// choose among two or more alternatives); each subtree there is explored by the one worker
-/// that claims its number from `next`. The subtrees partition the executions below the cut,
-/// so the counts add up exactly; the leaves above it are counted by the owner of the top.
-/// Without `next`, a shard (explore.hpp, options::shard_count): subtree number n is explored
-/// iff n % shard_count == shard_index, the same fixed division on every machine.
-struct split_plan {
-  std::size_t cut = 0;                         ///< 0: explore everything (sequential)
-  bool probe = false;                          ///< count the subtrees at `cut`, explore none
-  bool owns_top = true;                        ///< counts the leaves above the cut
-  std::atomic<std::uint64_t>* next = nullptr;  ///< the lowest unclaimed subtree number
-  std::uint32_t shard_index = 0;               ///< without `next`: this shard's number
-  std::uint32_t shard_count = 1;               ///< without `next`: the number of shards
-  /// A random dive (Knuth's estimator, explore.hpp's estimate()): at each branch point one
-  /// alternative, drawn uniformly from this seed's stream, is explored; each leaf reached
-  /// counts as the product of the branching factors above it. 0: off.
-  std::uint64_t dive_seed = 0;
+/// A node of the exploration tree, named by its path from the root. A branch point's
+/// alternatives are calls of explorer::child, made one after another at one branching depth
+/// (what lies below an alternative is nested inside its call, and each call's body meets at
+/// most one branch point), so a node is the list, per branching depth, of the ordinal of the
+/// call taken there. The exploration is deterministic, so a path names the same node in every
+/// run of the same client, on every machine. The empty path is the root.
+using piece_path = std::vector<std::uint32_t>;
+
+/// A piece of the tree: the subtrees of the alternatives numbered `from` on at the branch
+/// point of the node at `path` (from 0: the node's whole subtree). Pieces whose paths are the
+/// leaves of one trie of splits, or that a worker gave away from its own (run_pieces),
+/// partition the executions.
+struct piece {
+  piece_path path;
+  std::uint32_t from = 0;
+};
+
+/// Where a worker's pieces come from, and where it gives work away (explore.cpp).
+/// Thread role: the worker's thread; an implementation shared by workers synchronizes.
+class piece_source {
+ public:
+  virtual ~piece_source() = default;
+  /// The next piece to explore into `out`; false: there is no more (the worker stops). May
+  /// wait for work another worker gives away.
+  virtual bool next(piece& out) = 0;
+  /// Whether another worker waits for work (asked at every branch point: keep it cheap).
+  virtual bool hungry() const noexcept { return false; }
+  /// Whether the run is over (another worker found a bug): the worker stops.
+  virtual bool stopped() const noexcept { return false; }
+  /// Takes the work a worker gives away.
+  virtual void give(piece) {}
+  /// Called after each execution the worker counts, and after each piece it finishes (a
+  /// source that runs its workers in lockstep waits here: explore.cpp, measure_balance).
+  virtual void executed() {}
+  virtual void finished() {}
+};
+
+/// One random dive below a piece (Knuth's estimator): the path is followed, then at each
+/// branch point one alternative drawn uniformly is explored; the leaf reached weighs the
+/// product of the branching factors below the piece. Integer arithmetic (saturating), so
+/// that a division built from dives is the same on every machine.
+struct dive_sample {
+  std::uint64_t complete = 0;  ///< the weight of the complete leaf reached (0: none)
+  std::uint64_t blocked = 0;   ///< the weight of the blocked leaf reached (0: none)
+  std::uint32_t children = 0;  ///< alternatives of the piece's own branch point (0: none)
+  bool reached = false;        ///< the path led to the piece (false: no such node)
 };
 
 class explorer final : private choice_free_adder {
  public:
-  explorer(const options& opt, execution& ex, split_plan s = {}) : opt_(opt), ex_(ex), split_(s) {
-    // relaxed: a ticket; the workers share nothing else (each has its own graph and fibers).
-    if (s.next != nullptr && !s.probe) claim_ = s.next->fetch_add(1, std::memory_order_relaxed);
-  }
+  explorer(const options& opt, execution& ex) : opt_(opt), ex_(ex) {}
+  /// Explores the whole tree (or replays options::replay) and returns the result.
   result run();
-  /// The branch points met at depth `cut` so far (a probe's answer).
-  std::uint64_t subtrees_seen() const noexcept { return seen_; }
-  /// A dive's estimate of the complete and the blocked executions of the whole tree.
-  double estimated_complete() const noexcept { return est_complete_; }
-  double estimated_blocked() const noexcept { return est_blocked_; }
+  /// Explores the pieces `source` hands out, one after another, until it has no more (or a
+  /// bug stops the run), and returns the result over all of them. Each piece costs one walk
+  /// down its path (a re-execution per branch point on it) besides its own executions.
+  /// Whenever the source is hungry, the worker gives away the untried alternatives of the
+  /// shallowest branch point it is inside that has any, and skips them itself. `done`, when
+  /// given, is called after each piece with the executions it had.
+  result run_pieces(piece_source& source, const std::function<void(std::uint64_t)>& done = nullptr);
+  /// One random dive below piece p, drawn from `seed`'s stream (explore.hpp's estimate and
+  /// the division). Bugs met on the way are not reported: a dive only measures. Reusable: the
+  /// explorer's fibers and buffers serve every dive.
+  dive_sample dive(const piece& p, std::uint64_t seed);
 
  private:
   // Thread t's pending operation when it has no choice, added and committed at once
@@ -150,8 +182,9 @@ class explorer final : private choice_free_adder {
   bool stopped() const { return stop_; }
   template <class F>
   bool child(std::size_t alternatives, F&& explore_it);
-  template <class F>
-  bool dive(std::size_t alternatives, F&& explore_it);
+  void walk(const piece* target, std::uint64_t dive_seed);
+  void give_away();
+  result finish(std::chrono::steady_clock::time_point t0);
   void replay(const replay_plan& plan);
   bool replay_step(const replay_plan& plan);
 
@@ -159,17 +192,26 @@ class explorer final : private choice_free_adder {
   execution& ex_;
   result res_;
   bool stop_ = false;
-  split_plan split_;
-  std::size_t depth_ = 0;    // branching depth of the current call (see split)
-  std::uint64_t seen_ = 0;   // branch points met at depth split_.cut
-  std::uint64_t claim_ = 0;  // the subtree number this worker explores next
-  // A dive (split_plan::dive_seed): per depth, the calls of the current branch point so far
-  // and the one drawn to run (none: not drawn yet); the product of the branching factors of
-  // the drawn alternatives above; the estimates.
-  std::vector<std::pair<std::size_t, std::size_t>> dive_calls_;
+  // The walk (walk()): with no target, the whole tree is explored (inside_ from the start).
+  // With a target piece, only its path is followed (a call off it is skipped) down to the
+  // piece, whose subtree is explored (inside_) or, in a dive, sampled: below the path, one
+  // alternative per branch point, drawn from dive_state_, weighing `weight_`. While source_ may
+  // take work (run_pieces), branch points inside the piece are tracked too. Per branching
+  // depth on the way: the calls of the current branch point so far, the ordinals to run
+  // [lo, hi) (lo undrawn: draw one) and the number of alternatives.
+  struct level {
+    std::size_t calls = 0, lo = 0, hi = 0, alternatives = 0;
+  };
+  const piece* target_ = nullptr;
+  piece_source* source_ = nullptr;
+  bool inside_ = true;
+  bool diving_ = false;
+  bool reached_ = false;  // the walk came to its target piece
+  std::size_t depth_ = 0;
+  std::vector<level> at_;
   std::uint64_t dive_state_ = 0;
-  double weight_ = 1;
-  double est_complete_ = 0, est_blocked_ = 0;
+  std::uint64_t weight_ = 1;
+  std::uint64_t est_complete_ = 0, est_blocked_ = 0;
   std::optional<bug_report> first_bound_;
   std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> ranks_;  // replay: final mo rank
   struct {

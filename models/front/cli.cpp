@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -49,12 +50,17 @@ void print_run(const model_request& req, const one_run& x, std::uint32_t shard_i
   std::string sites;
   for (const std::string& s : req.sites)
     sites += (sites.empty() ? " sites: " : ", ") + s;
-  std::string jobs = req.jobs > 1 ? ", " + std::to_string(req.jobs) + " jobs" : "";
+  std::string jobs;
+  if (req.jobs > 1 && x.r.executions() > 0)
+    jobs = fmt::format(", {} jobs (the busiest explored {}%)", req.jobs,
+                       x.r.busiest_job * 100 / x.r.executions());
+  else if (req.jobs > 1)
+    jobs = fmt::format(", {} jobs", req.jobs);
   if (shard_count > 1)
     jobs = x.r.cut == 0 ? fmt::format(", shard {}/{} (no branch point: one piece, shard 0's)",
                                       shard_index, shard_count)
-                        : fmt::format(", shard {}/{} ({} pieces at depth {})", shard_index,
-                                      shard_count, x.r.subtrees, x.r.cut);
+                        : fmt::format(", shard {}/{} ({} pieces, the deepest at depth {})",
+                                      shard_index, shard_count, x.r.subtrees, x.r.cut);
   std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s%s\n",
               req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
               sites.c_str(), static_cast<unsigned long long>(x.r.complete),
@@ -99,6 +105,24 @@ void print_estimate(const model_request& req, const std::string& client, const e
       e.low, e.high, e.seconds, e.seconds_low, e.seconds_high,
       static_cast<unsigned long long>(e.samples), e.elapsed,
       static_cast<unsigned long long>(e.seed), again.str().c_str());
+}
+
+// --balance's table: per number of workers, the shards' division and the busiest shard's share
+// of the mean, and the jobs' rounds in lockstep against the mean.
+void print_balance(const model_request& req, const std::string& client, const balance& b) {
+  std::printf("%s/%s [%s]: %llu executions, %.3f s on %u jobs; shared among N workers:\n",
+              req.variant.c_str(), client.c_str(), std::string(model_name(req.model)).c_str(),
+              static_cast<unsigned long long>(b.total.executions()), b.total.seconds, req.jobs);
+  std::printf("  %4s | %-45s | %s\n", "", "N shards (fixed division)",
+              "N jobs (work given away, in lockstep)");
+  std::printf("  %4s | %6s %5s %13s %7s %10s | %12s %7s %6s\n", "N", "pieces", "depth", "busiest",
+              "share", "division", "rounds", "share", "given");
+  for (const balance_row& r : b.rows)
+    std::printf("  %4u | %6llu %5zu %13llu %6.2fx %8.2f s | %12llu %6.2fx %6llu\n", r.workers,
+                static_cast<unsigned long long>(r.pieces), r.depth,
+                static_cast<unsigned long long>(r.busiest), r.share, r.divide_seconds,
+                static_cast<unsigned long long>(r.rounds), r.jobs_share,
+                static_cast<unsigned long long>(r.given));
 }
 
 // Draws the first failing run's DOT as SVG with Graphviz's dot. "" or why it failed.
@@ -146,7 +170,8 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs,
         e["shard"] = {{"index", shard_index},
                       {"count", shard_count},
                       {"pieces", x.r.subtrees},
-                      {"cut", x.r.cut}};
+                      {"depth", x.r.cut},
+                      {"division", fmt::format("{:016x}", x.r.division)}};
       if (x.r.bug)
         e["bug"] = {{"kind", error_name(x.r.bug->kind)},
                     {"message", x.r.bug->message},
@@ -245,9 +270,9 @@ int run_model_command(const model_request& request) {
     o.jobs = req.jobs;
     o.stall_seconds = req.stall_seconds;
     if (!req.shard.empty()) {
-      if (req.jobs > 1 || !req.replay.empty() || req.max_executions != 0)
-        return "--shard runs one explorer over the whole division: not with --jobs, --replay "
-               "or --max-executions";
+      if (!req.replay.empty() || req.max_executions != 0)
+        return "--shard explores a fixed share of the tree: not with --replay or "
+               "--max-executions";
       std::tie(o.shard_index, o.shard_count) = parse_shard(
           req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
       shard_index = o.shard_index;
@@ -265,6 +290,27 @@ int run_model_command(const model_request& request) {
       return "malformed replay token '" + req.replay + "'";
     o.replay = req.replay;
     o.full_trace = req.full;
+    if (req.balance) {
+      if (req.estimate || !req.shard.empty() || !req.replay.empty() || req.max_executions != 0)
+        return "--balance explores every piece: not with --estimate, --shard, --replay or "
+               "--max-executions";
+      for (const auto& cl : all) {
+        if (req.client.empty() ? cl.large : cl.name != req.client) continue;
+        const auto t0 = std::chrono::steady_clock::now();
+        balance bal = measure_balance(o, cl.run, req.workers);
+        bal.total.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        print_balance(req, std::string(cl.name), bal);
+        if (bal.total.bug || bal.total.bound_hits > 0) {
+          std::printf(
+              "  no balance measured: %s; `%s model %s --client %s` reports it\n",
+              bal.total.bug ? bal.total.bug->message.c_str() : "executions cut at the event bound",
+              harness::program_name().c_str(), req.variant.c_str(), std::string(cl.name).c_str());
+          code = 1;
+        }
+      }
+      return "";
+    }
     if (req.estimate) {
       if (!req.shard.empty() || !req.replay.empty() || req.jobs > 1)
         return "--estimate explores nothing: not with --shard, --replay or --jobs";
@@ -322,7 +368,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
                   "stop after N executions (not exhaustive; said in the summary)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
   cmd->add_option("--jobs", req->jobs,
-                  "explorer threads (same counts; a bug is re-found sequentially for its report)")
+                  "explorer threads, which give each other work (same counts; a bug is "
+                  "re-found sequentially for its report); with --shard, the shard's threads")
       ->check(CLI::Range(1u, 64u));
   cmd->add_flag("--estimate", req->estimate,
                 "predict the executions and the time from random paths (Knuth's estimator); "
@@ -330,6 +377,12 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--samples", req->samples, "random paths of --estimate (default 10000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   cmd->add_option("--seed", req->seed, "seed of --estimate's random paths");
+  cmd->add_flag("--balance", req->balance,
+                "print how evenly N shards (the fixed division) and N jobs (in lockstep) share "
+                "the client's executions: the busiest worker against the mean");
+  cmd->add_option("--workers", req->workers, "with --balance: the numbers N (default 2,4,8,16,64)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 256u));
   cmd->add_option("--shard", req->shard,
                   "explore shard I of N (I/N, from 0), or auto: from a Slurm job array or a "
                   "Kubernetes Indexed Job; stealcheck merge adds the shards' JSON files up");

@@ -43,7 +43,9 @@ struct model_request {
   std::uint64_t seed = 0;            ///< --seed: of --estimate's paths (0: a fresh one)
   std::string shard;                 ///< --shard I/N or auto (options::shard_index/count)
   std::uint32_t shard_count = 0;     ///< --shard-count: N for `--shard auto` under Kubernetes
-  unsigned stall_seconds = 60;       ///< options::stall_seconds (0: never)
+  bool balance = false;              ///< --balance: how evenly N workers share it (measure_balance)
+  std::vector<std::uint32_t> workers{2, 4, 8, 16, 64};  ///< --workers: the N of --balance
+  unsigned stall_seconds = 60;                          ///< options::stall_seconds (0: never)
 };
 
 /// A shard's index and count from `--shard`: "I/N" (0 <= I < N), or "auto": Slurm job arrays

@@ -26,6 +26,7 @@ struct shard_entry {
 
 // What must agree across the shards of one run, and its name for the error line.
 constexpr const char* run_fields[] = {"variant", "model", "sites", "stealcheck_version"};
+constexpr const char* shard_fields[] = {"index", "count", "pieces", "depth", "division"};
 
 std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
   std::vector<shard_entry> out;
@@ -54,6 +55,13 @@ std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
         throw harness::usage_error(
             fmt::format("{}: client {} is not a shard (run stealcheck model with --shard I/N)", f,
                         e["client"].dump()));
+      const nlohmann::json& sh = e["shard"];
+      if (!sh.is_object() || !std::all_of(std::begin(shard_fields), std::end(shard_fields),
+                                          [&](const char* k) { return sh.contains(k); }))
+        throw harness::usage_error(fmt::format(
+            "{}: client {} has no division in its shard entry (index, count, pieces, depth, "
+            "division): written by another stealcheck version?",
+            f, e["client"].dump()));
       out.push_back({f, e});
     }
   }
@@ -83,7 +91,7 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
       for (const shard_entry* s : shards) {
         const auto& sh = s->e["shard"];
         if (sh["count"] != first["count"] || sh["pieces"] != first["pieces"] ||
-            sh["cut"] != first["cut"])
+            sh["depth"] != first["depth"] || sh["division"] != first["division"])
           throw harness::usage_error(fmt::format(
               "{}: client {} divided as {}, not {} as in {}: the shards come from different "
               "runs",
@@ -126,13 +134,13 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
       const nlohmann::json& f = all.front().e;
       // printf, not fmt: fmt's precision parsing trips g++ 12's -Wstringop-overflow at -O3
       std::printf(
-          "%s/%s [%s]: %llu complete, %llu blocked, from %u shards (%llu pieces at depth "
-          "%llu); %.3f s in all, the longest shard %.3f s\n",
+          "%s/%s [%s]: %llu complete, %llu blocked, from %u shards (%llu pieces, the deepest "
+          "at depth %llu); %.3f s in all, the longest shard %.3f s\n",
           f["variant"].get<std::string>().c_str(), client.c_str(),
           f["model"].get<std::string>().c_str(), static_cast<unsigned long long>(complete),
           static_cast<unsigned long long>(blocked), count,
           static_cast<unsigned long long>(first["pieces"].get<std::uint64_t>()),
-          static_cast<unsigned long long>(first["cut"].get<std::uint64_t>()), seconds, longest);
+          static_cast<unsigned long long>(first["depth"].get<std::uint64_t>()), seconds, longest);
       // The division's balance: the busiest shard's executions against the mean's.
       const double mean = static_cast<double>(complete + blocked) / count;
       const double share = mean > 0 ? static_cast<double>(busiest) / mean : 1.0;

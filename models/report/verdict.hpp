@@ -90,10 +90,16 @@ struct result {
   std::uint64_t blocked_assume = 0;
   std::string blocked_note;    ///< names the first bound hit: thread and bound
   bool limit_reached = false;  ///< stopped at options::max_executions
-  /// options::jobs > 1 or shard_count > 1: subtrees shared out (0: sequential, or no branch
-  /// point to cut at)
+  /// shard_count > 1: the pieces the tree was divided into, the branching depth of the deepest
+  /// one (0: the whole tree is one piece) and a fingerprint of the division (the shards of one
+  /// run agree on it). jobs > 1: the pieces the jobs explored (the whole tree, and each part a
+  /// busy job gave to an idle one).
   std::uint64_t subtrees = 0;
-  std::size_t cut = 0;  ///< the branching depth of the subtrees (0: none)
+  std::size_t cut = 0;
+  std::uint64_t division = 0;
+  /// options::jobs > 1: the executions of the job that explored the most (the balance: the
+  /// jobs shared the work evenly when it is about executions / jobs)
+  std::uint64_t busiest_job = 0;
   double seconds = 0;
   std::optional<bug_report> bug;
   /// The first execution cut by the per-thread event bound, reported as a bug would be

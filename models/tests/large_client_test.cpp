@@ -71,10 +71,14 @@ TEST(LargeClient, ChaseLevExhaustiveEachExecutionOnce) {
   explore_large_client_once_each(1);
 }
 
-// The same on two explorer threads (options::jobs), and the subtrees really were shared out.
+// The same on two explorer threads (options::jobs), and the work really was shared: pieces
+// were given away and each job explored a good part (the even split is half; the jobs share
+// two cores with whatever else runs, so only a gross imbalance fails).
 TEST(LargeClient, ChaseLevParallelEachExecutionOnce) {
   if (STEALCHECK_TEST_SCALE < 100) GTEST_SKIP() << "release preset only (minutes under sanitizers)";
-  EXPECT_GE(explore_large_client_once_each(2).subtrees, 128u);
+  const result r = explore_large_client_once_each(2);
+  EXPECT_GE(r.subtrees, 2u);
+  EXPECT_LT(r.busiest_job, r.complete * 9 / 10);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Parallel exploration (options::jobs > 1) explores exactly the sequential executions: for every
 // variant, client and model the same set of complete executions (replay tokens compared as
-// sets) and the same blocked count; the subtrees really were shared out (result::subtrees > 0)
-// where the tree is wide enough; a known-bad variant gets the sequential bug report; and a
+// sets) and the same blocked count; the work really was shared (result::subtrees > 1, pieces
+// given away) in some client; a known-bad variant gets the sequential bug report; and a
 // fiber torn down while suspended in a destructor's unlock (the locked deque's scoped_lock,
 // which a skipped subtree leaves mid-run) is unwound without std::terminate.
 //
@@ -85,7 +85,7 @@ TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
             << only_par.size() << " only parallel (or repeated), e.g. "
             << (only_par.empty() ? (only_seq.empty() ? "" : only_seq[0]) : only_par[0]);
         EXPECT_EQ(par.tokens.size(), par.r.complete) << what;
-        split += par.r.subtrees > 0 ? 1 : 0;
+        split += par.r.subtrees > 1 ? 1 : 0;
         std::printf("%s: %llu complete, %llu blocked; %llu subtrees\n", what.c_str(),
                     static_cast<unsigned long long>(par.r.complete),
                     static_cast<unsigned long long>(par.r.blocked),
@@ -93,19 +93,19 @@ TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
       }
     }
   });
-  EXPECT_GT(split, 0u) << "no client was split: the parallel path was never taken";
+  EXPECT_GT(split, 0u) << "no client was shared: no job ever gave work away";
 }
 
-explored run_shard(const std::function<void(client&)>& fn, std::uint32_t index,
-                   std::uint32_t count) {
-  return run(fn, memory_model::rc11, 1, index, count);
+explored run_shard(const std::function<void(client&)>& fn, std::uint32_t index, std::uint32_t count,
+                   unsigned jobs = 1) {
+  return run(fn, memory_model::rc11, jobs, index, count);
 }
 
 // Shards (options::shard_count) partition the executions: for every client, and N = 1..8
 // shards, the shards' executions together are the sequential ones, each exactly once, and
-// their counts add up. Under the sanitizers one small client in 3 shards: the division is
-// sequential code, and every shard probes the top of the tree again (the sweep ran past 15
-// minutes under tsan).
+// their counts add up; the same with two threads per shard (N = 3). Under the sanitizers one small
+// client in 3 shards: the division is sequential code, and every shard probes the top of the tree
+// again (the sweep ran past 15 minutes under tsan).
 constexpr bool sanitized = STEALCHECK_TEST_SCALE < 100;
 TEST(Sharding, ShardsPartitionTheExecutionsOfEveryClient) {
   const std::vector<std::uint32_t> counts =
@@ -123,16 +123,19 @@ TEST(Sharding, ShardsPartitionTheExecutionsOfEveryClient) {
         const std::string what = std::string(info.name) + "/" + std::string(cl.name) + " in " +
                                  std::to_string(n) + " shards";
         std::multiset<std::string> all;
-        std::uint64_t complete = 0, blocked = 0, pieces = 0;
+        std::uint64_t complete = 0, blocked = 0, pieces = 0, division = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
-          const explored sh = run_shard(cl.run, i, n);
+          // three shards on two threads each: the shard's pieces shared by its threads
+          const explored sh = run_shard(cl.run, i, n, n == 3 ? 2 : 1);
           ASSERT_TRUE(sh.r.ok()) << what;
           complete += sh.r.complete;
           blocked += sh.r.blocked;
           if (i > 0) {
             EXPECT_EQ(sh.r.subtrees, pieces) << what << ": another division";
+            EXPECT_EQ(sh.r.division, division) << what << ": another division";
           }
           pieces = sh.r.subtrees;
+          division = sh.r.division;
           all.insert(sh.tokens.begin(), sh.tokens.end());
         }
         EXPECT_EQ(complete, seq.r.complete) << what;
@@ -153,6 +156,25 @@ TEST(Sharding, EachShardExploresOnlyItsShare) {
   for (std::uint32_t i = 0; i < 4; ++i)
     largest = std::max(largest, run_shard(fn, i, 4).r.complete);
   EXPECT_LT(largest, 1375u / 2);  // of 1,375 executions
+}
+
+// measure_balance: exploring the pieces of the finest division makes the sequential count; for
+// each N the busiest shard has at least the mean; and N jobs in lockstep share the work (the
+// rounds are near executions / N; a job that gave nothing away would leave one job all of it,
+// N times the mean).
+TEST(Balance, PiecesMakeTheCountAndJobsShareTheWork) {
+  const balance b =
+      measure_balance(options{}, clients::push3_pop2_2thieves<chase_lev_tag::deque>, {2, 4, 16});
+  EXPECT_EQ(b.total.complete, 1375u);
+  ASSERT_EQ(b.rows.size(), 3u);
+  for (const balance_row& r : b.rows) {
+    EXPECT_GE(r.busiest * r.workers, 1375u) << r.workers << " shards";
+    EXPECT_GE(r.pieces, r.workers) << r.workers << " shards";
+    EXPECT_GE(r.rounds * r.workers, 1375u) << r.workers << " jobs";
+    EXPECT_GT(r.given, 1u) << r.workers << " jobs: nothing given away";
+  }
+  EXPECT_LT(b.rows[1].jobs_share, 2.0) << "4 jobs in lockstep: " << b.rows[1].rounds << " rounds";
+  EXPECT_LE(b.rows[0].pieces, b.rows[1].pieces);  // the finer division for more shards
 }
 
 // Knuth's estimate (estimate_exploration) brackets the exact count in most seeded runs, and
@@ -188,11 +210,14 @@ TEST(Estimate, BracketsTheExactCountInMostSeededRuns) {
   EXPECT_GE(inside * 10, runs * 6) << inside << " of " << runs << " intervals hold the count";
 }
 
-TEST(Parallel, WideClientIsSplit) {
+// The jobs share the work: the one at the root gives part of it away to the idle one, which
+// explores some of the executions, and the counts stay exact.
+TEST(Parallel, WideClientIsShared) {
   const explored par =
       run(clients::push3_pop2_2thieves<chase_lev_tag::deque>, memory_model::rc11, 2);
-  EXPECT_GE(par.r.subtrees, 128u);  // at least 64 per worker (explore.cpp)
   EXPECT_EQ(par.r.complete, 1375u);
+  EXPECT_GE(par.r.subtrees, 2u) << "no piece was given away";
+  EXPECT_LT(par.r.busiest_job, par.r.complete) << "one job explored everything";
 }
 
 TEST(Parallel, KnownBadVariantGetsTheSequentialReport) {
