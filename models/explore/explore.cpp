@@ -349,6 +349,7 @@ class shared_source final : public detail::piece_source {
         ready_.notify_all();
         break;
       }
+      if (round_complete()) next_round();
       waiting_.store(idle_, std::memory_order_relaxed);
       ready_.wait(lock, [&] { return !queue_.empty() || stop_; });
       waiting_.store(--idle_, std::memory_order_relaxed);
@@ -376,7 +377,8 @@ class shared_source final : public detail::piece_source {
     if (!lockstep_) return;
     std::unique_lock lock(mutex_);
     const std::uint64_t round = rounds_;
-    if (++arrived_ >= busy_) {
+    ++arrived_;
+    if (round_complete()) {
       next_round();
     } else {
       ready_.wait(lock, [&] { return rounds_ != round || stop_; });
@@ -385,7 +387,7 @@ class shared_source final : public detail::piece_source {
   void finished() override {
     const std::scoped_lock lock(mutex_);
     --busy_;
-    if (lockstep_ && arrived_ > 0 && arrived_ >= busy_) next_round();
+    if (round_complete()) next_round();
   }
   void abort() {
     const std::scoped_lock lock(mutex_);
@@ -403,6 +405,14 @@ class shared_source final : public detail::piece_source {
   }
 
  private:
+  // In lockstep, a round ends when every busy worker has made its execution and every other
+  // worker waits for work, none of it queued: a worker starting up, between pieces or not yet
+  // woken for a piece given to it holds the round back, so the rounds do not depend on how
+  // the OS schedules the threads. (Under the mutex.)
+  bool round_complete() const {
+    return lockstep_ && arrived_ > 0 && arrived_ >= busy_ && idle_ + busy_ >= workers_ &&
+           (queue_.empty() || idle_ == 0);
+  }
   void next_round() {  // (under the mutex)
     arrived_ = 0;
     ++rounds_;

@@ -169,9 +169,9 @@ estimate estimate_exploration(const options& opt, const std::function<void(clien
 ///   each of its pieces holds a known set of those. Each shard's executions follow from the
 ///   fixed assignment shards use. The division and the assignment run on estimates (dives);
 ///   the counts are exact.
-/// - Jobs (options::jobs): N explorer threads run in lockstep, each making one execution per
-///   round while it has work, giving work away as they do in a parallel run: the number of
-///   rounds is when the last of N equally fast workers would finish.
+/// - Jobs (options::jobs): N explorer threads in lockstep, one execution per round each while it
+///   has work, giving work away as in a parallel run (a round waits for a thread not yet woken
+///   for a piece): the number of rounds is when the last of N equally fast workers would finish.
 /// A share is the busiest worker's executions (rounds, for jobs) against the mean (1: all
 /// equal): N workers are at most N / share times as fast as one.
 struct balance_row {

@@ -159,9 +159,9 @@ TEST(Sharding, EachShardExploresOnlyItsShare) {
 }
 
 // measure_balance: exploring the pieces of the finest division makes the sequential count; for
-// each N the busiest shard has at least the mean; and N jobs in lockstep share the work (the
-// rounds are near executions / N; a job that gave nothing away would leave one job all of it,
-// N times the mean).
+// each N the busiest shard has at least the mean; and N jobs in lockstep share the work: the
+// rounds within 1.25x of executions / N (a job that gave nothing away would leave one job all
+// of it, N times the mean; measured 1.01-1.04x, also with the machine loaded).
 TEST(Balance, PiecesMakeTheCountAndJobsShareTheWork) {
   const balance b =
       measure_balance(options{}, clients::push3_pop2_2thieves<chase_lev_tag::deque>, {2, 4, 16});
@@ -173,7 +173,10 @@ TEST(Balance, PiecesMakeTheCountAndJobsShareTheWork) {
     EXPECT_GE(r.rounds * r.workers, 1375u) << r.workers << " jobs";
     EXPECT_GT(r.given, 1u) << r.workers << " jobs: nothing given away";
   }
-  EXPECT_LT(b.rows[1].jobs_share, 2.0) << "4 jobs in lockstep: " << b.rows[1].rounds << " rounds";
+  for (const balance_row& r : b.rows) {
+    if (r.workers == 2) continue;  // (on 1,375 executions the first piece given away is large)
+    EXPECT_LE(r.jobs_share, 1.25) << r.workers << " jobs in lockstep: " << r.rounds << " rounds";
+  }
   EXPECT_LE(b.rows[0].pieces, b.rows[1].pieces);  // the finer division for more shards
 }
 
@@ -211,13 +214,18 @@ TEST(Estimate, BracketsTheExactCountInMostSeededRuns) {
 }
 
 // The jobs share the work: the one at the root gives part of it away to the idle one, which
-// explores some of the executions, and the counts stay exact.
+// explores some of the executions, and the counts stay exact. The run takes milliseconds, so
+// on a loaded machine the second thread may start after the first has finished: of five runs,
+// one that shares is enough (a job that never gave work away would share in none).
 TEST(Parallel, WideClientIsShared) {
-  const explored par =
-      run(clients::push3_pop2_2thieves<chase_lev_tag::deque>, memory_model::rc11, 2);
-  EXPECT_EQ(par.r.complete, 1375u);
-  EXPECT_GE(par.r.subtrees, 2u) << "no piece was given away";
-  EXPECT_LT(par.r.busiest_job, par.r.complete) << "one job explored everything";
+  int shared = 0;
+  for (int k = 0; k < 5; ++k) {
+    const explored par =
+        run(clients::push3_pop2_2thieves<chase_lev_tag::deque>, memory_model::rc11, 2);
+    EXPECT_EQ(par.r.complete, 1375u);
+    shared += par.r.subtrees >= 2 && par.r.busiest_job < par.r.complete ? 1 : 0;
+  }
+  EXPECT_GT(shared, 0) << "no piece was given away in five runs";
 }
 
 TEST(Parallel, KnownBadVariantGetsTheSequentialReport) {
