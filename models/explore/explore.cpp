@@ -469,6 +469,14 @@ std::vector<result> run_shared(const options& opt, const std::function<void(clie
   return runs;
 }
 
+// Adds one worker's counts (complete, blocked and why) to `total`.
+void add_counts(result& total, const result& w) {
+  total.complete += w.complete;
+  total.blocked += w.blocked;
+  total.blocked_mutex += w.blocked_mutex;
+  total.blocked_assume += w.blocked_assume;
+}
+
 // The pieces `start` explored on opt.jobs workers that give each other work (shared_source),
 // their results added up; nullopt when a worker stopped with a bug or a bound hit (the
 // sequential report depends on the order: the caller explores again on one worker). With
@@ -488,10 +496,7 @@ std::optional<result> explore_shared(const options& opt, const std::function<voi
   result total;
   for (const result& w : runs) {
     if (w.bug || w.bound_hits > 0) return std::nullopt;
-    total.complete += w.complete;
-    total.blocked += w.blocked;
-    total.blocked_mutex += w.blocked_mutex;
-    total.blocked_assume += w.blocked_assume;
+    add_counts(total, w);
     total.busiest_job = std::max(total.busiest_job, w.executions());
   }
   total.subtrees = source.handed();
@@ -593,10 +598,7 @@ balance measure_balance(const options& opt, const std::function<void(client&)>& 
       // relaxed: the other threads take no more pieces
       [&] { next.store(paths.size(), std::memory_order_relaxed); });
   for (const result& r : runs) {
-    out.total.complete += r.complete;
-    out.total.blocked += r.blocked;
-    out.total.blocked_mutex += r.blocked_mutex;
-    out.total.blocked_assume += r.blocked_assume;
+    add_counts(out.total, r);
     out.total.bound_hits += r.bound_hits;
     if (r.bug && !out.total.bug) out.total.bug = r.bug;
   }
