@@ -9,8 +9,10 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -192,39 +194,64 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
 // much): few dives per piece miss a large piece's weight and leave it whole. So the dives per
 // piece grow with the tree: the root's estimate / dive_scale, between min_dives and max_dives
 // (a large tree needs balance most and pays for the dives least).
+//
+// With the counts of an earlier run (options::division_counts, holding the root), a node's
+// count is its size and only counted nodes are split; their children without a count (too
+// deep for the earlier run's counts) are estimated and stay whole. Shards count the nodes down
+// to count_below levels under their division's deepest piece (result::counted), so the next
+// run can split a piece the estimates left too large that many levels further.
 constexpr unsigned root_dives = 256, min_dives = 32, max_dives = 256;
 constexpr std::uint64_t dive_scale = 512;
 constexpr std::uint64_t granularity = 8;
 constexpr std::size_t max_pieces_per_worker = 256;
 constexpr std::uint64_t division_seed = 0x73746561;
+constexpr std::size_t count_below = 3;
+
+// The nodes a shard writes the counts of (result::counted): every node on the way to its
+// pieces and the pieces, and below a piece the children of each node that holds at least
+// 1/keep_fraction of the shard's executions. A division for about as many shards splits
+// only nodes above 1/(granularity N) of the total, so it never needs a smaller one's
+// children; the rest would make the file thousands of times larger.
+constexpr std::uint64_t keep_fraction = 64;
+bool worth_writing(std::uint64_t parent, std::uint64_t shard_executions) {
+  return parent >= shard_executions / keep_fraction;
+}
 
 struct piece {
   detail::piece_path path;
   std::uint64_t estimate = 0;  // the mean of its dives' weights
   std::uint32_t children = 0;
+  bool counted = false;  // the estimate is a count of an earlier run (options::division_counts)
 };
 
-piece measure(detail::explorer& e, detail::piece_path path, unsigned dives) {
+piece measure(detail::explorer& e, detail::piece_path path, unsigned dives,
+              const node_counts* counts) {
   std::uint64_t stream = division_seed;
   for (const std::uint32_t k : path) {
     stream ^= k + 1;
     splitmix64_next(stream);
   }
   piece out{std::move(path)};
+  const auto counted = counts != nullptr ? counts->find(out.path) : node_counts::const_iterator{};
+  out.counted = counts != nullptr && counted != counts->end();
+  if (out.counted) dives = 1;  // only for the number of children
   std::uint64_t sum = 0;
   for (unsigned k = 0; k < dives; ++k) {
     const detail::dive_sample s = e.dive({out.path, 0}, splitmix64_next(stream));
     sum = saturating_add(sum, saturating_add(s.complete, s.blocked));
     out.children = s.children;
   }
-  out.estimate = sum / dives;
+  out.estimate = out.counted ? counted->second : sum / dives;
   return out;
 }
 
 std::vector<piece> divide(const options& opt, const std::function<void(client&)>& body,
                           std::uint32_t workers) {
+  const node_counts* counts = opt.division_counts != nullptr && opt.division_counts->contains({})
+                                  ? opt.division_counts.get()
+                                  : nullptr;
   return with_explorer(quiet_options(opt), body, [&](detail::explorer& e) {
-    std::vector<piece> pieces{measure(e, {}, root_dives)};
+    std::vector<piece> pieces{measure(e, {}, root_dives, counts)};
     const auto dives = static_cast<unsigned>(
         std::clamp<std::uint64_t>(pieces[0].estimate / dive_scale, min_dives, max_dives));
     std::uint64_t total = pieces[0].estimate;
@@ -234,8 +261,9 @@ std::vector<piece> divide(const options& opt, const std::function<void(client&)>
       return pieces[a].estimate != pieces[b].estimate ? pieces[a].estimate < pieces[b].estimate
                                                       : a > b;
     };
+    auto splittable = [&](const piece& p) { return p.children > 0 && (!counts || p.counted); };
     std::vector<std::size_t> open;
-    if (pieces[0].children > 0) open.push_back(0);
+    if (splittable(pieces[0])) open.push_back(0);
     while (!open.empty() && pieces.size() < max_pieces) {
       std::pop_heap(open.begin(), open.end(), later);
       const std::size_t i = open.back();
@@ -246,14 +274,14 @@ std::vector<piece> divide(const options& opt, const std::function<void(client&)>
       for (std::uint32_t k = 0; k < parent.children; ++k) {
         detail::piece_path p = parent.path;
         p.push_back(k);
-        piece c = measure(e, std::move(p), dives);
+        piece c = measure(e, std::move(p), dives, counts);
         total = saturating_add(total, c.estimate);
         const std::size_t at = k == 0 ? i : pieces.size();
         if (k == 0)
           pieces[i] = std::move(c);
         else
           pieces.push_back(std::move(c));
-        if (pieces[at].children > 0) {
+        if (splittable(pieces[at])) {
           open.push_back(at);
           std::push_heap(open.begin(), open.end(), later);
         }
@@ -453,36 +481,58 @@ void run_threads(unsigned jobs, Work&& work, Stop&& stop) {
     if (e) std::rethrow_exception(e);
 }
 
+constexpr std::size_t no_counts = ~std::size_t{0};
+
+// The pieces `source` hands out, explored by e, counting each node's executions down to
+// count_depth (result::counted) unless it is no_counts.
+result run_pieces_counting(detail::explorer& e, detail::piece_source& source,
+                           std::size_t count_depth,
+                           const std::function<void(std::uint64_t)>& done = nullptr) {
+  if (count_depth != no_counts) e.count_nodes(count_depth);
+  result r = e.run_pieces(source, done);
+  if (count_depth != no_counts) {
+    r.counted = e.node_counts();
+    r.counted_depth = count_depth;
+  }
+  return r;
+}
+
 // Runs opt.jobs workers on `source` (each its own explorer on its own OS thread) and returns
 // their results; a worker that stops with a bug or a bound hit stops the others.
 std::vector<result> run_shared(const options& opt, const std::function<void(client&)>& body,
-                               shared_source& source) {
+                               shared_source& source, std::size_t count_depth) {
   std::vector<result> runs(opt.jobs);
   run_threads(
       opt.jobs,
       [&](unsigned k) {
-        runs[k] =
-            with_explorer(opt, body, [&](detail::explorer& e) { return e.run_pieces(source); });
+        runs[k] = with_explorer(opt, body, [&](detail::explorer& e) {
+          return run_pieces_counting(e, source, count_depth);
+        });
         if (runs[k].bug || runs[k].bound_hits > 0) source.abort();
       },
       [&] { source.abort(); });
   return runs;
 }
 
-// Adds one worker's counts (complete, blocked and why) to `total`.
+// Adds one worker's counts (complete, blocked and why, and per node) to `total`.
 void add_counts(result& total, const result& w) {
   total.complete += w.complete;
   total.blocked += w.blocked;
   total.blocked_mutex += w.blocked_mutex;
   total.blocked_assume += w.blocked_assume;
+  for (const auto& [path, n] : w.counted)
+    total.counted[path] += n;
+  total.counted_depth = std::max(total.counted_depth, w.counted_depth);
 }
 
 // The pieces `start` explored on opt.jobs workers that give each other work (shared_source),
 // their results added up; nullopt when a worker stopped with a bug or a bound hit (the
 // sequential report depends on the order: the caller explores again on one worker). With
-// `rounds`: in lockstep, and the number of rounds is stored there.
+// `rounds`: in lockstep, and the number of rounds is stored there. Nodes are counted down to
+// count_depth (run_pieces_counting).
 std::optional<result> explore_shared(const options& opt, const std::function<void(client&)>& body,
                                      std::deque<detail::piece> start,
+                                     std::size_t count_depth = no_counts,
                                      std::uint64_t* rounds = nullptr) {
   std::mutex complete_mutex;
   options shared = opt;
@@ -492,7 +542,7 @@ std::optional<result> explore_shared(const options& opt, const std::function<voi
       opt.on_complete(g, c);
     };
   shared_source source(opt.jobs, std::move(start), rounds != nullptr);
-  const std::vector<result> runs = run_shared(shared, body, source);
+  const std::vector<result> runs = run_shared(shared, body, source, count_depth);
   result total;
   for (const result& w : runs) {
     if (w.bug || w.bound_hits > 0) return std::nullopt;
@@ -522,15 +572,30 @@ result explore_shard(const options& opt, const std::function<void(client&)>& bod
   const std::vector<piece> pieces = divide(opt, body, opt.shard_count);
   const std::vector<std::uint32_t> owner = assign(pieces, opt.shard_count);
   std::deque<detail::piece> mine;
-  for (std::size_t k = 0; k < pieces.size(); ++k)
+  std::size_t deepest = 0;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    deepest = std::max(deepest, pieces[k].path.size());
     if (owner[k] == opt.shard_index) mine.push_back({pieces[k].path, 0});
+  }
+  const std::size_t count_depth = deepest + count_below;
   std::optional<result> r;
-  if (opt.jobs > 1) r = explore_shared(opt, body, mine);
+  if (opt.jobs > 1) r = explore_shared(opt, body, mine, count_depth);
   if (!r) {  // one worker: the sequential report of a bug (a rerun calls no on_complete)
     const options one = opt.jobs > 1 ? quiet_options(opt) : opt;
     shared_source source(1, mine);
-    r = with_explorer(one, body, [&](detail::explorer& e) { return e.run_pieces(source); });
+    r = with_explorer(one, body, [&](detail::explorer& e) {
+      return run_pieces_counting(e, source, count_depth);
+    });
   }
+  std::set<detail::piece_path> on_the_way;
+  for (const detail::piece& p : mine)
+    for (std::size_t k = 0; k <= p.path.size(); ++k)
+      on_the_way.emplace(p.path.begin(), p.path.begin() + static_cast<std::ptrdiff_t>(k));
+  std::erase_if(r->counted, [&](const auto& node) {
+    if (on_the_way.contains(node.first)) return false;
+    const auto parent = r->counted.find({node.first.begin(), node.first.end() - 1});
+    return parent == r->counted.end() || !worth_writing(parent->second, r->executions());
+  });
   describe(*r, pieces);
   r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return *r;
@@ -583,8 +648,14 @@ balance measure_balance(const options& opt, const std::function<void(client&)>& 
   const options quiet = quiet_options(opt);
   std::vector<std::uint64_t> count(fine.size(), 0);
   std::vector<const detail::piece_path*> paths;
-  for (const piece& p : fine)
+  std::size_t fine_depth = 0;
+  for (const piece& p : fine) {
     paths.push_back(&p.path);
+    fine_depth = std::max(fine_depth, p.path.size());
+  }
+  // every node a division from counts can make a piece of (count_below levels under the
+  // deepest counted node, and its children)
+  const std::size_t count_depth = fine_depth + count_below + 1;
   std::atomic<std::size_t> next{0};
   std::vector<result> runs(std::max(1u, opt.jobs));
   run_threads(
@@ -592,7 +663,8 @@ balance measure_balance(const options& opt, const std::function<void(client&)>& 
       [&](unsigned k) {
         ticket_source source(paths, next);
         runs[k] = with_explorer(quiet, body, [&](detail::explorer& e) {
-          return e.run_pieces(source, [&](std::uint64_t n) { count[source.last()] = n; });
+          return run_pieces_counting(e, source, count_depth,
+                                     [&](std::uint64_t n) { count[source.last()] = n; });
         });
       },
       // relaxed: the other threads take no more pieces
@@ -633,10 +705,39 @@ balance measure_balance(const options& opt, const std::function<void(client&)>& 
     }
     row.busiest = *std::max_element(load.begin(), load.end());
     row.share = executions > 0 ? static_cast<double>(row.busiest) * n / executions : 1.0;
+    // a second run: divided by the counts the shards of this division would have written
+    auto counted = std::make_shared<node_counts>();
+    for (const auto& [path, c] : out.total.counted) {
+      if (path.size() > row.depth + count_below) continue;
+      const auto at =
+          std::upper_bound(coarse.begin(), coarse.end(), path,
+                           [](const detail::piece_path& p, const piece& q) { return p < q.path; });
+      const bool below = at != coarse.begin() && (at - 1)->path.size() < path.size() &&
+                         std::equal((at - 1)->path.begin(), (at - 1)->path.end(), path.begin());
+      if (below && !worth_writing(out.total.counted.at({path.begin(), path.end() - 1}),
+                                  load[owner[static_cast<std::size_t>(at - 1 - coarse.begin())]]))
+        continue;
+      counted->emplace(path, c);
+    }
+    options second = opt;
+    second.division_counts = counted;
+    const std::vector<piece> by_counts = divide(second, body, n);
+    const std::vector<std::uint32_t> counted_owner = assign(by_counts, n);
+    std::fill(load.begin(), load.end(), 0);
+    for (std::size_t k = 0; k < by_counts.size(); ++k) {
+      if (by_counts[k].path.size() > count_depth)
+        throw std::logic_error("a piece of the division from counts lies below the counted nodes");
+      const auto c = out.total.counted.find(by_counts[k].path);
+      if (c != out.total.counted.end()) load[counted_owner[k]] += c->second;
+    }
+    row.counted_pieces = by_counts.size();
+    row.counted_busiest = *std::max_element(load.begin(), load.end());
+    row.counted_share =
+        executions > 0 ? static_cast<double>(row.counted_busiest) * n / executions : 1.0;
     options lockstep = quiet;
     lockstep.jobs = n;
     const std::optional<result> jobs =
-        explore_shared(lockstep, body, {detail::piece{}}, &row.rounds);
+        explore_shared(lockstep, body, {detail::piece{}}, no_counts, &row.rounds);
     if (!jobs || jobs->executions() != out.total.executions())
       throw std::logic_error("the lockstep run of " + std::to_string(n) +
                              " jobs did not make the executions of the pieces");

@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -90,9 +91,16 @@ struct options {
   /// their counts add up to the sequential ones (`stealcheck merge`). A tree with no branch
   /// point is one piece, shard 0's. Combines with jobs (the shard's pieces shared among its
   /// threads), not with replay or max_executions. The estimates are rough on lopsided trees, so
-  /// the shards' shares are uneven (measure_balance says how much).
+  /// the shards' shares are uneven (measure_balance says how much); division_counts evens them.
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 1;
+  /// With shard_count > 1: the executions below nodes of the tree, counted by an earlier run
+  /// of the same client (result::counted, added up over its shards). The division then takes
+  /// a node's count for its size instead of estimating it, and splits only nodes it has a
+  /// count for (and their children), so a piece the estimates would leave too large is split:
+  /// the shards' shares follow the counts. Counts of another client or version only misguide
+  /// the division, never the partition: the shards still add up to the sequential counts.
+  std::shared_ptr<const node_counts> division_counts;
   /// A model thread that runs this many seconds without a model operation (an endless loop
   /// the event bound cannot see: it counts only model operations), or an explorer step that
   /// takes this long, ends the process with one error line and exit code 2
@@ -169,6 +177,10 @@ estimate estimate_exploration(const options& opt, const std::function<void(clien
 ///   each of its pieces holds a known set of those. Each shard's executions follow from the
 ///   fixed assignment shards use. The division and the assignment run on estimates (dives);
 ///   the counts are exact.
+/// - Shards of a second run: the counts a first run's shards would have written (the nodes
+///   down to count_below levels under its deepest piece), and the division for N from them
+///   (options::division_counts); each piece's executions come from the same exploration,
+///   which counts nodes deep enough for every such piece.
 /// - Jobs (options::jobs): N explorer threads in lockstep, one execution per round each while it
 ///   has work, giving work away as in a parallel run (a round waits for a thread not yet woken
 ///   for a piece): the number of rounds is when the last of N equally fast workers would finish.
@@ -184,6 +196,11 @@ struct balance_row {
   std::uint64_t rounds = 0;   ///< jobs: rounds in lockstep
   double jobs_share = 0;      ///< jobs: rounds / (executions / workers)
   std::uint64_t given = 0;    ///< jobs: pieces handed out (the root and those given away)
+  /// Shards of a second run, divided by the counts of a first one (options::division_counts):
+  /// its pieces and its busiest shard's executions and share.
+  std::uint64_t counted_pieces = 0;
+  std::uint64_t counted_busiest = 0;
+  double counted_share = 0;
 };
 struct balance {
   result total;  ///< the exploration (counts as the sequential run's)

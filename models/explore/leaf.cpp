@@ -185,7 +185,10 @@ void explorer::leaf() {
       }
     }
   }
-  if (source_ != nullptr && !diving_) source_->executed();
+  if (source_ != nullptr && !diving_) {
+    if (!trie_.empty()) count_execution();
+    source_->executed();
+  }
   if (opt_.max_executions != 0 && res_.executions() >= opt_.max_executions) {
     res_.limit_reached = true;
     stop_ = true;

@@ -559,6 +559,41 @@ result explorer::run_pieces(piece_source& source, const std::function<void(std::
   return finish(t0);
 }
 
+// The ordinal taken at each depth above is that depth's last call (as give_away reads it).
+void explorer::count_execution() {
+  std::uint32_t at = 0;
+  ++trie_[0].executions;
+  for (std::size_t d = 1; d <= std::min(depth_, count_depth_); ++d) {
+    const std::size_t k = at_[d].calls - 1;
+    if (trie_[at].children.size() <= k) trie_[at].children.resize(k + 1, 0);
+    std::uint32_t next = trie_[at].children[k];
+    if (next == 0) {
+      next = static_cast<std::uint32_t>(trie_.size());
+      trie_[at].children[k] = next;
+      trie_.emplace_back();
+    }
+    at = next;
+    ++trie_[at].executions;
+  }
+}
+
+std::map<piece_path, std::uint64_t> explorer::node_counts() const {
+  std::map<piece_path, std::uint64_t> out;
+  if (trie_.empty()) return out;
+  piece_path path;
+  const auto visit_node = [&](const auto& self, std::uint32_t at) -> void {
+    out.emplace(path, trie_[at].executions);
+    for (std::size_t k = 0; k < trie_[at].children.size(); ++k) {
+      if (trie_[at].children[k] == 0) continue;
+      path.push_back(static_cast<std::uint32_t>(k));
+      self(self, trie_[at].children[k]);
+      path.pop_back();
+    }
+  };
+  visit_node(visit_node, 0);
+  return out;
+}
+
 dive_sample explorer::dive(const piece& p, std::uint64_t seed) {
   const result saved = res_;
   const std::optional<bug_report> saved_bound = first_bound_;

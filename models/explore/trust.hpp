@@ -108,6 +108,15 @@ class explorer final : private choice_free_adder {
   /// the division). Bugs met on the way are not reported: a dive only measures. Reusable: the
   /// explorer's fibers and buffers serve every dive.
   dive_sample dive(const piece& p, std::uint64_t seed);
+  /// From now on, while exploring pieces (run_pieces), counts each execution at every node
+  /// of its path from the root down to branching depth `depth` (node_counts). O(depth) per
+  /// execution, one trie node per node met.
+  void count_nodes(std::size_t depth) {
+    count_depth_ = depth;
+    trie_.assign(1, trie_node{});
+  }
+  /// The executions counted below each node met (count_nodes), by path.
+  std::map<piece_path, std::uint64_t> node_counts() const;
 
  private:
   // Thread t's pending operation when it has no choice, added and committed at once
@@ -213,6 +222,14 @@ class explorer final : private choice_free_adder {
   std::uint64_t weight_ = 1;
   std::uint64_t est_complete_ = 0, est_blocked_ = 0;
   std::optional<bug_report> first_bound_;
+  // count_nodes: per node met, its executions and its children's nodes (by ordinal; 0: none)
+  struct trie_node {
+    std::uint64_t executions = 0;
+    std::vector<std::uint32_t> children;
+  };
+  std::size_t count_depth_ = 0;
+  std::vector<trie_node> trie_;  // the root first; empty: not counting
+  void count_execution();
   std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t> ranks_;  // replay: final mo rank
   struct {
     std::vector<char> wanted;                   // per location: checked by check_final

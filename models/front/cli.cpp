@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -113,16 +114,20 @@ void print_balance(const model_request& req, const std::string& client, const ba
   std::printf("%s/%s [%s]: %llu executions, %.3f s on %u jobs; shared among N workers:\n",
               req.variant.c_str(), client.c_str(), std::string(model_name(req.model)).c_str(),
               static_cast<unsigned long long>(b.total.executions()), b.total.seconds, req.jobs);
-  std::printf("  %4s | %-45s | %s\n", "", "N shards (fixed division)",
-              "N jobs (work given away, in lockstep)");
-  std::printf("  %4s | %6s %5s %13s %7s %10s | %12s %7s %6s\n", "N", "pieces", "depth", "busiest",
-              "share", "division", "rounds", "share", "given");
+  std::printf("  %4s | %-45s | %-28s | %s\n", "", "N shards (divided by estimates)",
+              "then by the counts they wrote", "N jobs (work given away, in lockstep)");
+  std::printf("  %4s | %6s %5s %13s %7s %10s | %6s %13s %7s | %12s %7s %6s\n", "N", "pieces",
+              "depth", "busiest", "share", "division", "pieces", "busiest", "share", "rounds",
+              "share", "given");
   for (const balance_row& r : b.rows)
-    std::printf("  %4u | %6llu %5zu %13llu %6.2fx %8.2f s | %12llu %6.2fx %6llu\n", r.workers,
-                static_cast<unsigned long long>(r.pieces), r.depth,
-                static_cast<unsigned long long>(r.busiest), r.share, r.divide_seconds,
-                static_cast<unsigned long long>(r.rounds), r.jobs_share,
-                static_cast<unsigned long long>(r.given));
+    std::printf(
+        "  %4u | %6llu %5zu %13llu %6.2fx %8.2f s | %6llu %13llu %6.2fx | %12llu %6.2fx %6llu\n",
+        r.workers, static_cast<unsigned long long>(r.pieces), r.depth,
+        static_cast<unsigned long long>(r.busiest), r.share, r.divide_seconds,
+        static_cast<unsigned long long>(r.counted_pieces),
+        static_cast<unsigned long long>(r.counted_busiest), r.counted_share,
+        static_cast<unsigned long long>(r.rounds), r.jobs_share,
+        static_cast<unsigned long long>(r.given));
 }
 
 // Draws the first failing run's DOT as SVG with Graphviz's dot. "" or why it failed.
@@ -139,6 +144,62 @@ std::string write_svg(const std::string& file, const std::vector<one_run>& runs)
     return "--svg: Graphviz's dot failed (exit status " + std::to_string(status) +
            "; is the graphviz package installed?)";
   return "";
+}
+
+// Node counts as JSON: an object from each node's path (its ordinals joined by dots; "" is
+// the root) to its executions.
+nlohmann::json counts_json(const node_counts& counts) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [path, n] : counts) {
+    std::string key;
+    for (const std::uint32_t k : path)
+      key += (key.empty() ? "" : ".") + std::to_string(k);
+    j[key] = n;
+  }
+  return j;
+}
+
+// The node counts of `client` in a merged run's JSON (stealcheck merge --json), for a run of
+// the same variant, model and sites; a usage error for anything else.
+std::shared_ptr<const node_counts> read_counts(const model_request& req, const std::string& client,
+                                               const nlohmann::json& file) {
+  const std::string& f = req.counts_file;
+  for (const auto& e : file) {
+    if (!e.is_object() || e.value("client", "") != client) continue;
+    if (e.contains("shard"))
+      throw harness::usage_error(fmt::format(
+          "--counts {}: one shard's file; give the merged one (stealcheck merge --json)", f));
+    if (!e.contains("counts") || !e["counts"].is_object())
+      throw harness::usage_error(fmt::format(
+          "--counts {}: client {} has no node counts (written by stealcheck merge --json)", f,
+          client));
+    if (e.value("variant", "") != req.variant || e.value("model", "") != model_name(req.model) ||
+        e.value("sites", nlohmann::json::array()) != nlohmann::json(req.sites))
+      throw harness::usage_error(fmt::format(
+          "--counts {}: counted for {} [{}] sites {}, not this run's variant, model and sites", f,
+          e.value("variant", "?"), e.value("model", "?"),
+          e.value("sites", nlohmann::json()).dump()));
+    auto out = std::make_shared<node_counts>();
+    for (const auto& [key, n] : e["counts"].items()) {
+      std::vector<std::uint32_t> path;
+      for (std::size_t at = 0; !key.empty() && at <= key.size();) {
+        const std::size_t dot = std::min(key.find('.', at), key.size());
+        std::uint32_t k = 0;
+        const auto [end, ec] = std::from_chars(key.data() + at, key.data() + dot, k);
+        if (ec != std::errc{} || end != key.data() + dot || dot == at)
+          throw harness::usage_error(fmt::format(
+              "--counts {}: '{}' is not a node's path (ordinals joined by dots)", f, key));
+        path.push_back(k);
+        at = dot + 1;
+      }
+      if (!n.is_number_unsigned())
+        throw harness::usage_error(
+            fmt::format("--counts {}: node '{}' has no count of executions", f, key));
+      out->emplace(std::move(path), n.get<std::uint64_t>());
+    }
+    return out;
+  }
+  throw harness::usage_error(fmt::format("--counts {}: no counts of client {}", f, client));
 }
 
 void write_outputs(const model_request& req, const std::vector<one_run>& runs,
@@ -171,7 +232,9 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs,
                       {"count", shard_count},
                       {"pieces", x.r.subtrees},
                       {"depth", x.r.cut},
-                      {"division", fmt::format("{:016x}", x.r.division)}};
+                      {"division", fmt::format("{:016x}", x.r.division)},
+                      {"counted_depth", x.r.counted_depth},
+                      {"counts", counts_json(x.r.counted)}};
       if (x.r.bug)
         e["bug"] = {{"kind", error_name(x.r.bug->kind)},
                     {"message", x.r.bug->message},
@@ -279,6 +342,20 @@ int run_model_command(const model_request& request) {
       shard_count = o.shard_count;
     }
     if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
+    nlohmann::json counts;
+    if (!req.counts_file.empty()) {
+      if (req.shard.empty()) return "--counts divides the tree among shards: only with --shard";
+      std::ifstream in(req.counts_file);
+      if (!in) return "--counts: cannot read " + req.counts_file;
+      try {
+        counts = nlohmann::json::parse(in);
+      } catch (const nlohmann::json::exception& e) {
+        return "--counts " + req.counts_file + ": not JSON (" + harness::json_error_text(e) + ")";
+      }
+      if (!counts.is_array())
+        return "--counts " + req.counts_file +
+               ": not the JSON of stealcheck merge --json (an array of clients)";
+    }
     const auto all = b->clients();
     const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {
       return c.name == req.client;
@@ -324,6 +401,8 @@ int run_model_command(const model_request& request) {
     }
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
+      if (!req.counts_file.empty())
+        o.division_counts = read_counts(req, std::string(cl.name), counts);
       runs.push_back({std::string(cl.name), explore(o, cl.run)});
       // a token that does not describe an execution of this client is bad input
       if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
@@ -389,6 +468,9 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--shard-count", req->shard_count,
                   "with --shard auto under a Kubernetes Indexed Job: the number of shards")
       ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--counts", req->counts_file,
+                  "with --shard: divide the tree by the executions an earlier run counted "
+                  "(the JSON of its stealcheck merge --json) instead of estimates");
   cmd->add_option("--stall-seconds", req->stall_seconds,
                   "end with an error when a model thread runs this long without a model "
                   "operation (an endless loop the event bound cannot see); 0: never")

@@ -3,7 +3,7 @@
 //   stealcheck model <variant>[/CLIENT] [--client NAME | --all-clients] [--model rc11|sc]
 //                    [--site NAME=ORDER ...] [--replay TOKEN] [--dot FILE] [--json FILE]
 //                    [--max-events N] [--max-executions N] [--jobs N]
-//                    [--shard I/N | --shard auto [--shard-count N]]
+//                    [--shard I/N | --shard auto [--shard-count N]] [--counts FILE]
 //                    [--estimate [--samples K] [--seed S]]
 // Prints one summary line per client (client, variant, model, overridden sites, complete and
 // blocked executions, time, executions per second); on a bug the error kind and message, the
@@ -43,7 +43,8 @@ struct model_request {
   std::uint64_t seed = 0;            ///< --seed: of --estimate's paths (0: a fresh one)
   std::string shard;                 ///< --shard I/N or auto (options::shard_index/count)
   std::uint32_t shard_count = 0;     ///< --shard-count: N for `--shard auto` under Kubernetes
-  bool balance = false;              ///< --balance: how evenly N workers share it (measure_balance)
+  std::string counts_file;  ///< --counts: a merged run's node counts (options::division_counts)
+  bool balance = false;     ///< --balance: how evenly N workers share it (measure_balance)
   std::vector<std::uint32_t> workers{2, 4, 8, 16, 64};  ///< --workers: the N of --balance
   unsigned stall_seconds = 60;                          ///< options::stall_seconds (0: never)
 };
@@ -64,8 +65,9 @@ void add_model_command(CLI::App& app, int& exit_code);
 
 /// `stealcheck merge FILE... [--json OUT]` (models/front/merge.cpp): the JSON files of the
 /// shards of one sharded run, added up per client: complete and blocked counts (and why
-/// blocked), the time in all and of the longest shard; the first shard's bug (lowest index)
-/// with its replay command. Checks that every file comes from the same run (variant, model,
+/// blocked), the time in all and of the longest shard, the node counts (result::counted, for
+/// the next run's `--counts`); the first shard's bug (lowest index) with its replay command.
+/// Checks that every file comes from the same run (variant, model,
 /// sites, stealcheck version, the same division) and that shards 0..N-1 are each there once.
 /// Returns 0, or 1 when a shard found a bug; throws harness::usage_error (exit 2) for a
 /// missing, duplicated or foreign shard or a file that is not a shard's.

@@ -116,6 +116,10 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
       std::map<std::string, std::uint64_t> blocked_by;
       const shard_entry* bug = nullptr;
       std::uint64_t busiest = 0;  // the most executions one shard explored
+      // the executions below each node, added up (the shards' executions partition the
+      // client's), for the next run's division (stealcheck model --counts)
+      nlohmann::json counts = nlohmann::json::object();
+      std::uint64_t counted_depth = 0;
       for (const shard_entry* s : at) {
         const auto c = s->e["complete"].get<std::uint64_t>();
         const auto b = s->e["blocked"].get<std::uint64_t>();
@@ -130,6 +134,11 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
           for (const auto& [why, n] : s->e["blocked_by"].items())
             blocked_by[why] += n.get<std::uint64_t>();
         if (bug == nullptr && s->e.contains("bug")) bug = s;
+        const nlohmann::json& sh = s->e["shard"];
+        counted_depth = std::max(counted_depth, sh.value("counted_depth", std::uint64_t{0}));
+        if (sh.contains("counts"))
+          for (const auto& [node, n] : sh["counts"].items())
+            counts[node] = counts.value(node, std::uint64_t{0}) + n.get<std::uint64_t>();
       }
       const nlohmann::json& f = all.front().e;
       // printf, not fmt: fmt's precision parsing trips g++ 12's -Wstringop-overflow at -O3
@@ -158,7 +167,9 @@ int run_merge_command(const std::vector<std::string>& files, const std::string& 
                        {"shards", count},
                        {"busiest_shard_executions", busiest},
                        {"busiest_share", share},
-                       {"seconds", seconds}};
+                       {"seconds", seconds},
+                       {"counted_depth", counted_depth},
+                       {"counts", counts}};
       if (bug != nullptr) {
         const auto& b = bug->e["bug"];
         fmt::print("  BUG {} (shard {}, {}): {}\n{}  replay: {}\n", b.value("kind", "?"),

@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/graph/event.hpp"
 
@@ -78,6 +80,10 @@ struct bug_report {
   bool loop_writes = false;
 };
 
+/// Executions below nodes of the exploration tree, each node named by its path from the root
+/// (per branching depth, the ordinal of the alternative taken: models/explore/trust.hpp).
+using node_counts = std::map<std::vector<std::uint32_t>, std::uint64_t>;
+
 struct result {
   std::uint64_t complete = 0;    ///< consistent complete executions explored
   std::uint64_t blocked = 0;     ///< executions cut by spin_assume, a held mutex, or the bound
@@ -100,6 +106,12 @@ struct result {
   /// options::jobs > 1: the executions of the job that explored the most (the balance: the
   /// jobs shared the work evenly when it is about executions / jobs)
   std::uint64_t busiest_job = 0;
+  /// shard_count > 1: the executions below each node of the tree this shard explored, from
+  /// the root down to counted_depth (the division's deepest piece and count_below levels
+  /// more). The shards' counts add up to the client's (stealcheck merge), which the next run's
+  /// division can use (options::division_counts).
+  node_counts counted;
+  std::size_t counted_depth = 0;
   double seconds = 0;
   std::optional<bug_report> bug;
   /// The first execution cut by the per-thread event bound, reported as a bug would be
