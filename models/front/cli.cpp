@@ -401,8 +401,14 @@ int run_model_command(const model_request& request) {
     }
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
-      if (!req.counts_file.empty())
-        o.division_counts = read_counts(req, std::string(cl.name), counts);
+      if (!req.counts_file.empty()) {
+        try {
+          o.division_counts = read_counts(req, std::string(cl.name), counts);
+        } catch (const nlohmann::json::exception& e) {
+          return "--counts " + req.counts_file + ": a field of the wrong type (" +
+                 harness::json_error_text(e) + ")";
+        }
+      }
       runs.push_back({std::string(cl.name), explore(o, cl.run)});
       // a token that does not describe an execution of this client is bad input
       if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
