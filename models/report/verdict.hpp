@@ -106,10 +106,10 @@ struct result {
   /// options::jobs > 1: the executions of the job that explored the most (the balance: the
   /// jobs shared the work evenly when it is about executions / jobs)
   std::uint64_t busiest_job = 0;
-  /// shard_count > 1: the executions below each node of the tree this shard explored, from
-  /// the root down to counted_depth (the division's deepest piece and count_below levels
-  /// more). The shards' counts add up to the client's (stealcheck merge), which the next run's
-  /// division can use (options::division_counts).
+  /// shard_count > 1: the executions below nodes this shard explored: those on the way to its
+  /// pieces, and below a piece, down to counted_depth, the children of each node holding 1/64
+  /// of the shard's executions (explore.cpp). The shards' counts add up to the client's
+  /// (stealcheck merge), which the next run's division can use (options::division_counts).
   node_counts counted;
   std::size_t counted_depth = 0;
   double seconds = 0;
