@@ -592,7 +592,7 @@ result explore_shard(const options& opt, const std::function<void(client&)>& bod
     for (std::size_t k = 0; k <= p.path.size(); ++k)
       on_the_way.emplace(p.path.begin(), p.path.begin() + static_cast<std::ptrdiff_t>(k));
   std::erase_if(r->counted, [&](const auto& node) {
-    if (on_the_way.contains(node.first)) return false;
+    if (node.first.empty() || on_the_way.contains(node.first)) return false;
     const auto parent = r->counted.find({node.first.begin(), node.first.end() - 1});
     return parent == r->counted.end() || !worth_writing(parent->second, r->executions());
   });
