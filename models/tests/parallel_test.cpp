@@ -187,13 +187,14 @@ sharded run_shards(const std::function<void(client&)>& fn, std::uint32_t n,
 
 // A second run divided by the counts the first run's shards wrote (options::division_counts):
 // its shards are still the sequential executions, each once, and they share them evenly, where
-// the estimates left the busiest shard 1.06-1.17x the mean (push3_pop2_2thieves at N = 3, 6;
-// measured 1.00x with the counts). Counts of another client only misguide the division: the
-// shards still partition the executions.
+// the estimates left the busiest shard 1.10x and 1.17x the mean (push3_pop2_2thieves at N = 3
+// and 6; measured 1.00x with the counts; under the sanitizers push2_pop_steal2 at N = 3: 14 of
+// 38 executions by the estimates, 13 by the counts). Counts that do not fit the tree (each
+// node's count moved to a sibling's path) only misguide the division: the shards still
+// partition the executions (release preset).
 TEST(Sharding, CountsOfAnEarlierRunEvenTheShares) {
   const auto fn = sanitized ? clients::push2_pop_steal2<chase_lev_tag::deque>
                             : clients::push3_pop2_2thieves<chase_lev_tag::deque>;
-  const auto other = clients::push_pop_push_pop_steal<chase_lev_tag::deque>;
   const explored seq = run(fn, memory_model::rc11, 1);
   ASSERT_TRUE(seq.r.ok());
   for (const std::uint32_t n :
@@ -208,15 +209,18 @@ TEST(Sharding, CountsOfAnEarlierRunEvenTheShares) {
         EXPECT_EQ(c, first.counted.at(path)) << n << " shards";
       }
     }
-    EXPECT_NE(second.division, first.division) << n << " shards: the counts were not used";
-    if (!sanitized) {
-      EXPECT_LE(static_cast<double>(second.busiest) * n,
-                1.03 * static_cast<double>(seq.r.executions()))
-          << n << " shards by counts: the busiest explored " << second.busiest;
+    EXPECT_LE(static_cast<double>(second.busiest) * n,
+              1.03 * static_cast<double>(seq.r.executions()))
+        << n << " shards by counts: the busiest explored " << second.busiest;
+    if (sanitized) continue;  // (estimated again, at the cost of the first run: release only)
+    auto misfit = std::make_shared<node_counts>();
+    for (const auto& [path, c] : first.counted) {
+      std::vector<std::uint32_t> sibling = path;
+      if (!sibling.empty()) sibling.back() ^= 1;
+      (*misfit)[sibling] += c;
     }
-    const sharded foreign =
-        run_shards(fn, n, std::make_shared<const node_counts>(run_shards(other, n).counted));
-    EXPECT_TRUE(foreign.tokens == seq.tokens) << n << " shards by another client's counts";
+    const sharded misled = run_shards(fn, n, misfit);
+    EXPECT_TRUE(misled.tokens == seq.tokens) << n << " shards by counts that do not fit";
   }
 }
 
