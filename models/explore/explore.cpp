@@ -601,6 +601,20 @@ result explore_shard(const options& opt, const std::function<void(client&)>& bod
   return *r;
 }
 
+// The piece of `pieces` (sorted by path, as divide returns them) whose subtree holds the node
+// at `path`: the last one not after it, if it is a prefix of it; pieces.size() if none is (the
+// node lies above the pieces, or the division misses it).
+std::size_t piece_holding(const std::vector<piece>& pieces, const detail::piece_path& path) {
+  const auto at =
+      std::upper_bound(pieces.begin(), pieces.end(), path,
+                       [](const detail::piece_path& p, const piece& q) { return p < q.path; });
+  if (at == pieces.begin()) return pieces.size();
+  const detail::piece_path& holder = (at - 1)->path;
+  const bool prefix =
+      holder.size() <= path.size() && std::equal(holder.begin(), holder.end(), path.begin());
+  return prefix ? static_cast<std::size_t>(at - 1 - pieces.begin()) : pieces.size();
+}
+
 }  // namespace
 
 estimate estimate_exploration(const options& opt, const std::function<void(client&)>& body,
@@ -690,18 +704,13 @@ balance measure_balance(const options& opt, const std::function<void(client&)>& 
     row.depth = shape.cut;
     const std::vector<std::uint32_t> owner = assign(coarse, n);
     std::vector<std::uint64_t> load(n, 0);
-    // Both are sorted by path, and every fine piece lies below exactly one coarse one: the
-    // last coarse path not after it, which must be a prefix of it.
+    // every fine piece lies below exactly one coarse one
     for (std::size_t f = 0; f < fine.size(); ++f) {
-      const auto at =
-          std::upper_bound(coarse.begin(), coarse.end(), fine[f].path,
-                           [](const detail::piece_path& p, const piece& c) { return p < c.path; });
-      const detail::piece_path& fp = fine[f].path;
-      if (at == coarse.begin() || (at - 1)->path.size() > fp.size() ||
-          !std::equal((at - 1)->path.begin(), (at - 1)->path.end(), fp.begin()))
+      const std::size_t at = piece_holding(coarse, fine[f].path);
+      if (at == coarse.size())
         throw std::logic_error("the division for " + std::to_string(most) +
                                " workers does not refine the one for " + std::to_string(n));
-      load[owner[static_cast<std::size_t>(at - 1 - coarse.begin())]] += count[f];
+      load[owner[at]] += count[f];
     }
     row.busiest = *std::max_element(load.begin(), load.end());
     row.share = executions > 0 ? static_cast<double>(row.busiest) * n / executions : 1.0;
@@ -709,13 +718,10 @@ balance measure_balance(const options& opt, const std::function<void(client&)>& 
     auto counted = std::make_shared<node_counts>();
     for (const auto& [path, c] : out.total.counted) {
       if (path.size() > row.depth + count_below) continue;
-      const auto at =
-          std::upper_bound(coarse.begin(), coarse.end(), path,
-                           [](const detail::piece_path& p, const piece& q) { return p < q.path; });
-      const bool below = at != coarse.begin() && (at - 1)->path.size() < path.size() &&
-                         std::equal((at - 1)->path.begin(), (at - 1)->path.end(), path.begin());
-      if (below && !worth_writing(out.total.counted.at({path.begin(), path.end() - 1}),
-                                  load[owner[static_cast<std::size_t>(at - 1 - coarse.begin())]]))
+      const std::size_t at = piece_holding(coarse, path);
+      const bool below = at != coarse.size() && coarse[at].path.size() < path.size();
+      if (below &&
+          !worth_writing(out.total.counted.at({path.begin(), path.end() - 1}), load[owner[at]]))
         continue;
       counted->emplace(path, c);
     }
