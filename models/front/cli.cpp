@@ -202,6 +202,26 @@ std::shared_ptr<const node_counts> read_counts(const model_request& req, const s
   throw harness::usage_error(fmt::format("--counts {}: no counts of client {}", f, client));
 }
 
+}  // namespace
+
+nlohmann::json read_clients_json(const std::string& file, const std::string& what,
+                                 const std::string& writer) {
+  std::ifstream in(file);
+  if (!in) throw harness::usage_error(fmt::format("{}: cannot read the file", what));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw harness::usage_error(fmt::format("{}: not JSON ({})", what, harness::json_error_text(e)));
+  }
+  if (!j.is_array() || j.empty())
+    throw harness::usage_error(
+        fmt::format("{}: not the JSON of {} (an array of clients)", what, writer));
+  return j;
+}
+
+namespace {
+
 void write_outputs(const model_request& req, const std::vector<one_run>& runs,
                    std::uint32_t shard_index, std::uint32_t shard_count) {
   if (!req.dot_file.empty()) {
@@ -345,16 +365,8 @@ int run_model_command(const model_request& request) {
     nlohmann::json counts;
     if (!req.counts_file.empty()) {
       if (req.shard.empty()) return "--counts divides the tree among shards: only with --shard";
-      std::ifstream in(req.counts_file);
-      if (!in) return "--counts: cannot read " + req.counts_file;
-      try {
-        counts = nlohmann::json::parse(in);
-      } catch (const nlohmann::json::exception& e) {
-        return "--counts " + req.counts_file + ": not JSON (" + harness::json_error_text(e) + ")";
-      }
-      if (!counts.is_array())
-        return "--counts " + req.counts_file +
-               ": not the JSON of stealcheck merge --json (an array of clients)";
+      counts = read_clients_json(req.counts_file, "--counts " + req.counts_file,
+                                 "stealcheck merge --json");
     }
     const auto all = b->clients();
     const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {

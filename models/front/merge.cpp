@@ -31,18 +31,7 @@ constexpr const char* shard_fields[] = {"index", "count", "pieces", "depth", "di
 std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
   std::vector<shard_entry> out;
   for (const std::string& f : files) {
-    std::ifstream in(f);
-    if (!in) throw harness::usage_error(fmt::format("cannot read {}", f));
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-      throw harness::usage_error(fmt::format("{}: not a JSON file of stealcheck model ({})", f,
-                                             harness::json_error_text(e)));
-    }
-    if (!j.is_array() || j.empty())
-      throw harness::usage_error(
-          fmt::format("{}: not the JSON of stealcheck model --json (an array of clients)", f));
+    const nlohmann::json j = read_clients_json(f, f, "stealcheck model --json");
     for (const auto& e : j) {
       const bool shaped = e.is_object() && e.contains("client") && e.contains("complete") &&
                           e.contains("blocked") &&
