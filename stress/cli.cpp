@@ -1,7 +1,7 @@
 // stress/cli.cpp: `stealcheck stress` and `stealcheck lincheck` (see cli.hpp).
 //
 // stealcheck stress <variant|all> [--threads N] [--ops N | --seconds S] [--seed S] [--scenario S]
-//                   [--save-history FILE]
+//                   [--save-history FILE] [--memory-limit MB]
 #include "harness/cli.hpp"
 
 #include <fmt/format.h>
@@ -36,6 +36,7 @@ struct stress_options {
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::string save_history;  ///< --save-history: the first failing run's history, else the last's
+  std::uint64_t memory_limit_mb = memory_ceiling_bytes >> 20;  ///< --memory-limit
 };
 
 // At most this many operations on a tape in all (48 bytes each).
@@ -114,7 +115,7 @@ int run_stress(const stress_options& o) {
     const bool last = k + 1 == runs.size();
     const result r =
         run_isolated([&] { return record ? run_recorded(*b, s, c, file, last) : b->run(s, c); },
-                     120 + 2 * o.seconds, default_stall_seconds);
+                     120 + 2 * o.seconds, default_stall_seconds, o.memory_limit_mb << 20);
     if (record && (!r.ok || last) && std::ifstream(file))
       saved = fmt::format("{} {} ({})", v->name(), scenario_name(s), r.ok ? "passed" : "failed");
     fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8.3f}  {}\n", v->name(),
@@ -154,6 +155,11 @@ void add_stress_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--save-history", o->save_history,
                   "Record the runs (a stamp before and after each operation) and write the "
                   "first failing run's history, else the last run's, to this file");
+  cmd->add_option("--memory-limit", o->memory_limit_mb,
+                  "Stop a run whose deque grew by more than this many MB resident (the harness's "
+                  "own memory not counted)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
+      ->capture_default_str();
   cmd->callback([o, &exit_code, cmd] {
     if (cmd->count("--seed") == 0) o->seed = harness::default_seed();
     exit_code = run_stress(*o);

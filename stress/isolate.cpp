@@ -68,20 +68,39 @@ std::uint64_t resident_bytes(pid_t pid) {
   return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
-// Reads the child's pipe until EOF or the deadline, until the child's resident memory passes
-// memory_ceiling_bytes, or (stall_seconds > 0) until one thread of the child stayed inside one
-// deque operation for stall_seconds.
-ending read_until(int fd, pid_t pid, std::string& out, const oplog::board& b,
-                  double deadline_seconds, double stall_seconds) {
+// The limits of one child and what it has used of them.
+struct watch {
+  double deadline_seconds = 0;
+  double stall_seconds = 0;
+  std::uint64_t memory_ceiling = 0;
+  std::uint64_t start_resident = 0;  // at the first look, shortly after fork()
+  std::uint64_t harness = 0;         // the board's harness_bytes at the last look
+  // The child's growth beyond its start and the harness's own, in bytes.
+  std::uint64_t growth(pid_t pid, const oplog::board& b) {
+    const std::uint64_t now = resident_bytes(pid);
+    // relaxed: a tally; the child's writes to it order nothing
+    const std::int64_t h = b.harness_bytes.load(std::memory_order_relaxed);
+    harness = h > 0 ? static_cast<std::uint64_t>(h) : 0;
+    const std::uint64_t counted = start_resident + harness;
+    return now > counted ? now - counted : 0;
+  }
+};
+
+// Reads the child's pipe until EOF or the deadline, until the child grew past its memory
+// ceiling, or (stall_seconds > 0) until one thread of the child stayed inside one deque
+// operation for stall_seconds.
+ending read_until(int fd, pid_t pid, std::string& out, const oplog::board& b, watch& w) {
   using clock = std::chrono::steady_clock;
+  const double deadline_seconds = w.deadline_seconds, stall_seconds = w.stall_seconds;
   const auto end = clock::now() + std::chrono::duration<double>(deadline_seconds);
+  w.start_resident = resident_bytes(pid);
   std::vector<std::uint64_t> seen = oplog::progress(b);
   std::vector<clock::time_point> since(seen.size(), clock::now());  // when seen[i] changed
   char buf[4096];
   for (;;) {
     const auto now = clock::now();
     if (now >= end) return ending::deadline;
-    if (resident_bytes(pid) > memory_ceiling_bytes) return ending::memory;
+    if (w.growth(pid, b) > w.memory_ceiling) return ending::memory;
     if (stall_seconds > 0) {
       const std::vector<std::uint64_t> counts = oplog::progress(b);
       for (std::uint32_t i = 0; i < counts.size(); ++i) {
@@ -186,18 +205,21 @@ std::string with_place(std::string what, const std::string& where, const oplog::
 
 // What became of a child that gave no result.
 std::string failure_of(ending how, const std::string& text, int status, const oplog::board& b,
-                       const std::vector<std::uint64_t>& before, double deadline_seconds,
-                       double stall_seconds) {
+                       const std::vector<std::uint64_t>& before, const watch& w) {
+  const double deadline_seconds = w.deadline_seconds, stall_seconds = w.stall_seconds;
   if (how == ending::deadline)
     return with_place(fmt::format("did not finish within {:.0f} s (deadlock or livelock); "
                                   "killed: {}",
                                   deadline_seconds, oplog::locate_stuck(b, before)),
                       "", b);
   if (how == ending::memory)
-    return with_place(fmt::format("grew past {} MB resident (a loop inside the deque that "
-                                  "allocates as it goes); killed: {}",
-                                  memory_ceiling_bytes >> 20, oplog::locate_stuck(b, before)),
-                      "", b);
+    return with_place(
+        fmt::format("grew past {} MB resident (a loop inside the deque that "
+                    "allocates as it goes; not counted: the {:.1f} MB it started "
+                    "with and the harness's own {:.1f} MB); killed: {}",
+                    w.memory_ceiling >> 20, static_cast<double>(w.start_resident) / (1 << 20),
+                    static_cast<double>(w.harness) / (1 << 20), oplog::locate_stuck(b, before)),
+        "", b);
   if (how == ending::stalled)
     return with_place(fmt::format("an operation did not return within {:.0f} s (a deadlock, "
                                   "or a loop inside the deque); killed: {}",
@@ -222,7 +244,7 @@ child_outcome in_process(const std::function<std::string()>& body) {
 }  // namespace
 
 child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
-                           double stall_seconds) {
+                           double stall_seconds, std::uint64_t memory_ceiling) {
   oplog::board* const b = map_board();
   if (b == nullptr) return in_process(body);
   int fds[2];
@@ -259,7 +281,8 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
   }
   ::close(fds[1]);
   std::string text;
-  const ending how = read_until(fds[0], pid, text, *b, deadline_seconds, stall_seconds);
+  watch w{deadline_seconds, stall_seconds, memory_ceiling};
+  const ending how = read_until(fds[0], pid, text, *b, w);
   ::close(fds[0]);
   std::vector<std::uint64_t> before;
   if (how != ending::finished) {  // which threads stay inside one operation
@@ -274,17 +297,17 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
     out.ok = true;
     out.payload = text.substr(1);
   } else {
-    out.failure = failure_of(how, text, status, *b, before, deadline_seconds, stall_seconds);
+    out.failure = failure_of(how, text, status, *b, before, w);
   }
   unmap_board(b);
   return out;
 }
 
 result run_isolated(const std::function<result()>& body, double deadline_seconds,
-                    double stall_seconds) {
+                    double stall_seconds, std::uint64_t memory_ceiling) {
   const auto start = std::chrono::steady_clock::now();
   const child_outcome c =
-      run_in_child([&] { return encode(body()); }, deadline_seconds, stall_seconds);
+      run_in_child([&] { return encode(body()); }, deadline_seconds, stall_seconds, memory_ceiling);
   if (!c.ok) {  // killed or crashed: its time is the time it ran until then
     result f = failed(c.failure);
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -39,7 +39,11 @@ inline constexpr double default_stall_seconds = 20;
 
 /// A child that grows past this much resident memory is killed and reported (with the thread
 /// and operation it was in): the scenarios need a few MB, a deque that allocates in a loop
-/// reaches gigabytes in seconds. The sanitizers' shadow memory gets four times as much.
+/// reaches gigabytes in seconds. The sanitizers' shadow memory gets four times as much. What
+/// is counted is the deque's growth: the child's resident memory less what it had when it
+/// started (the parent's pages it shares) and less what the harness itself holds for the run
+/// (oplog::board::harness_bytes: the stress ledger's window), which does not grow with the
+/// run's length (stress/ledger.hpp).
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 inline constexpr std::uint64_t memory_ceiling_bytes = std::uint64_t{4} << 30;
 #else
@@ -47,9 +51,10 @@ inline constexpr std::uint64_t memory_ceiling_bytes = std::uint64_t{1} << 30;
 #endif
 
 /// Runs `body` in a child process; waits at most `deadline_seconds`, and (if > 0) stops it
-/// once one of its threads has stayed inside one deque operation for `stall_seconds`.
+/// once one of its threads has stayed inside one deque operation for `stall_seconds`, or once
+/// it grew by more than `memory_ceiling` bytes (see memory_ceiling_bytes).
 result run_isolated(const std::function<result()>& body, double deadline_seconds,
-                    double stall_seconds = 0);
+                    double stall_seconds = 0, std::uint64_t memory_ceiling = memory_ceiling_bytes);
 
 /// What a child run gives back: its payload, or why there is none.
 struct child_outcome {
@@ -60,13 +65,14 @@ struct child_outcome {
 
 /// Runs `body` in a fork()ed child, which sends its return value back through a pipe; waits
 /// at most `deadline_seconds` (and `stall_seconds` inside one deque operation, if > 0), and
-/// kills a child past memory_ceiling_bytes resident. A
+/// kills a child that grew by more than `memory_ceiling` bytes (see memory_ceiling_bytes). A
 /// body that throws, or whose thread ends the process through std::terminate (an exception
 /// escaping a thread the deque's code runs on), reports the exception's type and message; a
 /// crash names the signal; a hang is killed. Each names the thread, its operation and the
 /// operations before it, and the context line the body set (oplog::set_context).
 child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
-                           double stall_seconds = 0);
+                           double stall_seconds = 0,
+                           std::uint64_t memory_ceiling = memory_ceiling_bytes);
 
 }  // namespace stealcheck::stress
 // SPDX-License-Identifier: Apache-2.0

@@ -2,9 +2,45 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
+#include "harness/random.hpp"
 #include "stress/oplog.hpp"
 
 namespace stealcheck::stress {
+namespace {
+
+// A slot's word: id << 12 | how << 10 | thread << 2 | state. An id has 52 bits; threads fit
+// in 8 (oplog::max_threads is 160).
+enum word_kind : std::uint64_t { empty = 0, live_value = 1, taken = 2 };
+
+constexpr std::uint64_t word_state(std::uint64_t w) noexcept {
+  return w & 3;
+}
+constexpr std::uint64_t word_id(std::uint64_t w) noexcept {
+  return w >> 12;
+}
+constexpr std::uint64_t live_word(std::uint64_t id) noexcept {
+  return id << 12 | live_value;
+}
+constexpr std::uint64_t taken_word(const take_record& r) noexcept {
+  return r.id << 12 | static_cast<std::uint64_t>(r.how) << 10 |
+         static_cast<std::uint64_t>(r.thread & 0xff) << 2 | taken;
+}
+take_record taker_of(std::uint64_t w) noexcept {
+  return {word_id(w), static_cast<std::uint32_t>((w >> 2) & 0xff),
+          static_cast<taker_kind>((w >> 10) & 3)};
+}
+
+// One id's share of a fingerprint: a bijective 64-bit mix, so sums of different multisets of
+// ids collide with probability 2^-64.
+constexpr std::uint64_t fingerprint_of(std::uint64_t id) noexcept {
+  return splitmix64_mix(id + splitmix64_gamma);
+}
+
+constexpr std::size_t side_entry_bytes = 64;  // an unordered_map node and its bucket, roughly
+
+}  // namespace
 
 std::string describe(const take_record& r) {
   const char* how = "pop";
@@ -26,54 +62,158 @@ std::string describe(const take_record& r) {
   return fmt::format("thief {} {}", r.thread, how);
 }
 
-void live_judge::judge(const take_record& r, std::uint64_t pushed_bound) {
-  std::string found;
-  if (r.id >= pushed_bound) {
-    found = fmt::format(
-        "value {} was never pushed (invented): {} took it when {} values were "
-        "pushed",
-        r.id, describe(r), pushed_bound);
-  } else if (r.id < marks_.size()) {
-    std::atomic<std::uint32_t>& mark = marks_[static_cast<std::size_t>(r.id)];
-    // who took it first: (thread + 1) << 8 | how; relaxed: a mark seen is a take that happened
-    const std::uint32_t first = mark.load(std::memory_order_relaxed);
-    if (first == 0) {
-      mark.store(((r.thread + 1) << 8) | static_cast<std::uint32_t>(r.how),
-                 std::memory_order_relaxed);
-    } else if (!duplicates_allowed_) {
-      const take_record earlier{r.id, (first >> 8) - 1, static_cast<taker_kind>(first & 0xff)};
-      found =
-          fmt::format("value {} taken twice: {}, then {}", r.id, describe(earlier), describe(r));
-    }
+value_ledger::value_ledger(bool duplicates_allowed, std::size_t window)
+    : slots_(std::bit_ceil(std::max<std::size_t>(window, 2))),
+      mask_(slots_.size() - 1),
+      duplicates_allowed_(duplicates_allowed),
+      reported_bytes_(slots_.size() * sizeof(std::atomic<std::uint64_t>)) {
+  oplog::add_harness_bytes(static_cast<std::int64_t>(reported_bytes_));
+}
+
+value_ledger::~value_ledger() {
+  oplog::add_harness_bytes(-static_cast<std::int64_t>(reported_bytes_));
+}
+
+std::size_t value_ledger::bytes() const {
+  return slots_.size() * sizeof(std::atomic<std::uint64_t>) + side_.size() * side_entry_bytes;
+}
+
+void value_ledger::attach(take_log& l) {
+  l.ledger_ = this;
+  logs_.push_back(&l);
+}
+
+std::uint64_t value_ledger::live(std::uint64_t pushed) const noexcept {
+  std::uint64_t taken = 0;
+  for (const take_log* l : logs_)
+    taken += l->published_takes_.load(std::memory_order_relaxed);  // a count; orders nothing
+  return pushed > taken ? pushed - taken : 0;
+}
+
+void value_ledger::pushing(std::uint64_t id) {
+  std::atomic<std::uint64_t>& s = slot(id);
+  // relaxed: only the owner writes live words, and only after it read the slot's last take
+  // (coherence orders the two); the deque's push publishes the word to whoever takes `id`
+  const std::uint64_t w = s.load(std::memory_order_relaxed);
+  if (word_state(w) != empty && word_id(w) == id) return;  // a push of it was refused before
+  if (word_state(w) != live_value) {
+    s.store(live_word(id), std::memory_order_relaxed);  // see above
+    return;
   }
-  if (found.empty() || judged_.exchange(true)) return;  // the failure path only: keep the first
+  const std::lock_guard lock(side_mutex_);  // an older value still holds the slot
+  side_.emplace(id, live_word(id));
+}
+
+void value_ledger::pushed(std::uint64_t id) noexcept {
+  ++pushes_;
+  push_fingerprint_ += fingerprint_of(id);
+}
+
+void value_ledger::set_verdict(const std::string& found) {
+  if (judged_.exchange(true)) return;  // the failure path only: keep the first
   verdict_ = found + " (judged as it returned)";
   oplog::set_verdict(verdict_);
 }
 
-std::optional<std::string> check_conservation(std::uint64_t pushed,
-                                              const std::vector<const take_log*>& logs,
-                                              bool duplicates_allowed) {
-  std::vector<const take_record*> first(pushed, nullptr);
-  for (const take_log* log : logs) {
-    for (const take_record& r : log->records()) {
-      if (r.id >= pushed) {
-        return fmt::format("value {} invented (never pushed; {} values were): taken by {}", r.id,
-                           pushed, describe(r));
-      }
-      if (first[r.id] != nullptr && !duplicates_allowed) {
-        return fmt::format("value {} taken twice: {} and {}", r.id, describe(*first[r.id]),
-                           describe(r));
-      }
-      if (first[r.id] == nullptr) first[r.id] = &r;
-    }
+void value_ledger::judge(const take_record& r, std::uint64_t pushed_bound, take_log& log) {
+  if (r.id >= pushed_bound) {
+    set_verdict(
+        fmt::format("value {} was never pushed (invented): {} took it when {} values were pushed",
+                    r.id, describe(r), pushed_bound));
+    return;
   }
-  for (std::uint64_t id = 0; id < pushed; ++id) {
-    if (first[id] == nullptr) {
-      return fmt::format("value {} lost: pushed, never taken, not in the final drain", id);
+  std::atomic<std::uint64_t>& s = slot(r.id);
+  // relaxed: a word seen is a push or a take that happened; the taker's store is the only
+  // write after the owner's live word in a run where each value is taken once
+  const std::uint64_t w = s.load(std::memory_order_relaxed);
+  if (word_state(w) != empty && word_id(w) == r.id) {
+    if (word_state(w) == live_value) {
+      s.store(taken_word(r), std::memory_order_relaxed);  // see above
+    } else if (!duplicates_allowed_) {
+      set_verdict(fmt::format("value {} taken twice: {}, then {}", r.id, describe(taker_of(w)),
+                              describe(r)));
     }
+    return;
   }
-  return std::nullopt;
+  {
+    const std::lock_guard lock(side_mutex_);
+    if (side_.erase(r.id) != 0) return;
+  }
+  if (log.unresolved_.size() < take_log::max_unresolved) {
+    log.unresolved_.push_back(r);  // judged after the join, when every write is seen
+  } else {
+    ++log.unresolved_dropped_;
+  }
+}
+
+void take_log::record(std::uint64_t id, std::uint32_t thread, taker_kind how,
+                      std::uint64_t pushed_bound) {
+  const take_record r{id, thread, how};
+  ++takes_;
+  // relaxed: a plain store of a count only this thread writes; the owner's estimate of the
+  // values in the deque reads it, and nothing is ordered by it
+  published_takes_.store(takes_, std::memory_order_relaxed);
+  fingerprint_ += fingerprint_of(id);
+  if (!highest_ || id > highest_->id) highest_ = r;
+  if (ledger_ != nullptr) ledger_->judge(r, pushed_bound, *this);
+}
+
+std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
+  const std::vector<take_log*>& logs = logs_;
+  const take_record* high = nullptr;
+  for (const take_log* l : logs) {
+    if (l->highest_ && (high == nullptr || l->highest_->id > high->id)) high = &*l->highest_;
+  }
+  if (high != nullptr && high->id >= pushed) {
+    return fmt::format("value {} invented (never pushed; {} values were): taken by {}", high->id,
+                       pushed, describe(*high));
+  }
+  // The takes that found no state as they ran: every write is seen now.
+  for (take_log* l : logs) {
+    for (const take_record& r : l->unresolved_) {
+      std::atomic<std::uint64_t>& s = slot(r.id);
+      const std::uint64_t w = s.load(std::memory_order_relaxed);  // after the join
+      if (word_state(w) != empty && word_id(w) == r.id) {
+        if (word_state(w) == live_value) {
+          s.store(taken_word(r), std::memory_order_relaxed);  // after the join
+        } else if (!duplicates_allowed_) {
+          return fmt::format("value {} taken twice: {} and {}", r.id, describe(taker_of(w)),
+                             describe(r));
+        }
+        continue;
+      }
+      side_.erase(r.id);
+    }
+    l->unresolved_.clear();
+  }
+  // A live value keeps its state until it is taken: the smallest one left is lost.
+  std::optional<std::uint64_t> lost;
+  auto consider = [&](std::uint64_t w) {
+    if (word_state(w) == live_value && word_id(w) < pushed && (!lost || word_id(w) < *lost))
+      lost = word_id(w);
+  };
+  for (const std::atomic<std::uint64_t>& s : slots_)
+    consider(s.load(std::memory_order_relaxed));  // after the join
+  for (const auto& [id, w] : side_)
+    consider(w);
+  if (lost) return fmt::format("value {} lost: pushed, never taken, not in the final drain", *lost);
+  if (duplicates_allowed_) return std::nullopt;
+  // The values whose state was forgotten: all takes against all pushes.
+  std::uint64_t takes = 0, fingerprint = 0;
+  for (const take_log* l : logs) {
+    takes += l->takes_;
+    fingerprint += l->fingerprint_;
+  }
+  if (takes == pushes_ && fingerprint == push_fingerprint_) return std::nullopt;
+  const std::string which =
+      takes > pushes_   ? "a value taken twice"
+      : takes < pushes_ ? "a value never taken"
+                        : "a value taken twice and another never (the fingerprints of the ids "
+                          "differ)";
+  return fmt::format(
+      "{} takes of {} pushed values: {}, among values older than the last {} pushed, whose state "
+      "the run forgets once judged (stress/ledger.hpp; a run of fewer operations names it)",
+      takes, pushes_, which, slots_.size());
 }
 
 }  // namespace stealcheck::stress

@@ -1,23 +1,43 @@
-// stress/ledger.hpp: the conservation check of a native stress run.
+// stress/ledger.hpp: the conservation check of a native stress run, judged as values are pushed
+// and taken, and forgotten once judged: its memory does not grow with the length of the run.
 //
-// Values are unique ids 0..pushed-1. Every thread appends what it took to its own log; after all
-// threads join and the deque is drained, `check_conservation` verifies that every pushed id was
-// taken exactly once and that no id was invented, and names the first offending value and who
-// took it. While the run is hot, a `live_judge` attached to the logs judges each take as it
-// returns, where it can do so without a false report: a value taken a second time (its first
-// taker's mark is seen) and a value the owner takes that it has not pushed yet. The first such
-// verdict is kept and written to the operation board (stress/oplog.hpp), so a deque that goes
-// on to loop or crash is reported by its first wrong result.
+// Values are unique ids 0, 1, 2, ... in the order the owner pushes them. A `value_ledger`
+// holds the state of each value (pushed and live, or taken and by whom) in a *window* of
+// slots indexed by id modulo its size; a value whose slot still holds an older live value
+// waits in a side table until taken. Each thread's `take_log` records what the thread took:
+// its count, a fingerprint of the ids (a sum of a 64-bit mix of each id), the highest id, and
+// the few takes that found no state to judge against. So a run needs memory for the window
+// (8 MB by default), the live values beyond it and one log per thread, however long it runs.
 //
-// Thread role: record() on a log owned by the calling thread; check_conservation() after all
-// threads join. Complexity: O(1) per record, O(pushed + taken) for check_conservation.
+// What is judged, and when:
+// - As a take returns, where the verdict is certain: a value taken a second time (its first
+//   taker's mark is seen in its slot), and a value the owner takes that it has not pushed yet.
+//   The first such verdict is kept and written to the operation board (stress/oplog.hpp), so
+//   a deque that goes on to loop or crash is reported by its first wrong result.
+// - After the threads join and the deque is drained (`check`): a value taken above the ids
+//   pushed (invented), a value still live (lost; named exactly: a live value keeps its state
+//   until taken), and, for the values whose state was forgotten, the count and the fingerprint
+//   of all takes against those of all pushes: they differ when some value was taken twice or
+//   never, and match for a different multiset of ids with probability 2^-64.
+// Two takes of one value that race past each other's mark are found by the count.
+//
+// Marks are read and written with relaxed loads and stores, plain moves on every target, so
+// judging adds no fence between a thread's deque operations (the side table takes a lock, only
+// for values beyond the window).
+//
+// Thread role: pushing()/pushed() on the owner, before and after each push; take_log::record()
+// on the thread that owns the log; check() after all threads joined. Complexity: O(1) per push
+// and take (the side table: O(1) expected under its lock); check() O(window + live values).
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace stealcheck::stress {
@@ -33,57 +53,90 @@ struct take_record {
 
 std::string describe(const take_record& r);
 
-/// Judges takes as they return. Each id below `ids` has a mark: 0, or who took it first. The
-/// marks are read and written with relaxed loads and stores, plain moves on every target, so
-/// judging adds no fence between a thread's deque operations; two takes of one value that race
-/// past each other's mark are left to check_conservation. A verdict is only given when it is
-/// certain: the second taker saw the first one's mark, or the owner took an id at or above
-/// the count it pushed itself. The first verdict is kept (and set on the operation board).
-class live_judge {
+class take_log;
+
+/// The state of one run's values. See the top of this file.
+class value_ledger {
  public:
   /// No bound known to the taker (thieves: what the owner pushed is not ordered before them).
   static constexpr std::uint64_t no_bound = std::numeric_limits<std::uint64_t>::max();
-  live_judge(std::uint64_t ids, bool duplicates_allowed)
-      : marks_(static_cast<std::size_t>(ids)), duplicates_allowed_(duplicates_allowed) {}
-  /// Thread role: the taker. `pushed_bound`: ids below it are pushed as far as the taker
-  /// knows (the owner: its own count of pushes), else no_bound.
-  void judge(const take_record& r, std::uint64_t pushed_bound);
-  /// The first verdict ("" while none), e.g. "value 3 taken twice: owner pop, then thief 1
-  /// steal (judged as it returned)". Thread role: after the takers joined.
+  /// Slots in the window by default: 2^20 (8 MB).
+  static constexpr std::size_t default_window = std::size_t{1} << 20;
+
+  /// `window` is rounded up to a power of two (at least 2). `duplicates_allowed`: the
+  /// at_least_once spec (deques/spec.hpp) accepts a value taken more than once.
+  explicit value_ledger(bool duplicates_allowed, std::size_t window = default_window);
+  value_ledger(const value_ledger&) = delete;
+  value_ledger& operator=(const value_ledger&) = delete;
+  ~value_ledger();
+
+  /// Owner, before the push that offers `id` (again, if an earlier push of it was refused).
+  void pushing(std::uint64_t id);
+  /// Owner, after the push of `id` succeeded.
+  void pushed(std::uint64_t id) noexcept;
+
+  /// The first verdict judged as a take returned ("" while none), e.g. "value 3 taken twice:
+  /// owner pop, then thief 1 steal (judged as it returned)". Thread role: after the join.
   const std::string& verdict() const noexcept { return verdict_; }
 
+  /// Judges the takes recorded in `l` from now on. Thread role: before the takers start.
+  void attach(take_log& l);
+  /// Owner: how many of the `pushed` values no thread has taken yet, as far as the owner sees
+  /// (each log publishes its count of takes with a relaxed store, so this may run behind).
+  std::uint64_t live(std::uint64_t pushed) const noexcept;
+
+  /// After the join: nullopt if every pushed id was taken exactly once (at least once when
+  /// duplicates are allowed) and nothing else was taken; else one line naming the offending
+  /// value, e.g. "value 4711 lost: pushed, never taken, not in the final drain".
+  std::optional<std::string> check(std::uint64_t pushed);
+
+  /// The memory the ledger holds now, in bytes (the window and the side table).
+  std::size_t bytes() const;
+
  private:
-  std::vector<std::atomic<std::uint32_t>> marks_;
+  friend class take_log;
+  void judge(const take_record& r, std::uint64_t pushed_bound, take_log& log);
+  void set_verdict(const std::string& found);
+  std::atomic<std::uint64_t>& slot(std::uint64_t id) noexcept { return slots_[id & mask_]; }
+
+  std::vector<take_log*> logs_;
+  std::vector<std::atomic<std::uint64_t>> slots_;
+  std::uint64_t mask_;
   bool duplicates_allowed_;
+  std::mutex side_mutex_;
+  std::unordered_map<std::uint64_t, std::uint64_t> side_;  // id -> live word, beyond the window
+  std::uint64_t pushes_ = 0, push_fingerprint_ = 0;        // owner only
+  std::size_t reported_bytes_ = 0;                         // on the operation board
   std::atomic<bool> judged_{false};
   std::string verdict_;
 };
 
-/// One thread's log of taken values, judged as they are recorded when a judge is attached.
+/// One thread's record of what it took, judged by the ledger it is attached to.
 class take_log {
  public:
-  void attach(live_judge* j) noexcept { judge_ = j; }
-  /// `pushed_bound`: see live_judge::judge.
+  /// At most this many takes a log keeps that found no state to judge against (a deque that
+  /// hands out values it did not get from a push); beyond them only the count and fingerprint.
+  static constexpr std::size_t max_unresolved = std::size_t{1} << 16;
+
+  take_log() = default;
+  take_log(const take_log&) = delete;
+  take_log& operator=(const take_log&) = delete;
+  value_ledger* ledger() const noexcept { return ledger_; }
+  /// `pushed_bound`: ids at or above it are not pushed as far as the taker knows (the owner:
+  /// its own count of pushes), else value_ledger::no_bound.
   void record(std::uint64_t id, std::uint32_t thread, taker_kind how,
-              std::uint64_t pushed_bound = live_judge::no_bound) {
-    records_.push_back({id, thread, how});
-    if (judge_ != nullptr) judge_->judge(records_.back(), pushed_bound);
-  }
-  const std::vector<take_record>& records() const noexcept { return records_; }
-  void reserve(std::size_t n) { records_.reserve(n); }
+              std::uint64_t pushed_bound = value_ledger::no_bound);
+  std::uint64_t takes() const noexcept { return takes_; }
 
  private:
-  std::vector<take_record> records_;
-  live_judge* judge_ = nullptr;
+  friend class value_ledger;
+  value_ledger* ledger_ = nullptr;
+  std::uint64_t takes_ = 0, fingerprint_ = 0;
+  std::atomic<std::uint64_t> published_takes_{0};  // takes_, for value_ledger::live()
+  std::optional<take_record> highest_;             // the take of the highest id
+  std::vector<take_record> unresolved_;   // takes whose state was not in the window or side
+  std::uint64_t unresolved_dropped_ = 0;  // beyond max_unresolved
 };
-
-/// Checks conservation: each id in [0, pushed) taken exactly once (at least once when
-/// `duplicates_allowed`: the at_least_once spec, deques/spec.hpp), nothing else taken.
-/// Returns nullopt if conserved, else one line naming the offending value, e.g.
-/// "value 4711 taken twice: owner pop and thief 2 steal".
-std::optional<std::string> check_conservation(std::uint64_t pushed,
-                                              const std::vector<const take_log*>& logs,
-                                              bool duplicates_allowed = false);
 
 }  // namespace stealcheck::stress
 // SPDX-License-Identifier: Apache-2.0

@@ -101,6 +101,11 @@ void reset() noexcept {
     r.count.store(0, std::memory_order_relaxed);  // no recording thread runs (Thread role)
 }
 
+void add_harness_bytes(std::int64_t delta) noexcept {
+  // relaxed: a tally the parent reads while polling; it orders nothing
+  active_board->harness_bytes.fetch_add(delta, std::memory_order_relaxed);
+}
+
 void set_context(std::string_view text) noexcept {
   board& b = *active_board;
   const std::size_t n = std::min(text.size(), sizeof b.context - 1);

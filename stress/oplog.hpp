@@ -55,6 +55,9 @@ struct board {
   std::atomic<bool> verdict_ready{false};  ///< set once `verdict` is written
   char verdict[256] = {};  ///< the first wrong result judged as it returned (stress/ledger.hpp)
   char context[256] = {};  ///< what the child was running (a lincheck scenario)
+  /// Bytes the harness itself holds for the run (the stress ledger's window), which the memory
+  /// ceiling does not count against the deque (stress/isolate.hpp).
+  std::atomic<std::int64_t> harness_bytes{0};
   thread_ring threads[max_threads];
 };
 
@@ -64,10 +67,12 @@ board* active() noexcept;
 void activate(board* b) noexcept;
 /// Forgets every recorded operation of the active board.
 void reset() noexcept;
+/// Adds `delta` (may be negative) to the active board's harness_bytes. Thread role: any.
+void add_harness_bytes(std::int64_t delta) noexcept;
 /// Sets the active board's context line (truncated to fit).
 void set_context(std::string_view text) noexcept;
 /// Writes the first wrong result judged as it returned (truncated to fit). Thread role: at most
-/// one call per run (live_judge keeps the first).
+/// one call per run (value_ledger keeps the first).
 void set_verdict(std::string_view text) noexcept;
 /// The verdict written in b, or "" if none.
 std::string verdict(const board& b);

@@ -5,7 +5,8 @@
 // `Tag` is a deques/variant.hpp variant_tag; the scenario picks the value type (ids, boxed
 // payloads or counted values) and instantiates Tag::deque<V, native_memory>.
 // Thread role: any one thread; starts owner + config.thieves threads and joins them.
-// Complexity: O(config.ops) operations per thread plus the O(pushed) conservation check.
+// Complexity: O(config.ops) operations per thread; memory O(1) in the run's length (the
+// ledger's window and the values in the deque, stress/ledger.hpp).
 #pragma once
 
 #include "stress/scenarios.hpp"  // stress::run and the scenario bodies

@@ -3,7 +3,8 @@
 // counters, the stop rule and jitter, and `owner_and_thieves`, the one harness that starts the
 // owner and the thieves, joins them, drains the deque and checks conservation.
 // Thread role: any one thread; starts owner + config.thieves threads and joins them.
-// Complexity: O(config.ops) operations per thread plus the O(pushed) conservation check.
+// Complexity: O(config.ops) operations per thread; memory O(1) in the run's length (the
+// ledger's window and the values in the deque, stress/ledger.hpp).
 #pragma once
 
 #include <fmt/format.h>
@@ -127,12 +128,24 @@ auto logged_steal_into(D& d, D& mine, std::uint32_t thread) {
   return r;
 }
 
+/// The owner's push of v, told to the ledger the owner's log is attached to (if any) before
+/// and after it (stress/ledger.hpp); false if a bounded deque is full.
+template <class D, class V>
+bool tracked_push(D& d, take_log& log, V&& v) {
+  const std::uint64_t id = id_of(v);
+  value_ledger* const l = log.ledger();
+  if (l != nullptr) l->pushing(id);
+  if (!try_push(d, std::forward<V>(v))) return false;
+  if (l != nullptr) l->pushed(id);
+  return true;
+}
+
 /// Pushes a fresh counted value with this id; a bounded deque that is full keeps nothing and
 /// the value is disarmed, so its id is not counted as destroyed.
 template <class D>
-bool push_counted(D& d, std::uint64_t id, std::atomic<std::uint32_t>* destroyed) {
+bool push_counted(D& d, take_log& log, std::uint64_t id, std::atomic<std::uint32_t>* destroyed) {
   counted v(id, destroyed);
-  if (try_push(d, std::move(v))) return true;
+  if (tracked_push(d, log, std::move(v))) return true;
   v.disarm();
   return false;
 }
@@ -215,27 +228,26 @@ bool steal_once(D& d, D* mine, std::uint32_t me, take_log& log, counters& k) {
   return true;
 }
 
-/// After the join: drain the deque as the owner, then check conservation under `spec`. The
-/// drain stops one pop after the values ever pushed: a pop that never reports empty is then
-/// reported by the first value taken wrongly (or as never reporting empty), not a hang.
+/// After the join: drain the deque as the owner, then check conservation (the ledger the logs
+/// are attached to). The drain stops one pop after the values ever pushed: a pop that never
+/// reports empty is then reported by the first value taken wrongly (or as never reporting
+/// empty), not a hang.
 template <class D>
-void drain_and_check(D& d, std::vector<take_log>& logs, result& r, spec::spec_kind spec) {
-  std::vector<const take_log*> ptrs;
-  for (const auto& l : logs)
-    ptrs.push_back(&l);
+void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
+  value_ledger& ledger = *logs[0].ledger();
   while (auto v = logged_pop(d, 0)) {
     ++r.drained;
     logs[0].record(id_of(*v), 0, taker_kind::drain, r.pushed);
     if (r.drained > r.pushed) {
       r.ok = false;
-      const auto bad = check_conservation(r.pushed, ptrs, spec::allows_duplicates(spec));
+      const auto bad = ledger.check(r.pushed);
       r.failure = (bad ? *bad + "; " : std::string()) + "the owner's final drain popped " +
                   std::to_string(r.drained) + " values, more than the " + std::to_string(r.pushed) +
                   " ever pushed: pop never reports empty";
       return;
     }
   }
-  if (auto bad = check_conservation(r.pushed, ptrs, spec::allows_duplicates(spec))) {
+  if (auto bad = ledger.check(r.pushed)) {
     r.ok = false;
     r.failure = *bad;
   }

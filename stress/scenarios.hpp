@@ -16,8 +16,8 @@ namespace stealcheck::stress::detail {
 
 /// The owner pushes the next id; false (and push_full counted) if a bounded deque is full.
 template <class D>
-bool owner_push(D& d, counters& k) {
-  if (!try_push(d, std::uint64_t{k.pushed})) {
+bool owner_push(D& d, take_log& log, counters& k) {
+  if (!tracked_push(d, log, std::uint64_t{k.pushed})) {
     ++k.push_full;
     return false;
   }
@@ -34,13 +34,31 @@ std::int64_t logged_size_hint(D& d) {
   return n;
 }
 
-/// The owner pops once and records what it got.
+/// The owner pops once and records what it got; false if the deque was empty.
 template <class D>
-void owner_pop(D& d, take_log& log, counters& k) {
+bool owner_pop(D& d, take_log& log, counters& k) {
   if (auto v = logged_pop(d, 0)) {
     ++k.popped;
     log.record(id_of(*v), 0, taker_kind::pop, k.pushed);  // the owner knows what it pushed
+    return true;
   }
+  return false;
+}
+
+/// Values a run keeps in its deque at most (about): the thieves of an oversubscribed run take
+/// fewer than the owner's bursts leave, and a long run's deque would grow with its length.
+/// Runs of the default sizes stay below it.
+inline constexpr std::uint64_t live_cap = std::uint64_t{1} << 18;
+
+/// Past live_cap values in the deque, the owner pops down to half of it (as a worker runs its
+/// own backlog); true if it popped.
+template <class D>
+bool pop_backlog(D& d, take_log& log, counters& k) {
+  const value_ledger* l = log.ledger();
+  if (l == nullptr || l->live(k.pushed) <= live_cap) return false;
+  while (l->live(k.pushed) > live_cap / 2 && owner_pop(d, log, k)) {
+  }
+  return true;
 }
 
 /// Thread 0 runs owner(jitter&, log&, counters&); threads 1..thieves run
@@ -54,12 +72,14 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   std::vector<take_log> logs(static_cast<std::size_t>(thieves) + 1);
   std::vector<counters> ks(static_cast<std::size_t>(thieves) + 1);
   std::atomic<bool> done{false};
-  // Marks for the ids an op-bounded run can push (a run by time marks as many; ids above are
-  // left to the final check), at most 2^22 (16 MB).
-  live_judge judge(std::min<std::uint64_t>(c.ops + 1024, std::uint64_t{1} << 22),
-                   spec::allows_duplicates(c.spec));
+  // The ledger's window: the ids an op-bounded run pushes, at most the default (8 MB), which a
+  // run by time uses: older values are forgotten once judged (stress/ledger.hpp).
+  value_ledger ledger(spec::allows_duplicates(c.spec),
+                      c.seconds > 0 ? value_ledger::default_window
+                                    : static_cast<std::size_t>(std::min<std::uint64_t>(
+                                          c.ops + 1024, value_ledger::default_window)));
   for (auto& l : logs)
-    l.attach(&judge);
+    ledger.attach(l);
   oplog::reset();  // before the threads start: the log holds this run only
   const auto start = std::chrono::steady_clock::now();
   run_together(thieves + 1, [&](int i) {
@@ -75,10 +95,10 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& k : ks)
     k.add_to(r);
-  if (drain) drain_and_check(d, logs, r, c.spec);
-  if (!judge.verdict().empty()) {  // the first wrong result, as it returned
+  if (drain) drain_and_check(d, logs, r);
+  if (!ledger.verdict().empty()) {  // the first wrong result, as it returned
     r.ok = false;
-    r.failure = judge.verdict();
+    r.failure = ledger.verdict();
   }
   return r;
 }
@@ -105,20 +125,21 @@ result mixed(const config& c, std::int64_t capacity) {
   D d(capacity);
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
-    std::uint64_t ops = 0;
+    std::uint64_t ops = 0, rounds = 0;
     while (!stop.done(ops)) {
       const std::uint64_t r = j.next();
       if (r % 3 != 0) {
         std::uint64_t burst = 1 + (r >> 8) % 8;
         if ((r >> 16) % 32 == 0) burst = 64;  // a large burst forces growth
         for (std::uint64_t b = 0; b < burst; ++b, ++ops) {
-          if (!owner_push(d, k)) break;
+          if (!owner_push(d, log, k)) break;
         }
       } else {
         for (std::uint64_t b = 0; b < 1 + (r >> 8) % 4; ++b, ++ops) {
           owner_pop(d, log, k);
         }
       }
+      if ((++rounds & 31) == 0) pop_backlog(d, log, k);  // a look at the thieves' counts
       j();
     }
   };
@@ -131,11 +152,15 @@ result spsc(const config& c) {
   D d(64);
   std::atomic<bool> corrupt_seen{false};
   std::string failure;
-  auto owner = [&](jitter& j, take_log&, counters& k) {
+  auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
     for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
-      while (!try_push(d, payload(k.pushed)))
+      while (!tracked_push(d, log, payload(k.pushed)))
         std::this_thread::yield();  // bounded: wait
+      // the thief alone takes: past live_cap the owner waits for it (an owner_shares deque
+      // shares only as its owner pushes: there it goes on)
+      while (!c.owner_shares && log.ledger()->live(k.pushed) > live_cap)
+        std::this_thread::yield();
       ++k.pushed;
       j();
     }
@@ -186,7 +211,7 @@ result stampede(const config& c) {
     for (std::uint64_t ops = 0; !stop.done(ops); ops += 10) {
       const std::uint64_t n = 1 + j.next() % 3;  // few items, many thieves
       for (std::uint64_t i = 0; i < n; ++i) {
-        if (try_push(d, std::make_unique<std::uint64_t>(k.pushed))) ++k.pushed;
+        if (tracked_push(d, log, std::make_unique<std::uint64_t>(k.pushed))) ++k.pushed;
       }
       // Waits for the thieves, except on an owner_shares deque: there they cannot take what
       // the owner has not shared (its pop below shares half when asked), so waiting only spins.
@@ -211,7 +236,7 @@ result last_item(const config& c) {
       // stops both from taking index 1 (the oracle's "pop vs two steals").
       const std::uint64_t n = 1 + (j.next() & 1);
       for (std::uint64_t i = 0; i < n; ++i, ++ops) {
-        owner_push(d, k);
+        owner_push(d, log, k);
       }
       for (std::uint64_t i = 0; i < n; ++i, ++ops) {
         owner_pop(d, log, k);
@@ -237,11 +262,12 @@ result resize(const config& c) {
     for (unsigned round = 0; !stop.done(ops); ++round) {
       const std::uint64_t burst = std::uint64_t{1} << (round % 11);  // 1 .. 1024
       for (std::uint64_t i = 0; i < burst; ++i, ++ops) {
-        if (!owner_push(d, k)) break;
+        if (!owner_push(d, log, k)) break;
       }
       for (std::uint64_t i = 0; i < burst / 2; ++i, ++ops) {
         owner_pop(d, log, k);
       }
+      pop_backlog(d, log, k);
       j();
     }
   };
@@ -259,14 +285,14 @@ result no_starvation(const config& c) {
     }
     return true;
   };
-  auto owner = [&](jitter& j, take_log&, counters& k) {
+  auto owner = [&](jitter& j, take_log& log, counters& k) {
     // "Eventually": push until every thief has won once. The cap (100x ops, at least 10^6)
     // only bounds a real starvation bug; oversubscribed and sanitized runs need slack.
     config capped = c;
     capped.ops = std::max<std::uint64_t>(c.ops * 100, 1000000);
     stop_rule stop(capped);
     for (std::uint64_t ops = 0; !stop.done(ops) && !all_won(); ++ops) {
-      owner_push(d, k);
+      owner_push(d, log, k);
       std::this_thread::yield();  // give every thief its chance
       j();
     }
@@ -298,18 +324,18 @@ result destructors(const config& c) {
   result r;
   {
     D d(16);
-    auto owner = [&](jitter& j, take_log&, counters& k) {
+    auto owner = [&](jitter& j, take_log& log, counters& k) {
       stop_rule stop(config{c.thieves, std::min(c.ops, cap - 64), 0, c.seed, c.jitter});
       for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
         if ((j.next() & 3) != 0) {
-          if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
+          if (push_counted(d, log, k.pushed, destroyed.data())) ++k.pushed;
         } else if (auto v = logged_pop(d, 0)) {
           ++k.popped;  // destroyed right here
         }
         j();
       }
       for (int i = 0; i < 32; ++i) {  // leave values in the deque for its destructor
-        if (push_counted(d, k.pushed, destroyed.data())) ++k.pushed;
+        if (push_counted(d, log, k.pushed, destroyed.data())) ++k.pushed;
       }
     };
     r = owner_and_thieves(scenario_kind::destructors, c, c.thieves, d, owner, plain_thief(d, false),

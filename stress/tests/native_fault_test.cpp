@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/variant.hpp"
 #include "stress/isolate.hpp"
@@ -150,6 +151,9 @@ class allocating_push : public locked_deque<T, Mem> {
 template <class T, class Mem = native_memory>
 using correct = locked_deque<T, Mem>;
 
+template <class T, class Mem = native_memory>
+using chase_lev_deque = chase_lev<T, Mem>;
+
 config small_config() {
   config c;
   c.thieves = 2;
@@ -247,6 +251,30 @@ TEST(NativeFault, StressStopsARunPastTheMemoryCeiling) {
   const result r = stress_mixed<allocating_push>(/*deadline=*/120, /*stall=*/60);
   ASSERT_FALSE(r.ok);
   expect_has(r.failure, "grew past 1024 MB resident");
+  expect_has(r.failure, "owner stuck in push(");
+}
+
+// A run by time of a correct deque: its memory is the deque's and the ledger's window, however
+// long it runs. Before the ledger forgot judged values, this run crossed the ceiling below in
+// well under a second (16 bytes a take, several million takes a second).
+TEST(NativeFault, StressByTimeOfACorrectDequeStaysUnderASmallCeiling) {
+  constexpr std::uint64_t ceiling = std::uint64_t{sanitized ? 1024 : 64} << 20;
+  for (scenario_kind s : {scenario_kind::resize, scenario_kind::mixed}) {
+    config c = small_config();
+    c.seconds = 3;
+    const result r = printed(
+        run_isolated([&] { return run<variant_tag<chase_lev_deque>>(s, c); }, 60, 20, ceiling));
+    EXPECT_TRUE(r.ok) << scenario_name(s) << ": " << r.failure;
+  }
+}
+
+// The same small ceiling still stops a deque that allocates in a loop.
+TEST(NativeFault, StressSmallCeilingStopsAnAllocatingDeque) {
+  const result r = printed(run_isolated(
+      [] { return run<variant_tag<allocating_push>>(scenario_kind::mixed, small_config()); }, 120,
+      60, std::uint64_t{sanitized ? 1024 : 64} << 20));
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, sanitized ? "grew past 1024 MB resident" : "grew past 64 MB resident");
   expect_has(r.failure, "owner stuck in push(");
 }
 
