@@ -63,11 +63,23 @@ struct checker {
   /// One line from the counts of the units that ran ("3 clients, 1234 execs, 0 blocked").
   std::function<std::string(std::size_t units, const std::map<std::string, std::uint64_t>&)>
       summarize;
+  /// The width of this checker's column in `verify`'s table, which prints each row as soon as
+  /// its variant is done: about its widest cell (0: the header's width). A wider cell pushes
+  /// the rest of its row to the right.
+  std::size_t cell_width = 0;
 };
 
 /// Runs c's units on v in order, stopping at the first failure: one verify cell. A checker
 /// without units for v gives a skipped cell.
 check_cell run_checker(const checker& c, const variant& v, const verify_options& o);
+
+/// From now on, a fatal signal of the calling process (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+/// SIGABRT: a crash of stealcheck itself, not of a checked deque in a child process) first
+/// writes one line to stderr naming the variant, checker and unit run_checker was running:
+///   stealcheck: error: died of SIGABRT while running lincheck/native on chase_lev
+/// and then ends the process with the signal as before. Idempotent; a no-op under the
+/// sanitizers, which report such faults themselves. Thread role: any thread, once or more.
+void note_fatal_signals();
 
 }  // namespace stealcheck::harness
 // SPDX-License-Identifier: Apache-2.0

@@ -182,29 +182,39 @@ std::string why_lines(const std::string& text, std::size_t n) {
   return out;
 }
 
-void print_table(const std::vector<checker>& checkers, const std::vector<row>& rows) {
-  std::vector<std::size_t> width;  // one per checker column: the widest cell or header
-  for (std::size_t i = 0; i < checkers.size(); ++i) {
-    width.push_back(checkers[i].name.size());
-    for (const auto& r : rows)
-      width[i] = std::max(width[i], cell_text(r.cells[i]).size());
-  }
+// The table's column widths: each checker's declared cell width, at least its header's.
+struct table_layout {
   std::size_t name_width = 24;  // the widest variant name, at least 24
-  for (const auto& r : rows)
-    name_width = std::max(name_width, r.v->name().size());
-  std::size_t total = name_width;
-  fmt::print("{:<{}}", "variant", name_width);
+  std::vector<std::size_t> width;
+  table_layout(const std::vector<checker>& checkers, const std::vector<const variant*>& selected) {
+    for (const variant* v : selected)
+      name_width = std::max(name_width, v->name().size());
+    for (const checker& c : checkers)
+      width.push_back(std::max(c.name.size(), c.cell_width));
+  }
+};
+
+void print_header(const std::vector<checker>& checkers, const table_layout& t) {
+  std::size_t total = t.name_width;
+  fmt::print("{:<{}}", "variant", t.name_width);
   for (std::size_t i = 0; i < checkers.size(); ++i) {
-    fmt::print(" | {:<{}}", checkers[i].name, width[i]);
-    total += 3 + width[i];
+    fmt::print(" | {:<{}}", checkers[i].name, t.width[i]);
+    total += 3 + t.width[i];
   }
   fmt::print(" | verdict\n{}\n", std::string(total + 28, '-'));
-  for (const auto& r : rows) {
-    fmt::print("{:<{}}", r.v->name(), name_width);
-    for (std::size_t i = 0; i < r.cells.size(); ++i)
-      fmt::print(" | {:<{}}", cell_text(r.cells[i]), width[i]);
-    fmt::print(" | {}\n", row_verdict(r));
-  }
+  std::fflush(stdout);
+}
+
+// One row, written as soon as its variant is done, so a run that dies keeps the rows before.
+void print_row(const row& r, const table_layout& t) {
+  fmt::print("{:<{}}", r.v->name(), t.name_width);
+  for (std::size_t i = 0; i < r.cells.size(); ++i)
+    fmt::print(" | {:<{}}", cell_text(r.cells[i]), t.width[i]);
+  fmt::print(" | {}\n", row_verdict(r));
+  std::fflush(stdout);
+}
+
+void print_failures(const std::vector<checker>& checkers, const std::vector<row>& rows) {
   for (const auto& r : rows) {
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const auto& c = r.cells[i];
@@ -245,21 +255,25 @@ void write_json(const std::string& file, const std::vector<checker>& checkers,
 
 int run_verify(const std::vector<checker>& checkers, const verify_args& a) {
   const auto selected = select(a);
+  note_fatal_signals();  // a crash of verify itself names the unit it was running
   verify_options o;
   o.seed = a.seed;
   o.quick = a.quick;
   // progress lines overwrite each other with '\r': only on a terminal, not in a CI log
   o.progress = ::isatty(STDERR_FILENO) == 1;
+  const table_layout layout(checkers, selected);
+  fmt::print("{} verify (seed {}{})\n\n", program_name(), a.seed, a.quick ? ", quick" : "");
+  print_header(checkers, layout);
   std::vector<row> rows;
   for (const variant* v : selected) {
     row r{v, {}};
     for (const auto& c : checkers)
       r.cells.push_back(run_checker(c, *v, o));
+    if (o.progress) std::fprintf(stderr, "\r%80s\r", "");  // the progress line, cleared
+    print_row(r, layout);
     rows.push_back(std::move(r));
   }
-  if (o.progress) std::fprintf(stderr, "\r%80s\r", "");
-  fmt::print("{} verify (seed {}{})\n\n", program_name(), a.seed, a.quick ? ", quick" : "");
-  print_table(checkers, rows);
+  print_failures(checkers, rows);
   const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const row& r) { return r.ok(); });
   fmt::print(
       "\n{}\n",

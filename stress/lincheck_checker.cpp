@@ -105,6 +105,7 @@ harness::checker checker() {
     }
     return units;
   };
+  c.cell_width = 54;  // "pass (100x100 native, 60 model (214470 execs), 48.5s)"
   c.summarize = [](std::size_t, const std::map<std::string, std::uint64_t>& k) {
     auto at = [&k](const char* key) { return k.count(key) != 0u ? k.at(key) : 0; };
     return fmt::format("{}x{} native, {} model ({} execs)", at("native_scenarios"),

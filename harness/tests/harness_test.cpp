@@ -2,9 +2,15 @@
 // unit), the one replay builder's quoting, and run_checker's stop-at-first-failure cells.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "harness/checker.hpp"
+#include "harness/cli.hpp"
 #include "harness/errors.hpp"
 #include "harness/registry.hpp"
 #include "harness/replay.hpp"
@@ -82,6 +88,56 @@ TEST(Checker, StopsAtTheFirstFailureAndSumsCounts) {
   EXPECT_EQ(bad.failure, "unit1: value 7 taken twice");
   ASSERT_TRUE(bad.replay.has_value());
   EXPECT_EQ(bad.replay->str(), "stealcheck counting aa_test_bad --seed 3");
+}
+
+// A checker whose unit aborts the process on the known-bad variant (stealcheck itself dying,
+// not a deque in a child): verify has written the rows done before it, and the fatal-signal
+// line names the unit it was running.
+checker aborting_checker() {
+  checker c;
+  c.name = "aborting";
+  c.units = [](const variant& v) {
+    std::vector<check_unit> units;
+    const bool bad = v.info().known_bad;
+    units.push_back({"unit0", [bad](const verify_options&) {
+                       if (bad) std::abort();
+                       check_cell cell;
+                       cell.verdict = cell_verdict::pass;
+                       return cell;
+                     }});
+    return units;
+  };
+  return c;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(Verify, ACrashKeepsTheRowsDoneAndNamesTheUnit) {
+  const std::string out = ::testing::TempDir() + "verify_rows.txt";
+  auto run = [&out] {
+    if (std::freopen(out.c_str(), "w", stdout) == nullptr) std::_Exit(9);
+    CLI::App app;
+    int exit_code = 0;
+    add_verify_command(app, {aborting_checker()}, exit_code);
+    const char* argv[] = {"stealcheck", "verify", "--include-known-bad"};
+    app.parse(3, argv);
+  };
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  const char* line = "";  // the sanitizers report such faults themselves
+#else
+  const char* line =
+      "stealcheck: error: died of SIGABRT while running aborting/unit0 on aa_test_bad";
+#endif
+  EXPECT_EXIT(run(), ::testing::KilledBySignal(SIGABRT), line);
+  const std::string rows = file_text(out);
+  EXPECT_NE(rows.find("zz_test_good"), std::string::npos) << rows;  // written before the crash
+  EXPECT_NE(rows.find("| ok"), std::string::npos) << rows;
+  EXPECT_EQ(rows.find("aa_test_bad"), std::string::npos) << rows;  // never finished
 }
 
 TEST(Replay, QuotesWhatAShellWouldSplit) {

@@ -80,6 +80,7 @@ harness::checker checker(std::vector<memory_model> models) {
     }
     return units;
   };
+  c.cell_width = 56;  // "pass (28 clients, 1633290 execs, 243491 blocked, 16.8s)"
   c.summarize = [](std::size_t n, const std::map<std::string, std::uint64_t>& k) {
     auto at = [&k](const char* key) { return k.count(key) != 0u ? k.at(key) : 0; };
     return fmt::format("{} clients, {} execs, {} blocked", n, at("execs"), at("blocked"));
