@@ -9,6 +9,12 @@
 // error line and ends the process with exit code 2. Wakeups, not elapsed time, so a process
 // stopped in a debugger is not reported; replays (--replay, the debugger's use) are not
 // watched at all.
+//
+// The thread runs only while some exploration holds a slot: it starts with the first and is
+// joined when the last one ends. So a process that explores and then fork()s (the stress and
+// native lincheck children of `verify`) forks with no thread of the model checker's: a child of
+// a multi-threaded process may only call async-signal-safe functions (POSIX), and
+// ThreadSanitizer kills one that starts threads.
 #include "models/runtime/watchdog.hpp"
 
 #include <array>
@@ -30,16 +36,30 @@ constexpr std::size_t max_slots = 64;  // exploring OS threads watched at once
 
 class watchdog {
  public:
-  watchdog() : thread_([this](std::stop_token st) { loop(st); }) {}
-
   progress_slot* acquire() {
     for (progress_slot& s : slots_) {
       bool expected = false;
       // acq_rel: pairs with release()'s store, so the previous user's writes to the slot
       // happen before ours; relaxed would let two explorations share a slot's fields
-      if (s.used.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) return &s;
+      if (s.used.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+        const std::lock_guard lock(users_mutex_);
+        if (users_++ == 0) thread_ = std::jthread([this](std::stop_token st) { loop(st); });
+        return &s;
+      }
     }
     return nullptr;  // more than max_slots explorations at once: the extra ones are unwatched
+  }
+
+  /// After the slot's `used` was cleared: the last user stops and joins the thread.
+  void left() {
+    const std::lock_guard lock(users_mutex_);
+    if (--users_ != 0) return;
+    thread_.request_stop();  // wakes the wait in loop()
+    thread_.join();
+  }
+
+  ~watchdog() {
+    if (thread_.joinable()) thread_.request_stop();  // ~jthread joins
   }
 
  private:
@@ -109,7 +129,9 @@ class watchdog {
 
   std::array<progress_slot, max_slots> slots_;
   std::condition_variable_any wake_;  // only ever woken by the stop request
-  std::jthread thread_;               // last member: started after the slots exist
+  std::mutex users_mutex_;            // guards users_ and the thread's start and join
+  unsigned users_ = 0;                // slots held
+  std::jthread thread_;               // running while users_ > 0
 };
 
 watchdog& dog() {
@@ -135,6 +157,7 @@ void release_progress_slot(progress_slot* s) {
   s->active.store(false, std::memory_order_relaxed);
   // release: pairs with acquire()'s CAS, so the next user sees this one's writes done
   s->used.store(false, std::memory_order_release);
+  dog().left();
 }
 
 }  // namespace stealcheck::model::detail

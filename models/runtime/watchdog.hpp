@@ -59,7 +59,9 @@ struct alignas(64) progress_slot {
 
 /// A slot for the calling exploration, watched with the given limit (0: never judged), or
 /// nullptr when every slot is taken (that exploration is not watched). Starts the watchdog's
-/// thread on first use. Release it with release_progress_slot.
+/// thread if no other exploration holds a slot. Release it with release_progress_slot, which
+/// joins the thread when no slot is held any more: between explorations the process has no
+/// thread of the model checker's (it may fork()).
 progress_slot* acquire_progress_slot(std::uint32_t stall_seconds);
 void release_progress_slot(progress_slot* s);
 

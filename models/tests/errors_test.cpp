@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -374,6 +375,33 @@ TEST(Errors, CrashOfAModelThreadIsOneErrorLineAndExitCode2) {
       ::testing::KilledBySignal(SIGSEGV), "");
 }
 #endif
+
+// The OS threads of this process (/proc/self/task), and how many there were before main().
+std::size_t os_threads() {
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    (void)e;
+    ++n;
+  }
+  return n;
+}
+const std::size_t os_threads_at_start = os_threads();
+
+// Between explorations the process runs no thread of the model checker's (the watchdog runs
+// only while one explores): a process that explores and then fork()s, as verify does for its
+// stress and native lincheck children, forks single-threaded. Before, the watchdog's thread
+// started with the first exploration and stayed; ThreadSanitizer then killed every child that
+// started a thread ("starting new threads after multi-threaded fork is not supported").
+TEST(Errors, NoCheckerThreadOutlivesAnExploration) {
+  const result r = explore(options{}, [](client& c) {
+    mem::atomic<int> x{0};
+    c.spawn([&] { x.store(1, rel); });
+    (void)x.load(acq);
+    c.join_all();
+  });
+  EXPECT_EQ(r.complete, 2U);
+  EXPECT_EQ(os_threads(), os_threads_at_start);
+}
 
 // A loop that makes no model operation never returns to the explorer, so the event bound
 // cannot stop it: the watchdog ends the process after options::stall_seconds with one error
