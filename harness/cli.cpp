@@ -36,6 +36,10 @@ int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const ch
   } catch (const usage_error& e) {
     std::fprintf(stderr, "%s: error: %s\n", program, e.what());
     return 2;
+  } catch (const environment_error& e) {
+    std::fflush(stdout);  // the rows a verify run finished before
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: internal error: %s\n", program, e.what());
     return 3;

@@ -1,4 +1,4 @@
-// harness/errors.hpp: bad input.
+// harness/errors.hpp: bad input, and a machine that refuses what a check needs.
 //
 // usage_error is thrown for bad input that the argument parser cannot see (an unknown
 // variant, client or site, a malformed replay string, an unwritable output file). The CLI
@@ -13,6 +13,12 @@
 namespace stealcheck::harness {
 
 struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The machine refused what a check needs to run at all (a child process to isolate a deque
+/// in, shared memory): no verdict is given. Printed and exited with like usage_error.
+struct environment_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

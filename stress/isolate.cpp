@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/errors.hpp"
 #include "stress/oplog.hpp"
 
 namespace stealcheck::stress {
@@ -234,11 +236,24 @@ std::string failure_of(ending how, const std::string& text, int status, const op
                     where, b);
 }
 
-child_outcome in_process(const std::function<std::string()>& body) {
-  child_outcome out;
-  out.ok = true;
-  out.payload = body();
-  return out;
+[[noreturn]] void refused(const char* call, int err) {
+  throw harness::environment_error(fmt::format(
+      "could not isolate a deque run in a child process: {}() failed: {}; not run (a run in "
+      "stealcheck's own process could corrupt it)",
+      call, std::strerror(err)));
+}
+
+// fork(), retried while the machine lacks the resources for a moment.
+pid_t fork_retrying() {
+  auto pause = std::chrono::milliseconds(20);
+  for (int attempt = 0;; ++attempt) {
+    const pid_t pid = detail::fork_process();
+    if (pid >= 0) return pid;
+    const int err = errno;
+    if ((err != EAGAIN && err != ENOMEM) || attempt == 8) refused("fork", err);
+    std::this_thread::sleep_for(pause);  // 20 ms doubling up to 1 s: about 3 s in all
+    pause = std::min(pause * 2, std::chrono::milliseconds(1000));
+  }
 }
 
 }  // namespace
@@ -246,20 +261,23 @@ child_outcome in_process(const std::function<std::string()>& body) {
 child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
                            double stall_seconds, std::uint64_t memory_ceiling) {
   oplog::board* const b = map_board();
-  if (b == nullptr) return in_process(body);
+  if (b == nullptr) refused("mmap", errno);
   int fds[2];
   if (::pipe(fds) != 0) {
+    const int err = errno;
     unmap_board(b);
-    return in_process(body);
+    refused("pipe", err);
   }
   std::fflush(stdout);
   std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
+  pid_t pid = -1;
+  try {
+    pid = fork_retrying();
+  } catch (...) {
     ::close(fds[0]);
     ::close(fds[1]);
     unmap_board(b);
-    return in_process(body);
+    throw;
   }
   if (pid == 0) {  // child
     ::close(fds[0]);

@@ -21,9 +21,14 @@
 // Thread role: any one thread. fork() copies only the calling thread: the child runs just the
 // body (the deque and the threads it starts), never waiting on a lock another thread of the
 // parent might hold.
-// Errors: if mmap(), fork() or pipe() fails the scenario runs in-process (and says so in
-// `failure` only if it then fails).
+// Errors: a scenario never runs in the calling process (a deque that corrupts its heap would
+// corrupt stealcheck's). fork() is retried while it fails for want of resources (EAGAIN,
+// ENOMEM: a loaded machine), for about 3 s; if it still fails, or mmap() or pipe() does,
+// harness::environment_error is thrown naming the call and its errno text: no verdict.
 #pragma once
+
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <functional>
@@ -73,6 +78,11 @@ struct child_outcome {
 child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
                            double stall_seconds = 0,
                            std::uint64_t memory_ceiling = memory_ceiling_bytes);
+
+namespace detail {
+/// The fork(2) that run_in_child calls: tests put a refusing one here.
+inline pid_t (*fork_process)() = ::fork;
+}  // namespace detail
 
 }  // namespace stealcheck::stress
 // SPDX-License-Identifier: Apache-2.0

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <new>
@@ -21,6 +22,7 @@
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/variant.hpp"
+#include "harness/errors.hpp"
 #include "stress/isolate.hpp"
 #include "stress/lin_native.hpp"
 #include "stress/run.hpp"
@@ -276,6 +278,45 @@ TEST(NativeFault, StressSmallCeilingStopsAnAllocatingDeque) {
   ASSERT_FALSE(r.ok);
   expect_has(r.failure, sanitized ? "grew past 1024 MB resident" : "grew past 64 MB resident");
   expect_has(r.failure, "owner stuck in push(");
+}
+
+// A machine that refuses fork(): the deque never runs in the calling process, where a deque
+// that crashes or corrupts its heap would take stealcheck down with it (run in-process, this
+// crashing deque ends the test binary); a refusal for want of resources is retried.
+pid_t refusing_fork() {
+  errno = EPERM;
+  return -1;
+}
+
+int refusals_left = 0;
+pid_t fork_after_refusals() {
+  if (refusals_left-- > 0) {
+    errno = EAGAIN;
+    return -1;
+  }
+  return ::fork();
+}
+
+TEST(NativeFault, ARefusedForkRunsNothingInProcess) {
+  detail::fork_process = refusing_fork;
+  std::string error;
+  try {
+    stress_mixed<crashing_steal>();
+  } catch (const harness::environment_error& e) {
+    error = e.what();
+  }
+  detail::fork_process = ::fork;
+  expect_has(error, "fork() failed: Operation not permitted; not run");
+}
+
+TEST(NativeFault, AForkRefusedForAMomentIsRetried) {
+  detail::fork_process = fork_after_refusals;
+  refusals_left = 2;
+  const result r = stress_mixed<crashing_steal>();
+  detail::fork_process = ::fork;
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "during steal()");
+  EXPECT_EQ(refusals_left, -1);  // two refused, the third forked
 }
 
 TEST(NativeFault, StressStopsAStalledRun) {
