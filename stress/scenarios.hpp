@@ -218,6 +218,7 @@ result stampede(const config& c) {
       for (int spins = 0; !c.owner_shares && logged_size_hint(d) > 0 && spins < 64; ++spins)
         std::this_thread::yield();
       owner_pop(d, log, k);
+      if (ops % 320 == 0) pop_backlog(d, log, k);  // every 32 rounds
       j();
     }
   };

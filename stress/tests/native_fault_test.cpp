@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <optional>
 #include <string>
@@ -50,6 +51,14 @@ class crashing_steal : public locked_deque<T, Mem> {
     *p = 1;
     return locked_deque<T, Mem>::steal();
   }
+};
+
+// A steal that aborts the process, as glibc does when it finds a value freed twice.
+template <class T, class Mem = native_memory>
+class aborting_steal : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() { std::abort(); }
 };
 
 // Spins on a flag nobody sets: an operation that never returns.
@@ -195,6 +204,15 @@ TEST(NativeFault, StressNamesExceptionThreadAndOperation) {
   expect_has(r.failure, "threw std::bad_alloc: std::bad_alloc in owner during pop()");
   expect_has(r.failure, ", after ");  // the owner's operations before it
   expect_has(r.failure, "push(");
+}
+
+// A child that aborts (a double free found by malloc, a failed assert) is one failed cell naming
+// the signal, the thread and its operation; the process that ran it goes on.
+TEST(NativeFault, StressNamesAnAbortThreadAndOperation) {
+  const result r = stress_mixed<aborting_steal>();
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "crashed with SIGABRT (Aborted) in thief ");
+  expect_has(r.failure, "during steal()");
 }
 
 TEST(NativeFault, StressNamesSignalThreadAndOperation) {
