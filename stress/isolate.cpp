@@ -216,9 +216,9 @@ std::string failure_of(ending how, const std::string& text, int status, const op
                       "", b);
   if (how == ending::memory)
     return with_place(
-        fmt::format("grew past {} MB resident (a loop inside the deque that "
-                    "allocates as it goes; not counted: the {:.1f} MB it started "
-                    "with and the harness's own {:.1f} MB); killed: {}",
+        fmt::format("grew past {} MB resident (the deque's own memory: a loop that allocates "
+                    "as it goes, or memory it keeps until it is destroyed; not counted: the "
+                    "{:.1f} MB it started with and the harness's own {:.1f} MB); killed: {}",
                     w.memory_ceiling >> 20, static_cast<double>(w.start_resident) / (1 << 20),
                     static_cast<double>(w.harness) / (1 << 20), oplog::locate_stuck(b, before)),
         "", b);
