@@ -17,6 +17,8 @@
 // ThreadSanitizer kills one that starts threads.
 #include "models/runtime/watchdog.hpp"
 
+#include <pthread.h>
+
 #include <array>
 #include <chrono>
 #include <condition_variable>
@@ -43,7 +45,10 @@ class watchdog {
       // happen before ours; relaxed would let two explorations share a slot's fields
       if (s.used.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
         const std::lock_guard lock(users_mutex_);
-        if (users_++ == 0) thread_ = std::jthread([this](std::stop_token st) { loop(st); });
+        if (users_++ == 0) {
+          thread_ = std::jthread([this](std::stop_token st) { loop(st); });
+          ::pthread_setname_np(thread_.native_handle(), "stealcheck-dog");  // for ps and tests
+        }
         return &s;
       }
     }

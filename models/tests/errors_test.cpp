@@ -2,11 +2,13 @@
 // the failing execution.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -376,31 +378,35 @@ TEST(Errors, CrashOfAModelThreadIsOneErrorLineAndExitCode2) {
 }
 #endif
 
-// The OS threads of this process (/proc/self/task), and how many there were before main().
-std::size_t os_threads() {
+// The OS threads of this process named `name` (/proc/self/task/*/comm).
+std::size_t os_threads_named(const std::string& name) {
   std::size_t n = 0;
   for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
-    (void)e;
-    ++n;
+    std::ifstream comm(e.path() / "comm");
+    std::string line;
+    if (std::getline(comm, line) && line == name) ++n;
   }
   return n;
 }
-const std::size_t os_threads_at_start = os_threads();
 
-// Between explorations the process runs no thread of the model checker's (the watchdog runs
-// only while one explores): a process that explores and then fork()s, as verify does for its
-// stress and native lincheck children, forks single-threaded. Before, the watchdog's thread
-// started with the first exploration and stayed; ThreadSanitizer then killed every child that
-// started a thread ("starting new threads after multi-threaded fork is not supported").
+// Between explorations the process runs no thread of the model checker's (the watchdog,
+// "stealcheck-dog", runs only while one explores): a process that explores and then fork()s,
+// as verify does for its stress and native lincheck children, forks single-threaded. Before,
+// the watchdog's thread started with the first exploration and stayed; ThreadSanitizer then
+// killed every child that started a thread ("starting new threads after multi-threaded fork is
+// not supported").
 TEST(Errors, NoCheckerThreadOutlivesAnExploration) {
-  const result r = explore(options{}, [](client& c) {
+  std::size_t during = 0;
+  const result r = explore(options{}, [&](client& c) {
     mem::atomic<int> x{0};
     c.spawn([&] { x.store(1, rel); });
     (void)x.load(acq);
     c.join_all();
+    during = std::max(during, os_threads_named("stealcheck-dog"));
   });
   EXPECT_EQ(r.complete, 2U);
-  EXPECT_EQ(os_threads(), os_threads_at_start);
+  EXPECT_EQ(during, 1U);  // the watchdog watched the exploration
+  EXPECT_EQ(os_threads_named("stealcheck-dog"), 0U);
 }
 
 // A loop that makes no model operation never returns to the explorer, so the event bound
