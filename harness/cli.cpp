@@ -16,6 +16,18 @@
 
 namespace stealcheck::harness {
 
+namespace {
+
+// Bad input or a refusing machine: one line, exit 2, after what stdout holds (a verify run's
+// finished rows).
+int error_line(const char* program, const std::exception& e) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+  return 2;
+}
+
+}  // namespace
+
 int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const char* program) {
   set_program_name(program);
   app.set_version_flag("--version", std::string(version()));
@@ -31,15 +43,11 @@ int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const ch
     std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return 2;
+    return error_line(program, e);
   } catch (const usage_error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return 2;
+    return error_line(program, e);
   } catch (const environment_error& e) {
-    std::fflush(stdout);  // the rows a verify run finished before
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return 2;
+    return error_line(program, e);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: internal error: %s\n", program, e.what());
     return 3;

@@ -93,8 +93,8 @@ struct watch {
 // operation for stall_seconds.
 ending read_until(int fd, pid_t pid, std::string& out, const oplog::board& b, watch& w) {
   using clock = std::chrono::steady_clock;
-  const double deadline_seconds = w.deadline_seconds, stall_seconds = w.stall_seconds;
-  const auto end = clock::now() + std::chrono::duration<double>(deadline_seconds);
+  const double stall_seconds = w.stall_seconds;
+  const auto end = clock::now() + std::chrono::duration<double>(w.deadline_seconds);
   w.start_resident = resident_bytes(pid);
   std::vector<std::uint64_t> seen = oplog::progress(b);
   std::vector<clock::time_point> since(seen.size(), clock::now());  // when seen[i] changed
@@ -208,11 +208,10 @@ std::string with_place(std::string what, const std::string& where, const oplog::
 // What became of a child that gave no result.
 std::string failure_of(ending how, const std::string& text, int status, const oplog::board& b,
                        const std::vector<std::uint64_t>& before, const watch& w) {
-  const double deadline_seconds = w.deadline_seconds, stall_seconds = w.stall_seconds;
   if (how == ending::deadline)
     return with_place(fmt::format("did not finish within {:.0f} s (deadlock or livelock); "
                                   "killed: {}",
-                                  deadline_seconds, oplog::locate_stuck(b, before)),
+                                  w.deadline_seconds, oplog::locate_stuck(b, before)),
                       "", b);
   if (how == ending::memory)
     return with_place(
@@ -225,7 +224,7 @@ std::string failure_of(ending how, const std::string& text, int status, const op
   if (how == ending::stalled)
     return with_place(fmt::format("an operation did not return within {:.0f} s (a deadlock, "
                                   "or a loop inside the deque); killed: {}",
-                                  stall_seconds, oplog::locate_stuck(b, before)),
+                                  w.stall_seconds, oplog::locate_stuck(b, before)),
                       "", b);
   const std::string where = oplog::locate_fault(b);
   if (!text.empty() && text[0] == 'X') return with_place(text.substr(1), where, b);

@@ -153,6 +153,7 @@ bool push_counted(D& d, take_log& log, std::uint64_t id, std::atomic<std::uint32
 /// Per-thread counters, summed into the result after the join.
 struct counters {
   std::uint64_t pushed = 0, push_full = 0, popped = 0, stolen = 0, steal_empty = 0, steal_abort = 0;
+  std::uint64_t rounds = 0;  ///< the owner's calls of pop_backlog (stress/scenarios.hpp)
   void add_to(result& r) const {
     r.pushed += pushed;
     r.push_full += push_full;

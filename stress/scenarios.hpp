@@ -50,15 +50,15 @@ bool owner_pop(D& d, take_log& log, counters& k) {
 /// Runs of the default sizes stay below it.
 inline constexpr std::uint64_t live_cap = std::uint64_t{1} << 18;
 
-/// Past live_cap values in the deque, the owner pops down to half of it (as a worker runs its
-/// own backlog); true if it popped.
+/// Called by the owner once a round: every 32nd call it looks at the thieves' counts (reading
+/// their cache lines every round would slow them), and past live_cap values in the deque it
+/// pops down to half of it, as a worker runs its own backlog.
 template <class D>
-bool pop_backlog(D& d, take_log& log, counters& k) {
+void pop_backlog(D& d, take_log& log, counters& k) {
   const value_ledger* l = log.ledger();
-  if (l == nullptr || l->live(k.pushed) <= live_cap) return false;
+  if ((++k.rounds & 31) != 0 || l == nullptr || l->live(k.pushed) <= live_cap) return;
   while (l->live(k.pushed) > live_cap / 2 && owner_pop(d, log, k)) {
   }
-  return true;
 }
 
 /// Thread 0 runs owner(jitter&, log&, counters&); threads 1..thieves run
@@ -125,7 +125,7 @@ result mixed(const config& c, std::int64_t capacity) {
   D d(capacity);
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c);
-    std::uint64_t ops = 0, rounds = 0;
+    std::uint64_t ops = 0;
     while (!stop.done(ops)) {
       const std::uint64_t r = j.next();
       if (r % 3 != 0) {
@@ -139,7 +139,7 @@ result mixed(const config& c, std::int64_t capacity) {
           owner_pop(d, log, k);
         }
       }
-      if ((++rounds & 31) == 0) pop_backlog(d, log, k);  // a look at the thieves' counts
+      pop_backlog(d, log, k);
       j();
     }
   };
@@ -218,7 +218,7 @@ result stampede(const config& c) {
       for (int spins = 0; !c.owner_shares && logged_size_hint(d) > 0 && spins < 64; ++spins)
         std::this_thread::yield();
       owner_pop(d, log, k);
-      if (ops % 320 == 0) pop_backlog(d, log, k);  // every 32 rounds
+      pop_backlog(d, log, k);
       j();
     }
   };
