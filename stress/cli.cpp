@@ -118,9 +118,17 @@ int run_stress(const stress_options& o) {
                      120 + 2 * o.seconds, default_stall_seconds, o.memory_limit_mb << 20);
     if (record && (!r.ok || last) && std::ifstream(file))
       saved = fmt::format("{} {} ({})", v->name(), scenario_name(s), r.ok ? "passed" : "failed");
+    // a pass that went on with fresh deques says so: the deque keeps memory until destroyed
+    const std::string note =
+        r.ok && r.renewals > 0
+            ? fmt::format(
+                  "went on with a fresh deque {} time{} (each when the heap had grown "
+                  "by {} MB: memory the deque keeps until it is destroyed)",
+                  r.renewals, r.renewals == 1 ? "" : "s", o.memory_limit_mb / 2)
+            : r.failure;
     fmt::print("{:<24} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8.3f}  {}\n", v->name(),
                scenario_name(s), r.ok ? "pass" : "FAIL", r.pushed, r.popped, r.stolen,
-               r.steal_abort, r.seconds, r.failure);
+               r.steal_abort, r.seconds, note);
     if (!r.ok) {
       ++failures;
       fmt::print("  replay the same mix: {}\n", replay_command(v->name(), s, o.threads, c).str());

@@ -28,16 +28,16 @@ namespace {
 
 // The result travels as one line of text: the counters, then the failure text.
 std::string encode(const result& r) {
-  return fmt::format("{} {} {} {} {} {} {} {} {} {:.6f} {}", static_cast<int>(r.which),
+  return fmt::format("{} {} {} {} {} {} {} {} {} {} {:.6f} {}", static_cast<int>(r.which),
                      r.ok ? 1 : 0, r.pushed, r.push_full, r.popped, r.stolen, r.steal_empty,
-                     r.steal_abort, r.drained, r.seconds, r.failure);
+                     r.steal_abort, r.drained, r.renewals, r.seconds, r.failure);
 }
 
 bool decode(const std::string& s, result& r) {
   int which = 0, ok = 0, used = 0;
-  unsigned long long v[7];
-  if (std::sscanf(s.c_str(), "%d %d %llu %llu %llu %llu %llu %llu %llu %lf %n", &which, &ok, &v[0],
-                  &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &r.seconds, &used) < 10) {
+  unsigned long long v[8];
+  if (std::sscanf(s.c_str(), "%d %d %llu %llu %llu %llu %llu %llu %llu %llu %lf %n", &which, &ok,
+                  &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &r.seconds, &used) < 11) {
     return false;
   }
   r.which = static_cast<scenario_kind>(which);
@@ -49,6 +49,7 @@ bool decode(const std::string& s, result& r) {
   r.steal_empty = v[4];
   r.steal_abort = v[5];
   r.drained = v[6];
+  r.renewals = v[7];
   r.failure = s.substr(static_cast<std::size_t>(used));
   return true;
 }
@@ -261,6 +262,7 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
                            double stall_seconds, std::uint64_t memory_ceiling) {
   oplog::board* const b = map_board();
   if (b == nullptr) refused("mmap", errno);
+  b->memory_ceiling = memory_ceiling;
   int fds[2];
   if (::pipe(fds) != 0) {
     const int err = errno;

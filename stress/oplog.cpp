@@ -1,6 +1,11 @@
 #include "stress/oplog.hpp"
 
 #include <cxxabi.h>
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#include <sanitizer/allocator_interface.h>
+#else
+#include <malloc.h>
+#endif
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -104,6 +109,21 @@ void reset() noexcept {
 void add_harness_bytes(std::int64_t delta) noexcept {
   // relaxed: a tally the parent reads while polling; it orders nothing
   active_board->harness_bytes.fetch_add(delta, std::memory_order_relaxed);
+}
+
+std::uint64_t heap_bytes() noexcept {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  const struct mallinfo2 m = ::mallinfo2();
+  return m.uordblks + m.hblkhd;
+#endif
+}
+
+void return_free_memory() noexcept {
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  ::malloc_trim(0);
+#endif
 }
 
 void set_context(std::string_view text) noexcept {

@@ -58,6 +58,10 @@ struct board {
   /// Bytes the harness itself holds for the run (the stress ledger's window), which the memory
   /// ceiling does not count against the deque (stress/isolate.hpp).
   std::atomic<std::int64_t> harness_bytes{0};
+  /// The memory ceiling the parent enforces on the child, in bytes (0: none); written before
+  /// fork(). A run by time goes on with a fresh deque when its heap grew by half of it
+  /// (stress/scenarios.hpp, run), so memory a deque keeps until it is destroyed is returned.
+  std::uint64_t memory_ceiling = 0;
   thread_ring threads[max_threads];
 };
 
@@ -69,6 +73,14 @@ void activate(board* b) noexcept;
 void reset() noexcept;
 /// Adds `delta` (may be negative) to the active board's harness_bytes. Thread role: any.
 void add_harness_bytes(std::int64_t delta) noexcept;
+/// Bytes the process's allocator holds for live allocations (glibc's mallinfo2: in use plus
+/// mmapped; the sanitizers' own count in their builds). Thread role: any. Cost: a walk of the
+/// allocator's free lists, microseconds to a millisecond: call it rarely.
+std::uint64_t heap_bytes() noexcept;
+/// Returns the allocator's free memory to the system (glibc's malloc_trim; nothing in the
+/// sanitizers' builds), so that resident memory drops after a deque is destroyed. Thread
+/// role: any.
+void return_free_memory() noexcept;
 /// Sets the active board's context line (truncated to fit).
 void set_context(std::string_view text) noexcept;
 /// Writes the first wrong result judged as it returned (truncated to fit). Thread role: at most

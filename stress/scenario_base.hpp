@@ -154,6 +154,7 @@ bool push_counted(D& d, take_log& log, std::uint64_t id, std::atomic<std::uint32
 struct counters {
   std::uint64_t pushed = 0, push_full = 0, popped = 0, stolen = 0, steal_empty = 0, steal_abort = 0;
   std::uint64_t rounds = 0;  ///< the owner's calls of pop_backlog (stress/scenarios.hpp)
+  bool renew = false;        ///< the owner stopped for a fresh deque (stop_rule)
   void add_to(result& r) const {
     r.pushed += pushed;
     r.push_full += push_full;
@@ -161,16 +162,37 @@ struct counters {
     r.stolen += stolen;
     r.steal_empty += steal_empty;
     r.steal_abort += steal_abort;
+    r.renewals += renew ? 1 : 0;
   }
 };
 
-/// The owner's stop condition: an op count, or a duration.
+/// The owner's stop condition: an op count, or a duration. In a run by time inside a child
+/// with a memory ceiling (oplog::board::memory_ceiling), also when the heap has grown by half
+/// the ceiling since the rule was made: the owner's counters then say `renew`, and stress::run
+/// goes on with a fresh deque (stress/scenarios.hpp).
 class stop_rule {
  public:
-  explicit stop_rule(const config& c)
-      : ops_(c.ops), seconds_(c.seconds), start_(std::chrono::steady_clock::now()) {}
-  bool done(std::uint64_t ops_so_far) const {
+  stop_rule(const config& c, counters& k)
+      : ops_(c.ops),
+        seconds_(c.seconds),
+        start_(std::chrono::steady_clock::now()),
+        k_(k),
+        renew_growth_(c.seconds > 0 ? oplog::active()->memory_ceiling / 2 : 0),
+        heap_start_(renew_growth_ != 0 ? oplog::heap_bytes() : 0) {}
+  bool done(std::uint64_t ops_so_far) {
     if (seconds_ <= 0) return ops_so_far >= ops_;
+    // the heap at most once a millisecond (heap_bytes walks the allocator's free lists), the
+    // clock for it every 16th call
+    if (renew_growth_ != 0 && (++calls_ & 15) == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - heap_checked_ >= std::chrono::milliseconds(1)) {
+        heap_checked_ = now;
+        if (oplog::heap_bytes() > heap_start_ + renew_growth_) {
+          k_.renew = true;
+          return true;
+        }
+      }
+    }
     if ((ops_so_far & 255) != 0) return false;
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >=
            seconds_;
@@ -180,6 +202,11 @@ class stop_rule {
   std::uint64_t ops_;
   double seconds_;
   std::chrono::steady_clock::time_point start_;
+  counters& k_;
+  std::uint64_t renew_growth_;  // 0: never renew
+  std::uint64_t heap_start_;
+  std::uint64_t calls_ = 0;
+  std::chrono::steady_clock::time_point heap_checked_ = start_;
 };
 
 /// Starts `n` threads, waits until all are running, releases them together, runs body(i) in

@@ -124,7 +124,7 @@ template <class D>
 result mixed(const config& c, std::int64_t capacity) {
   D d(capacity);
   auto owner = [&](jitter& j, take_log& log, counters& k) {
-    stop_rule stop(c);
+    stop_rule stop(c, k);
     std::uint64_t ops = 0;
     while (!stop.done(ops)) {
       const std::uint64_t r = j.next();
@@ -153,7 +153,7 @@ result spsc(const config& c) {
   std::atomic<bool> corrupt_seen{false};
   std::string failure;
   auto owner = [&](jitter& j, take_log& log, counters& k) {
-    stop_rule stop(c);
+    stop_rule stop(c, k);
     for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
       while (!tracked_push(d, log, payload(k.pushed)))
         std::this_thread::yield();  // bounded: wait
@@ -206,7 +206,7 @@ template <class D>
 result stampede(const config& c) {
   D d(64);
   auto owner = [&](jitter& j, take_log& log, counters& k) {
-    stop_rule stop(c);
+    stop_rule stop(c, k);
     // A round pushes 1-3 items and waits for the thieves: it counts as 10 operations.
     for (std::uint64_t ops = 0; !stop.done(ops); ops += 10) {
       const std::uint64_t n = 1 + j.next() % 3;  // few items, many thieves
@@ -230,7 +230,7 @@ template <class D>
 result last_item(const config& c) {
   D d(64);
   auto owner = [&](jitter& j, take_log& log, counters& k) {
-    stop_rule stop(c);
+    stop_rule stop(c, k);
     for (std::uint64_t ops = 0; !stop.done(ops);) {
       // Rounds of one item (the last-item CAS race) and of two items, where the owner pops
       // index 1 without a CAS while thieves take indices 0 and 1: only pop's seq_cst fence
@@ -258,7 +258,7 @@ template <class D>
 result resize(const config& c) {
   D d(1);
   auto owner = [&](jitter& j, take_log& log, counters& k) {
-    stop_rule stop(c);
+    stop_rule stop(c, k);
     std::uint64_t ops = 0;
     for (unsigned round = 0; !stop.done(ops); ++round) {
       const std::uint64_t burst = std::uint64_t{1} << (round % 11);  // 1 .. 1024
@@ -291,7 +291,7 @@ result no_starvation(const config& c) {
     // only bounds a real starvation bug; oversubscribed and sanitized runs need slack.
     config capped = c;
     capped.ops = std::max<std::uint64_t>(c.ops * 100, 1000000);
-    stop_rule stop(capped);
+    stop_rule stop(capped, k);
     for (std::uint64_t ops = 0; !stop.done(ops) && !all_won(); ++ops) {
       owner_push(d, log, k);
       std::this_thread::yield();  // give every thief its chance
@@ -326,7 +326,7 @@ result destructors(const config& c) {
   {
     D d(16);
     auto owner = [&](jitter& j, take_log& log, counters& k) {
-      stop_rule stop(config{c.thieves, std::min(c.ops, cap - 64), 0, c.seed, c.jitter});
+      stop_rule stop(config{c.thieves, std::min(c.ops, cap - 64), 0, c.seed, c.jitter}, k);
       for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
         if ((j.next() & 3) != 0) {
           if (push_counted(d, log, k.pushed, destroyed.data())) ++k.pushed;
@@ -362,11 +362,10 @@ template <class Tag, class V>
 using deque_of = sized<typename Tag::template deque<V, native_memory>>;
 }
 
-/// Runs scenario s on Tag's deque. Scenarios that push boxed, move-only values (spsc, stampede,
-/// destructors) run only when Values is value_support::any; otherwise the result is skipped.
-template <class Tag, value_support Values = value_support::any>
-result run(scenario_kind s, const config& c) {
-  using detail::deque_of;
+namespace detail {
+/// One deque's part of stress::run.
+template <class Tag, value_support Values>
+result run_one(scenario_kind s, const config& c) {
   switch (s) {
     case scenario_kind::mixed:
       return detail::mixed<deque_of<Tag, std::uint64_t>>(c, 16);
@@ -398,6 +397,45 @@ result run(scenario_kind s, const config& c) {
   r.skipped = true;
   r.failure = "needs values with destructors (the variant holds scalar values only)";
   return r;
+}
+
+/// Adds a later deque's part of a run by time to the run's result.
+inline void add_part(result& total, const result& part) {
+  total.ok = part.ok;
+  total.failure = part.failure;
+  total.pushed += part.pushed;
+  total.push_full += part.push_full;
+  total.popped += part.popped;
+  total.stolen += part.stolen;
+  total.steal_empty += part.steal_empty;
+  total.steal_abort += part.steal_abort;
+  total.drained += part.drained;
+  total.renewals += part.renewals;
+  total.seconds += part.seconds;
+}
+}  // namespace detail
+
+/// Runs scenario s on Tag's deque. Scenarios that push boxed, move-only values (spsc, stampede,
+/// destructors) run only when Values is value_support::any; otherwise the result is skipped.
+/// A run by time whose heap grows by half the child's memory ceiling (stop_rule) drains,
+/// checks and destroys its deque and goes on with a fresh one for the time left, so memory a
+/// deque keeps until it is destroyed (retired rings) does not end a long run at the ceiling;
+/// memory it never frees still grows from deque to deque, and the ceiling still stops it.
+/// result::renewals counts the fresh deques.
+template <class Tag, value_support Values = value_support::any>
+result run(scenario_kind s, const config& c) {
+  const auto start = std::chrono::steady_clock::now();
+  result total = detail::run_one<Tag, Values>(s, c);
+  for (std::uint64_t parts = 1; total.ok && total.renewals == parts; ++parts) {
+    config rest = c;
+    rest.seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (rest.seconds <= 0) break;
+    // the destroyed deque's memory back to the system: the memory ceiling counts resident
+    // pages, and freed rings of many sizes would otherwise stay resident, fragmented
+    oplog::return_free_memory();
+    detail::add_part(total, detail::run_one<Tag, Values>(s, rest));
+  }
+  return total;
 }
 
 }  // namespace stealcheck::stress

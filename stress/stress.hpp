@@ -97,6 +97,9 @@ struct result {
   std::string failure;   ///< one line naming the offending value when !ok
   std::uint64_t pushed = 0, push_full = 0, popped = 0, stolen = 0, steal_empty = 0, steal_abort = 0,
                 drained = 0;
+  /// A run by time: the fresh deques it went on with after the first, each when the heap had
+  /// grown by half the memory ceiling (stress/scenarios.hpp, run).
+  std::uint64_t renewals = 0;
   double seconds = 0;
 };
 

@@ -8,6 +8,7 @@
 // hang ends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -143,6 +144,33 @@ class looping_steal : public locked_deque<T, Mem> {
 };
 
 // A push that allocates in a loop and never returns (a resize that never finds room).
+// Keeps 4 KB per push until it is destroyed (as a deque keeps its retired rings), or, with
+// Leak, never frees it: both grow without bound in a run by time; only the first is correct.
+template <class T, class Mem, bool Leak>
+class hoarding_push : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  hoarding_push(const hoarding_push&) = delete;
+  hoarding_push& operator=(const hoarding_push&) = delete;
+  ~hoarding_push() {
+    if (!Leak)
+      for (char* p : kept_)
+        delete[] p;
+  }
+  void push(T v) {
+    kept_.push_back(new char[4 << 10]);
+    std::fill_n(kept_.back(), 4 << 10, '\1');  // resident, not only reserved
+    locked_deque<T, Mem>::push(std::move(v));
+  }
+
+ private:
+  std::vector<char*> kept_;
+};
+template <class T, class Mem = native_memory>
+using retaining_push = hoarding_push<T, Mem, false>;
+template <class T, class Mem = native_memory>
+using leaking_push = hoarding_push<T, Mem, true>;
+
 template <class T, class Mem = native_memory>
 class allocating_push : public locked_deque<T, Mem> {
  public:
@@ -296,6 +324,29 @@ TEST(NativeFault, StressSmallCeilingStopsAnAllocatingDeque) {
   ASSERT_FALSE(r.ok);
   expect_has(r.failure, sanitized ? "grew past 1024 MB resident" : "grew past 64 MB resident");
   expect_has(r.failure, "owner stuck in push(");
+}
+
+// A run by time of a deque that keeps memory until it is destroyed goes on with fresh deques
+// and passes under the small ceiling; without them it crossed it (4 KB a push).
+TEST(NativeFault, StressByTimeRenewsADequeThatKeepsMemoryUntilDestroyed) {
+  config c = small_config();
+  c.seconds = 3;
+  const result r = printed(
+      run_isolated([&] { return run<variant_tag<retaining_push>>(scenario_kind::mixed, c); }, 60,
+                   20, std::uint64_t{sanitized ? 1024 : 64} << 20));
+  EXPECT_TRUE(r.ok) << r.failure;
+  EXPECT_GT(r.renewals, 0u);
+}
+
+// One that never frees it grows from deque to deque: the ceiling still stops it.
+TEST(NativeFault, StressByTimeStillStopsADequeThatLeaks) {
+  config c = small_config();
+  c.seconds = 30;
+  const result r =
+      printed(run_isolated([&] { return run<variant_tag<leaking_push>>(scenario_kind::mixed, c); },
+                           60, 20, std::uint64_t{sanitized ? 1024 : 64} << 20));
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, sanitized ? "grew past 1024 MB resident" : "grew past 64 MB resident");
 }
 
 // A machine that refuses fork(): the deque never runs in the calling process, where a deque
