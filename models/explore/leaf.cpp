@@ -98,7 +98,7 @@ bool explorer::check_leaks(bool complete) {
 }
 
 void explorer::leaf() {
-  if (!inside_ && !diving_) return;  // on the way to a piece: not one of its executions
+  if (!inside_ && mode_->explores()) return;  // on the way to a piece: not one of its executions
   bool complete = true;
   bool bound = false;
   bool mutex = false;
@@ -153,7 +153,7 @@ void explorer::leaf() {
   if (complete) {
     ++res_.complete;
     est_complete_ += weight_;  // a dive's (1 otherwise)
-    if (opt_.on_complete && !diving_) opt_.on_complete(ex_.g, ex_.checker);
+    if (opt_.on_complete && mode_->explores()) opt_.on_complete(ex_.g, ex_.checker);
   } else {
     ++res_.blocked;
     est_blocked_ += weight_;
@@ -185,9 +185,9 @@ void explorer::leaf() {
       }
     }
   }
-  if (source_ != nullptr && !diving_) {
+  if (mode_->explores()) {
     if (!trie_.empty()) count_execution();
-    source_->executed();
+    mode_->after_execution();
   }
   if (opt_.max_executions != 0 && res_.executions() >= opt_.max_executions) {
     res_.limit_reached = true;

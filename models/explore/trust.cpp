@@ -51,13 +51,12 @@ void explorer::rank_again(event_id added, std::uint64_t epoch) {
 }
 
 // Explores one alternative of a branch point with `alternatives` alternatives, unless the walk
-// has a target piece and this call is off its path, or, in a dive, not the drawn alternative,
-// or one given away (see walk and give_away). Returns whether it ran; a skipped alternative
-// leaves the fibers in step, so callers may treat it as run (more re-execution, never less).
-// An alternative that is a dead end may make no call: in a dive that is as if it came last
-// and was drawn in vain, adding nothing, as it should.
+// has a target piece and this call is off its path, or its mode (walk.hpp) does not run it
+// (in a dive, not the drawn alternative), or it was given away (give_away). Returns whether it
+// ran; a skipped alternative leaves the fibers in step, so callers may treat it as run (more
+// re-execution, never less). An alternative that is a dead end may make no call: in a dive
+// that is as if it came last and was drawn in vain, adding nothing, as it should.
 constexpr std::size_t undrawn = ~std::size_t{0};
-constexpr std::size_t every = undrawn - 1;  // level::hi: no limit
 
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > ~std::uint64_t{0} / b ? ~std::uint64_t{0} : a * b;
@@ -65,8 +64,8 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 
 template <class F>
 bool explorer::child(std::size_t alternatives, F&& explore_it) {
-  // not a branch point, or inside the explored piece with nobody to give work to
-  if (alternatives < 2 || (inside_ && source_ == nullptr)) {
+  // not a branch point, or inside the explored piece with nothing to ask its mode
+  if (alternatives < 2 || (inside_ && !mode_->tracks_inside())) {
     explore_it();
     return true;
   }
@@ -74,19 +73,16 @@ bool explorer::child(std::size_t alternatives, F&& explore_it) {
   if (at_.size() <= depth_ + 1) at_.resize(depth_ + 2);
   level& l = at_[depth_];  // (valid until explore_it, which may grow at_)
   l.alternatives = alternatives;
-  if (l.lo == undrawn) {  // below the target, in a dive
-    l.lo = static_cast<std::size_t>(splitmix64_next(dive_state_) % alternatives);
-    l.hi = l.lo + 1;
+  if (l.lo == undrawn) {  // below the target's path: the mode chooses
+    const detail::alternatives run = mode_->choose(alternatives, l.from);
+    l.lo = run.lo;
+    l.hi = run.hi;
   }
   const std::size_t ordinal = l.calls++;
   bool run = ordinal >= l.lo && ordinal < l.hi;
-  if (run && inside_ && source_ != nullptr) {
-    if (source_->stopped()) {
-      stop_ = true;
-      run = false;
-    } else if (source_->hungry()) {
-      give_away();
-    }
+  if (run && inside_ && !mode_->before_alternative(*this)) {
+    stop_ = true;
+    run = false;
   }
   if (run) {
     const std::size_t on_path = target_->path.size();
@@ -96,14 +92,14 @@ bool explorer::child(std::size_t alternatives, F&& explore_it) {
       below.lo = target_->path[depth_];
       below.hi = below.lo + 1;
     } else {
-      below.lo = diving_ ? undrawn : depth_ == on_path ? target_->from : 0;
-      below.hi = every;
+      below.lo = undrawn;
+      below.from = depth_ == on_path ? target_->from : 0;
     }
     reached_ = reached_ || depth_ == on_path;
     const std::uint64_t saved = weight_;
     if (depth_ > on_path) weight_ = saturating_mul(weight_, alternatives);
     const bool was_inside = inside_;
-    inside_ = inside_ || (!diving_ && depth_ == on_path);
+    inside_ = inside_ || (mode_->explores() && depth_ == on_path);
     explore_it();
     inside_ = was_inside;
     weight_ = saved;
@@ -112,22 +108,23 @@ bool explorer::child(std::size_t alternatives, F&& explore_it) {
   return run;
 }
 
-// Gives source_ the untried alternatives of the shallowest branch point the walk is inside
-// that has any (the most work, as a rule), and skips them here from now on. The ordinal running
-// at each depth above is that depth's last call.
-void explorer::give_away() {
+// Gives `to` the untried alternatives of the shallowest branch point the walk is inside that
+// has any (the most work, as a rule), and skips them here from now on. The ordinal running at
+// each depth above is that depth's last call.
+bool explorer::give_away(piece_source& to) {
   for (std::size_t d = 1; d <= depth_; ++d) {
     level& l = at_[d];
-    if (l.hi != every || l.calls >= l.alternatives) continue;
+    if (l.hi != every_alternative || l.calls >= l.alternatives) continue;
     piece p;
     p.path.reserve(d - 1);
     for (std::size_t k = 1; k < d; ++k)
       p.path.push_back(static_cast<std::uint32_t>(at_[k].calls - 1));
     p.from = static_cast<std::uint32_t>(l.calls);
     l.hi = l.calls;
-    source_->give(std::move(p));
-    return;
+    to.give(std::move(p));
+    return true;
   }
+  return false;
 }
 
 void explorer::replay_failed() {
@@ -491,23 +488,22 @@ bool explorer::revisit(event_id r, event_id w, const view& keep, const view& pre
   return true;
 }
 
-// One walk from the empty graph: the whole tree (no target), one piece explored, or one dive
-// below a piece (dive_seed != 0). See the members' comment in trust.hpp.
-void explorer::walk(const piece* target, std::uint64_t dive_seed) {
+// One walk from the empty graph to the target piece (nullptr: the root), below it as the mode
+// says. See the members' comment in trust.hpp.
+void explorer::walk(const piece* target, walk_mode& mode) {
   static const piece root;
   target_ = target != nullptr ? target : &root;
-  diving_ = dive_seed != 0;
-  dive_state_ = dive_seed;
+  mode_ = &mode;
   const bool at_root = target_->path.empty();
-  inside_ = !diving_ && at_root;
+  inside_ = mode.explores() && at_root;
   reached_ = at_root;
   depth_ = 0;
   weight_ = 1;
   at_.assign(2, level{});
   if (at_root)
-    at_[1] = {0, diving_ ? undrawn : target_->from, every, 0};
+    at_[1] = {0, undrawn, 0, 0, target_->from};
   else
-    at_[1] = {0, target_->path[0], target_->path[0] + std::size_t{1}, 0};
+    at_[1] = {0, target_->path[0], target_->path[0] + std::size_t{1}, 0, 0};
   ex_.add_choice_free_with(this);  // operations without a choice are added as posted
   if (ex_.restart(graph{}, consistency_checker(opt_.model)))
     visit();
@@ -516,6 +512,7 @@ void explorer::walk(const piece* target, std::uint64_t dive_seed) {
   ex_.teardown();
   ex_.add_choice_free_with(nullptr);
   inside_ = true;
+  mode_ = &whole_tree_;
 }
 
 result explorer::finish(std::chrono::steady_clock::time_point t0) {
@@ -540,22 +537,21 @@ result explorer::run() {
     }
     ex_.teardown();
   } else {
-    walk(nullptr, 0);
+    walk(nullptr, whole_tree_);
   }
   return finish(t0);
 }
 
 result explorer::run_pieces(piece_source& source, const std::function<void(std::uint64_t)>& done) {
   const auto t0 = std::chrono::steady_clock::now();
-  source_ = &source;
+  sharing_walk sharing(source);
   piece p;
   while (!stop_ && source.next(p)) {
     const std::uint64_t before = res_.executions();
-    walk(&p, 0);
+    walk(&p, sharing);
     source.finished();
     if (done) done(res_.executions() - before);
   }
-  source_ = nullptr;
   return finish(t0);
 }
 
@@ -598,7 +594,8 @@ dive_sample explorer::dive(const piece& p, std::uint64_t seed) {
   const result saved = res_;
   const std::optional<bug_report> saved_bound = first_bound_;
   est_complete_ = est_blocked_ = 0;
-  walk(&p, seed | 1);  // (0 is "no dive")
+  dive_walk random(seed | 1);  // (seed | 1: the stream every division is built from)
+  walk(&p, random);
   dive_sample out;
   out.complete = est_complete_;
   out.blocked = est_blocked_;

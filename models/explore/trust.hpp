@@ -38,48 +38,12 @@
 #include <vector>
 
 #include "models/explore/explore.hpp"
+#include "models/explore/walk.hpp"
 #include "models/graph/graph.hpp"
 #include "models/report/token.hpp"
 #include "models/runtime/runtime.hpp"
 
 namespace stealcheck::model::detail {
-
-/// A node of the exploration tree, named by its path from the root. A branch point's
-/// alternatives are calls of explorer::child, made one after another at one branching depth
-/// (what lies below an alternative is nested inside its call, and each call's body meets at
-/// most one branch point), so a node is the list, per branching depth, of the ordinal of the
-/// call taken there. The exploration is deterministic, so a path names the same node in every
-/// run of the same client, on every machine. The empty path is the root.
-using piece_path = std::vector<std::uint32_t>;
-
-/// A piece of the tree: the subtrees of the alternatives numbered `from` on at the branch
-/// point of the node at `path` (from 0: the node's whole subtree). Pieces whose paths are the
-/// leaves of one trie of splits, or that a worker gave away from its own (run_pieces),
-/// partition the executions.
-struct piece {
-  piece_path path;
-  std::uint32_t from = 0;
-};
-
-/// Where a worker's pieces come from, and where it gives work away (explore.cpp).
-/// Thread role: the worker's thread; an implementation shared by workers synchronizes.
-class piece_source {
- public:
-  virtual ~piece_source() = default;
-  /// The next piece to explore into `out`; false: there is no more (the worker stops). May
-  /// wait for work another worker gives away.
-  virtual bool next(piece& out) = 0;
-  /// Whether another worker waits for work (asked at every branch point: keep it cheap).
-  virtual bool hungry() const noexcept { return false; }
-  /// Whether the run is over (another worker found a bug): the worker stops.
-  virtual bool stopped() const noexcept { return false; }
-  /// Takes the work a worker gives away.
-  virtual void give(piece) {}
-  /// Called after each execution the worker counts, and after each piece it finishes (a
-  /// source that runs its workers in lockstep waits here: explore.cpp, measure_balance).
-  virtual void executed() {}
-  virtual void finished() {}
-};
 
 /// One random dive below a piece (Knuth's estimator): the path is followed, then at each
 /// branch point one alternative drawn uniformly is explored; the leaf reached weighs the
@@ -92,7 +56,7 @@ struct dive_sample {
   bool reached = false;        ///< the path led to the piece (false: no such node)
 };
 
-class explorer final : private choice_free_adder {
+class explorer final : private choice_free_adder, private work_donor {
  public:
   explorer(const options& opt, execution& ex) : opt_(opt), ex_(ex) {}
   /// Explores the whole tree (or replays options::replay) and returns the result.
@@ -104,7 +68,7 @@ class explorer final : private choice_free_adder {
   /// shallowest branch point it is inside that has any, and skips them itself. `done`, when
   /// given, is called after each piece with the executions it had.
   result run_pieces(piece_source& source, const std::function<void(std::uint64_t)>& done = nullptr);
-  /// One random dive below piece p, drawn from `seed`'s stream (explore.hpp's estimate and
+  /// One random dive below piece p, drawn from `seed`'s stream (models/divide/: the estimate and
   /// the division). Bugs met on the way are not reported: a dive only measures. Reusable: the
   /// explorer's fibers and buffers serve every dive.
   dive_sample dive(const piece& p, std::uint64_t seed);
@@ -191,8 +155,8 @@ class explorer final : private choice_free_adder {
   bool stopped() const { return stop_; }
   template <class F>
   bool child(std::size_t alternatives, F&& explore_it);
-  void walk(const piece* target, std::uint64_t dive_seed);
-  void give_away();
+  void walk(const piece* target, walk_mode& mode);
+  bool give_away(piece_source& to) override;
   result finish(std::chrono::steady_clock::time_point t0);
   void replay(const replay_plan& plan);
   bool replay_step(const replay_plan& plan);
@@ -201,24 +165,22 @@ class explorer final : private choice_free_adder {
   execution& ex_;
   result res_;
   bool stop_ = false;
-  // The walk (walk()): with no target, the whole tree is explored (inside_ from the start).
-  // With a target piece, only its path is followed (a call off it is skipped) down to the
-  // piece, whose subtree is explored (inside_) or, in a dive, sampled: below the path, one
-  // alternative per branch point, drawn from dive_state_, weighing `weight_`. While source_ may
-  // take work (run_pieces), branch points inside the piece are tracked too. Per branching
-  // depth on the way: the calls of the current branch point so far, the ordinals to run
-  // [lo, hi) (lo undrawn: draw one) and the number of alternatives.
+  // The walk (walk()): its target piece's path is followed (a call off it is skipped) down to
+  // the piece, below which the mode (walk.hpp) says which alternatives run: all of them
+  // (inside_ from the piece on: its leaves are executions), or in a dive one, weighing
+  // `weight_`. Per branching depth on the way: the calls of the current branch point so far,
+  // the ordinals to run [lo, hi) (lo == undrawn: ask the mode at the first call, with `from`)
+  // and the number of alternatives.
   struct level {
-    std::size_t calls = 0, lo = 0, hi = 0, alternatives = 0;
+    std::size_t calls = 0, lo = 0, hi = 0, alternatives = 0, from = 0;
   };
   const piece* target_ = nullptr;
-  piece_source* source_ = nullptr;
+  exhaustive_walk whole_tree_;
+  walk_mode* mode_ = &whole_tree_;  // a token replay's too
   bool inside_ = true;
-  bool diving_ = false;
   bool reached_ = false;  // the walk came to its target piece
   std::size_t depth_ = 0;
   std::vector<level> at_;
-  std::uint64_t dive_state_ = 0;
   std::uint64_t weight_ = 1;
   std::uint64_t est_complete_ = 0, est_blocked_ = 0;
   std::optional<bug_report> first_bound_;

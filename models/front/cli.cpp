@@ -19,6 +19,7 @@
 #include "harness/errors.hpp"
 #include "harness/registry.hpp"
 #include "harness/replay.hpp"
+#include "models/divide/divide.hpp"
 #include "models/front/bind.hpp"
 #include "models/front/site_override.hpp"
 #include "models/report/token.hpp"
@@ -30,6 +31,7 @@ namespace {
 struct one_run {
   std::string client;
   result r;
+  shard_division division;  ///< a shard's (shard_count > 1)
 };
 
 // Validates the sites against the variant's list; returns an error line or "".
@@ -58,10 +60,11 @@ void print_run(const model_request& req, const one_run& x, std::uint32_t shard_i
   else if (req.jobs > 1)
     jobs = fmt::format(", {} jobs", req.jobs);
   if (shard_count > 1)
-    jobs = x.r.cut == 0 ? fmt::format(", shard {}/{} (no branch point: one piece, shard 0's)",
-                                      shard_index, shard_count)
-                        : fmt::format(", shard {}/{} ({} pieces, the deepest at depth {})",
-                                      shard_index, shard_count, x.r.subtrees, x.r.cut);
+    jobs = x.division.depth == 0
+               ? fmt::format(", shard {}/{} (no branch point: one piece, shard 0's)", shard_index,
+                             shard_count)
+               : fmt::format(", shard {}/{} ({} pieces, the deepest at depth {})", shard_index,
+                             shard_count, x.division.pieces, x.division.depth);
   std::printf("%s/%s [%s]%s: %llu complete, %llu blocked, %.3f s, %.0f execs/s%s\n",
               req.variant.c_str(), x.client.c_str(), std::string(model_name(req.model)).c_str(),
               sites.c_str(), static_cast<unsigned long long>(x.r.complete),
@@ -250,11 +253,11 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs,
       if (shard_count > 1)
         e["shard"] = {{"index", shard_index},
                       {"count", shard_count},
-                      {"pieces", x.r.subtrees},
-                      {"depth", x.r.cut},
-                      {"division", fmt::format("{:016x}", x.r.division)},
-                      {"counted_depth", x.r.counted_depth},
-                      {"counts", counts_json(x.r.counted)}};
+                      {"pieces", x.division.pieces},
+                      {"depth", x.division.depth},
+                      {"division", fmt::format("{:016x}", x.division.fingerprint)},
+                      {"counted_depth", x.division.counted_depth},
+                      {"counts", counts_json(x.division.counted)}};
       if (x.r.bug)
         e["bug"] = {{"kind", error_name(x.r.bug->kind)},
                     {"message", x.r.bug->message},
@@ -336,7 +339,7 @@ int run_model_command(const model_request& request) {
   }
   int code = 0;
   std::vector<one_run> runs;
-  std::uint32_t shard_index = 0, shard_count = 1;
+  shard_options shard;
   const std::string error = [&]() -> std::string {
     if (slash != std::string::npos && req.variant.size() != slash)
       return "give the client either as " + request.variant + " or with --client, not both";
@@ -356,10 +359,8 @@ int run_model_command(const model_request& request) {
       if (!req.replay.empty() || req.max_executions != 0)
         return "--shard explores a fixed share of the tree: not with --replay or "
                "--max-executions";
-      std::tie(o.shard_index, o.shard_count) = parse_shard(
+      std::tie(shard.index, shard.count) = parse_shard(
           req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
-      shard_index = o.shard_index;
-      shard_count = o.shard_count;
     }
     if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
     nlohmann::json counts;
@@ -415,23 +416,24 @@ int run_model_command(const model_request& request) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
       if (!req.counts_file.empty()) {
         try {
-          o.division_counts = read_counts(req, std::string(cl.name), counts);
+          shard.counts = read_counts(req, std::string(cl.name), counts);
         } catch (const nlohmann::json::exception& e) {
           return "--counts " + req.counts_file + ": a field of the wrong type (" +
                  harness::json_error_text(e) + ")";
         }
       }
-      runs.push_back({std::string(cl.name), explore(o, cl.run)});
+      shard_result x = explore_shard(o, shard, cl.run);
+      runs.push_back({std::string(cl.name), std::move(x.run), std::move(x.division)});
       // a token that does not describe an execution of this client is bad input
       if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
         return runs.back().r.bug->message;
-      print_run(req, runs.back(), shard_index, shard_count);
+      print_run(req, runs.back(), shard.index, shard.count);
       if (runs.back().r.bug) code = 1;
     }
     return "";
   }();
   if (!error.empty()) throw harness::usage_error(error);
-  write_outputs(req, runs, shard_index, shard_count);
+  write_outputs(req, runs, shard.index, shard.count);
   if (!req.svg_file.empty())
     if (const std::string e = write_svg(req.svg_file, runs); !e.empty())
       throw harness::usage_error(e);

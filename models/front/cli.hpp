@@ -42,9 +42,9 @@ struct model_request {
   bool estimate = false;             ///< --estimate: predict the size, explore nothing
   std::uint64_t samples = 10000;     ///< --samples: random paths of --estimate
   std::uint64_t seed = 0;            ///< --seed: of --estimate's paths (0: a fresh one)
-  std::string shard;                 ///< --shard I/N or auto (options::shard_index/count)
+  std::string shard;                 ///< --shard I/N or auto (shard_options::index/count)
   std::uint32_t shard_count = 0;     ///< --shard-count: N for `--shard auto` under Kubernetes
-  std::string counts_file;  ///< --counts: a merged run's node counts (options::division_counts)
+  std::string counts_file;  ///< --counts: a merged run's node counts (shard_options::counts)
   bool balance = false;     ///< --balance: how evenly N workers share it (measure_balance)
   std::vector<std::uint32_t> workers{2, 4, 8, 16, 64};  ///< --workers: the N of --balance
   unsigned stall_seconds = 60;                          ///< options::stall_seconds (0: never)
@@ -72,8 +72,8 @@ nlohmann::json read_clients_json(const std::string& file, const std::string& wha
 
 /// `stealcheck merge FILE... [--json OUT]` (models/front/merge.cpp): the JSON files of the
 /// shards of one sharded run, added up per client: complete and blocked counts (and why
-/// blocked), the time in all and of the longest shard, the node counts (result::counted, for
-/// the next run's `--counts`); the first shard's bug (lowest index) with its replay command.
+/// blocked), the time in all and of the longest shard, the node counts (shard_division::counted,
+/// for the next run's `--counts`); the first shard's bug (lowest index) with its replay command.
 /// Checks that every file comes from the same run (variant, model,
 /// sites, stealcheck version, the same division) and that shards 0..N-1 are each there once.
 /// Returns 0, or 1 when a shard found a bug; throws harness::usage_error (exit 2) for a

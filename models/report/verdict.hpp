@@ -81,7 +81,7 @@ struct bug_report {
 };
 
 /// Executions below nodes of the exploration tree, each node named by its path from the root
-/// (per branching depth, the ordinal of the alternative taken: models/explore/trust.hpp).
+/// (per branching depth, the ordinal of the alternative taken: models/explore/walk.hpp).
 using node_counts = std::map<std::vector<std::uint32_t>, std::uint64_t>;
 
 struct result {
@@ -96,22 +96,12 @@ struct result {
   std::uint64_t blocked_assume = 0;
   std::string blocked_note;    ///< names the first bound hit: thread and bound
   bool limit_reached = false;  ///< stopped at options::max_executions
-  /// shard_count > 1: the pieces the tree was divided into, the branching depth of the deepest
-  /// one (0: the whole tree is one piece) and a fingerprint of the division (the shards of one
-  /// run agree on it). jobs > 1: the pieces the jobs explored (the whole tree, and each part a
-  /// busy job gave to an idle one).
-  std::uint64_t subtrees = 0;
-  std::size_t cut = 0;
-  std::uint64_t division = 0;
+  /// options::jobs > 1: the pieces the jobs explored (the whole tree, and each part a busy job
+  /// gave to an idle one)
+  std::uint64_t pieces = 0;
   /// options::jobs > 1: the executions of the job that explored the most (the balance: the
   /// jobs shared the work evenly when it is about executions / jobs)
   std::uint64_t busiest_job = 0;
-  /// shard_count > 1: the executions below nodes this shard explored: those on the way to its
-  /// pieces, and below a piece, down to counted_depth, the children of each node holding 1/64
-  /// of the shard's executions (explore.cpp). The shards' counts add up to the client's
-  /// (stealcheck merge), which the next run's division can use (options::division_counts).
-  node_counts counted;
-  std::size_t counted_depth = 0;
   double seconds = 0;
   std::optional<bug_report> bug;
   /// The first execution cut by the per-thread event bound, reported as a bug would be

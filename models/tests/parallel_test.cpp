@@ -1,12 +1,12 @@
 // Parallel exploration (options::jobs > 1) explores exactly the sequential executions: for every
 // variant, client and model the same set of complete executions (replay tokens compared as
-// sets) and the same blocked count; the work really was shared (result::subtrees > 1, pieces
+// sets) and the same blocked count; the work really was shared (result::pieces > 1, pieces
 // given away) in some client; a known-bad variant gets the sequential bug report; and a
 // fiber torn down while suspended in a destructor's unlock (the locked deque's scoped_lock,
 // which a skipped subtree leaves mid-run) is unwound without std::terminate.
 //
-// Sharding (options::shard_count) is checked the same way: the shards' executions together are
-// the sequential ones, each once.
+// Sharding (explore_shard, models/divide/divide.hpp) is checked the same way: the shards'
+// executions together are the sequential ones, each once.
 //
 // Run time: a few seconds in release (every non-large client twice per model).
 #include <gtest/gtest.h>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "deques/registry.hpp"
+#include "models/divide/divide.hpp"
 #include "models/front/clients.hpp"
 #include "models/report/token.hpp"
 #include "models/tests/sweep.hpp"
@@ -30,6 +31,7 @@ namespace {
 
 struct explored {
   result r;
+  shard_division division;            // a shard's
   std::multiset<std::string> tokens;  // a multiset: an execution seen twice shows up
 };
 
@@ -40,13 +42,12 @@ explored run(const std::function<void(client&)>& fn, memory_model m, unsigned jo
   options o;
   o.model = m;
   o.jobs = jobs;
-  o.shard_index = shard_index;
-  o.shard_count = shard_count;
-  o.division_counts = std::move(counts);
   o.on_complete = [&](const graph& g, const consistency_checker&) {
     out.tokens.insert(encode_token(g));
   };
-  out.r = explore(o, fn);
+  shard_result x = explore_shard(o, {shard_index, shard_count, std::move(counts)}, fn);
+  out.r = std::move(x.run);
+  out.division = std::move(x.division);
   return out;
 }
 
@@ -88,11 +89,11 @@ TEST(Parallel, SameExecutionsAsSequentialForEveryClient) {
             << only_par.size() << " only parallel (or repeated), e.g. "
             << (only_par.empty() ? (only_seq.empty() ? "" : only_seq[0]) : only_par[0]);
         EXPECT_EQ(par.tokens.size(), par.r.complete) << what;
-        split += par.r.subtrees > 1 ? 1 : 0;
+        split += par.r.pieces > 1 ? 1 : 0;
         std::printf("%s: %llu complete, %llu blocked; %llu subtrees\n", what.c_str(),
                     static_cast<unsigned long long>(par.r.complete),
                     static_cast<unsigned long long>(par.r.blocked),
-                    static_cast<unsigned long long>(par.r.subtrees));
+                    static_cast<unsigned long long>(par.r.pieces));
       }
     }
   });
@@ -104,7 +105,7 @@ explored run_shard(const std::function<void(client&)>& fn, std::uint32_t index, 
   return run(fn, memory_model::rc11, jobs, index, count, std::move(counts));
 }
 
-// Shards (options::shard_count) partition the executions: for every client, and N = 1..8
+// Shards (shard_options) partition the executions: for every client, and N = 1..8
 // shards, the shards' executions together are the sequential ones, each exactly once, and
 // their counts add up; the same with two threads per shard (N = 3). Under the sanitizers one small
 // client in 3 shards: the division is sequential code, and every shard probes the top of the tree
@@ -134,11 +135,11 @@ TEST(Sharding, ShardsPartitionTheExecutionsOfEveryClient) {
           complete += sh.r.complete;
           blocked += sh.r.blocked;
           if (i > 0) {
-            EXPECT_EQ(sh.r.subtrees, pieces) << what << ": another division";
-            EXPECT_EQ(sh.r.division, division) << what << ": another division";
+            EXPECT_EQ(sh.division.pieces, pieces) << what << ": another division";
+            EXPECT_EQ(sh.division.fingerprint, division) << what << ": another division";
           }
-          pieces = sh.r.subtrees;
-          division = sh.r.division;
+          pieces = sh.division.pieces;
+          division = sh.division.fingerprint;
           all.insert(sh.tokens.begin(), sh.tokens.end());
         }
         EXPECT_EQ(complete, seq.r.complete) << what;
@@ -178,14 +179,14 @@ sharded run_shards(const std::function<void(client&)>& fn, std::uint32_t n,
     out.complete += sh.r.complete;
     out.blocked += sh.r.blocked;
     out.busiest = std::max(out.busiest, sh.r.executions());
-    out.division = sh.r.division;
-    for (const auto& [path, c] : sh.r.counted)
+    out.division = sh.division.fingerprint;
+    for (const auto& [path, c] : sh.division.counted)
       out.counted[path] += c;
   }
   return out;
 }
 
-// A second run divided by the counts the first run's shards wrote (options::division_counts):
+// A second run divided by the counts the first run's shards wrote (shard_options::counts):
 // its shards are still the sequential executions, each once, and they share them evenly, where
 // the estimates left the busiest shard 1.10x and 1.17x the mean (push3_pop2_2thieves at N = 3
 // and 6; measured 1.00x with the counts; under the sanitizers push2_pop_steal2 at N = 3: 14 of
@@ -297,7 +298,7 @@ TEST(Parallel, WideClientIsShared) {
     const explored par =
         run(clients::push3_pop2_2thieves<chase_lev_tag::deque>, memory_model::rc11, 2);
     EXPECT_EQ(par.r.complete, 1375u);
-    shared += par.r.subtrees >= 2 && par.r.busiest_job < par.r.complete ? 1 : 0;
+    shared += par.r.pieces >= 2 && par.r.busiest_job < par.r.complete ? 1 : 0;
   }
   EXPECT_GT(shared, 0) << "no piece was given away in five runs";
 }
