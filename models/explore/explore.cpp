@@ -106,6 +106,10 @@ const hb_clocks& client::happens_before_relation() const {
 }
 
 result explore(const options& opt, const std::function<void(client&)>& body) {
+  if (opt.sample.executions > 0 && opt.replay.empty())
+    return detail::with_explorer(opt, body, [&](detail::explorer& e) {
+      return e.sample(opt.sample.executions, opt.sample.seed);
+    });
   if (opt.jobs <= 1 || !opt.replay.empty() || opt.max_executions != 0)
     return detail::explore_one(opt, body);
   return detail::explore_parallel(opt, body);

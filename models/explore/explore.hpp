@@ -81,6 +81,21 @@ struct options {
   /// sequentially, so that the report is the sequential one. Sequential anyway with
   /// max_executions or replay.
   unsigned jobs = 1;
+  /// Sampling instead of exhaustive exploration (`stealcheck fuzz`): with executions > 0, that
+  /// many executions, each one random walk of the exploration tree drawn from `seed`'s stream
+  /// (models/explore/walk.hpp, random_walk: at every branch point one alternative drawn
+  /// uniformly). Each is consistent and checked as an exhaustive run checks it (values, spec,
+  /// races, memory errors, the event bound); a bug is reported with its trace and replay
+  /// token, and the same seed draws the same executions. The result counts the executions
+  /// drawn (one may be drawn twice; a walk that ends in a dead end is drawn again, at most 16
+  /// walks per execution) and says result::sampled: NOT exhaustive. Sequential:
+  /// jobs, replay and max_executions do not apply. Cost: one run of the client per execution,
+  /// plus a re-execution for each backward revisit drawn.
+  struct sampling {
+    std::uint64_t executions = 0;  ///< 0: exhaustive exploration
+    std::uint64_t seed = 1;
+  };
+  sampling sample;
   /// A model thread that runs this many seconds without a model operation (an endless loop
   /// the event bound cannot see: it counts only model operations), or an explorer step that
   /// takes this long, ends the process with one error line and exit code 2

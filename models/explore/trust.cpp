@@ -542,6 +542,20 @@ result explorer::run() {
   return finish(t0);
 }
 
+result explorer::sample(std::uint64_t executions, std::uint64_t seed) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t stream = seed;
+  // a walk may end in a dead end (a drawn alternative with no execution below it): draw
+  // again, at most 16 walks per execution asked for
+  for (std::uint64_t walks = 0; res_.executions() < executions && walks < 16 * executions && !stop_;
+       ++walks) {
+    random_walk random(splitmix64_next(stream), true);
+    walk(nullptr, random);
+  }
+  res_.sampled = true;
+  return finish(t0);
+}
+
 result explorer::run_pieces(piece_source& source, const std::function<void(std::uint64_t)>& done) {
   const auto t0 = std::chrono::steady_clock::now();
   sharing_walk sharing(source);
@@ -594,7 +608,7 @@ dive_sample explorer::dive(const piece& p, std::uint64_t seed) {
   const result saved = res_;
   const std::optional<bug_report> saved_bound = first_bound_;
   est_complete_ = est_blocked_ = 0;
-  dive_walk random(seed | 1);  // (seed | 1: the stream every division is built from)
+  random_walk random(seed | 1, false);  // (seed | 1: the stream every division is built from)
   walk(&p, random);
   dive_sample out;
   out.complete = est_complete_;

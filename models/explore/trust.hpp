@@ -68,6 +68,10 @@ class explorer final : private choice_free_adder, private work_donor {
   /// shallowest branch point it is inside that has any, and skips them itself. `done`, when
   /// given, is called after each piece with the executions it had.
   result run_pieces(piece_source& source, const std::function<void(std::uint64_t)>& done = nullptr);
+  /// Draws `executions` executions, each one random walk from the root (random_walk) seeded
+  /// from `seed`'s splitmix64 stream, checking each as run() does; stops at the first bug.
+  /// See options::sample.
+  result sample(std::uint64_t executions, std::uint64_t seed);
   /// One random dive below piece p, drawn from `seed`'s stream (models/divide/: the estimate and
   /// the division). Bugs met on the way are not reported: a dive only measures. Reusable: the
   /// explorer's fibers and buffers serve every dive.

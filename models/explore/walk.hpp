@@ -6,8 +6,9 @@
 // - exhaustive_walk: every alternative, nothing asked inside the piece (the sequential DFS);
 // - sharing_walk: every alternative, and before each one inside the piece the worker may give
 //   away untried alternatives to an idle worker (explorer::run_pieces, models/explore/workers.hpp);
-// - dive_walk: one alternative drawn uniformly at each branch point, the leaf weighed, not
-//   counted (Knuth's estimator: models/divide/divide.hpp).
+// - random_walk: one alternative drawn uniformly at each branch point; as a dive the leaf is
+//   weighed, not counted (Knuth's estimator: models/divide/divide.hpp), as a sample it is an
+//   execution of the result, checked as any (options::sampling, `stealcheck fuzz`).
 //
 // Thread role: the explorer's thread (a sharing_walk's source synchronizes with the others).
 #pragma once
@@ -128,13 +129,18 @@ class sharing_walk final : public walk_mode {
   piece_source& source_;
 };
 
-/// One alternative drawn uniformly at each branch point from the splitmix64 stream `seed`
-/// (explorer::dive): a random path, whose leaf weighs the product of the branching factors
-/// below the target.
-class dive_walk final : public walk_mode {
+/// One alternative drawn uniformly at each branch point from the splitmix64 stream `seed`.
+/// - A dive (explorer::dive, counted == false): a random path, whose leaf weighs the product of
+///   the branching factors below the target; it is no execution of the result.
+/// - A sample (explorer::sample, counted == true): the leaf is an execution of the result,
+///   checked as an exhaustive run checks it. A read takes one of the writes RC11 lets it read,
+///   a write one of its mo positions or one of the reads it may revisit; only consistent
+///   alternatives are offered, so every sampled execution is consistent. Not uniform over
+///   executions: a subtree with fewer leaves is as likely as each of its siblings.
+class random_walk final : public walk_mode {
  public:
-  explicit dive_walk(std::uint64_t seed) : state_(seed) {}
-  bool explores() const noexcept override { return false; }
+  random_walk(std::uint64_t seed, bool counted) : state_(seed), counted_(counted) {}
+  bool explores() const noexcept override { return counted_; }
   bool tracks_inside() const noexcept override { return true; }
   alternatives choose(std::size_t count, std::size_t /*from*/) override {
     const auto k = static_cast<std::size_t>(splitmix64_next(state_) % count);
@@ -143,6 +149,7 @@ class dive_walk final : public walk_mode {
 
  private:
   std::uint64_t state_;
+  bool counted_;
 };
 
 }  // namespace stealcheck::model::detail

@@ -96,6 +96,7 @@ struct result {
   std::uint64_t blocked_assume = 0;
   std::string blocked_note;    ///< names the first bound hit: thread and bound
   bool limit_reached = false;  ///< stopped at options::max_executions
+  bool sampled = false;        ///< options::sample: executions drawn at random, NOT exhaustive
   /// options::jobs > 1: the pieces the jobs explored (the whole tree, and each part a busy job
   /// gave to an idle one)
   std::uint64_t pieces = 0;
