@@ -7,6 +7,7 @@
 #include "models/front/cli.hpp"
 #include "models/front/mutate.hpp"
 #include "stress/cli.hpp"
+#include "stress/fuzz.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck {
@@ -22,6 +23,7 @@ int cli_main(int argc, char** argv, const char* program,
   stress::add_stress_command(app, exit_code);
   harness::add_verify_command(app, all_checkers(), exit_code);
   stress::lincheck::add_lincheck_command(app, exit_code);
+  stress::fuzz::add_fuzz_command(app, exit_code);
   model::add_model_command(app, exit_code);
   model::add_merge_command(app, exit_code);
   model::add_mutate_command(app, exit_code);

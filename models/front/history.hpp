@@ -15,9 +15,10 @@
 // client's main thread after joining every thread.
 // Complexity: check_all is a backtracking search over linearizations: O(n!) worst case for n
 // operations (clients here have at most a dozen, and hb prunes hard); at most 64 operations
-// (sets are bitmasks; more is reported as a client error). No spec copies: apply and undo; no
-// allocation per execution once warm. Minimizing (failures only): one search per unit.
-// Source: linearizability (Herlihy, Wing, TOPLAS 1990) with happens-before in place of real
+// (sets are bitmasks): a history of more (a sampled scenario, `stealcheck fuzz`) has its values
+// judged (taken twice, invented, lost; each result as it returned), not its order. No spec copies:
+// apply and undo; no allocation per execution once warm. Minimizing (failures only): one search per
+// unit. Source: linearizability (Herlihy, Wing, TOPLAS 1990) with happens-before in place of real
 // time, as in CDSChecker's specification checks (Norris, Demsky, OOPSLA 2013); the search is
 // Wing and Gong's (1993).
 #pragma once
@@ -36,6 +37,9 @@ namespace stealcheck::model {
 
 /// One operation of a model-checked client: the spec's record (deques/spec.hpp) with the
 /// events that delimit it (happens-before between operations is between those events).
+/// The most operations whose order check_all decides (hb-linearizability); more: values only.
+inline constexpr std::size_t max_linearized_ops = 64;
+
 struct deque_op : spec::operation<std::int64_t> {
   event_id first;  ///< the operation's first event
   event_id last;   ///< its last event

@@ -1,0 +1,46 @@
+// stress/fuzz.hpp: `stealcheck fuzz`, weak-memory sampling of scenarios larger than the
+// exhaustive clients reach.
+//
+//   stealcheck fuzz VARIANT [--thieves K] [--ops N] [--steals M] [--prefix P]
+//                   [--executions E | --seconds S] [--per-scenario X] [--seed S] [--model M]
+//                   [--client NAME] [--scenario-seed X]
+//
+// Each scenario is generated from the variant's declared shape (the owner's P pushes and pops
+// alone, then N more while K thieves each steal M times, batch steals on a batch-stealing
+// variant; unique values, a final drain) and drawn X times by the model checker's sampling
+// (model::options::sample: one random walk of the exploration tree per execution, each
+// consistent under RC11 or SC and checked as an exhaustive run checks it: values, the
+// variant's spec by hb-linearizability, races, memory errors). With --client, a built-in
+// client is sampled instead. The run prints its seed and the command that repeats it; on a
+// terminal a status line each second. Exit 0 when the budget ends with no bug (not
+// exhaustive), 1 on a bug (its scenario, report and the command that repeats that scenario
+// alone), 2 on bad input (one error line).
+//
+// Thread role: the process's main thread. Source: sampling as C11Tester draws executions
+// (Luo and Demsky, ASPLOS 2021), over stealcheck's own exploration tree (models/explore/).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+
+#include "stress/scenario.hpp"
+
+namespace stealcheck::stress::fuzz {
+
+/// The size of a generated scenario.
+struct sizes {
+  int thieves = 3;  ///< thief threads (1 .. 15)
+  int ops = 12;     ///< the owner's operations while the thieves run
+  int steals = 4;   ///< each thief's steals
+  int prefix = 4;   ///< the owner's operations before the thieves start
+};
+
+/// The scenario of seed `seed`: pushes two times in three (the rest pops), each thief's step a
+/// steal, or on a batch-stealing variant a batch steal one time in three. The same seed and
+/// sizes give the same scenario on every machine (splitmix64).
+lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batch);
+
+void add_fuzz_command(CLI::App& app, int& exit_code);
+
+}  // namespace stealcheck::stress::fuzz
+// SPDX-License-Identifier: Apache-2.0

@@ -1,0 +1,48 @@
+#!/bin/sh
+# tools/tests/fuzz_cli.sh STEALCHECK: `stealcheck fuzz` end to end.
+#  - every known-bad variant with generated scenarios (all but the scheduler's, which has model
+#    clients only) is found with the default sizes within 20,000 executions (exit 1), and the
+#    command the report gives for its scenario alone finds the same bug again;
+#  - every correct variant shows no bug in 2,000 executions (exit 0, "NOT exhaustive");
+#  - the same seed repeats the same run.
+set -u
+bin=$1
+fail=0
+known_bad=$("$bin" list | awk '/KNOWN-BAD/ && $1 !~ /^sched/ {print $1}')
+correct=$("$bin" list | awk 'NR > 1 && !/KNOWN-BAD/ && $1 != "sched" {print $1}')
+[ -n "$known_bad" ] && [ -n "$correct" ] || { echo "no variants listed"; exit 1; }
+for v in $known_bad; do
+  out=$("$bin" fuzz "$v" --seed 1 --executions 20000 2>&1)
+  rc=$?
+  first=$(echo "$out" | sed -n '/^BUG/,$p' | grep -v '^  scenario:' | grep -m1 -E '^  [a-z_]+: ')
+  if [ $rc -ne 1 ] || [ -z "$first" ]; then
+    echo "FAIL $v: exit $rc, not a bug report"
+    echo "$out" | head -5
+    fail=1
+    continue
+  fi
+  again=$(echo "$out" | sed -n 's/^  this scenario alone: [^ ]* //p')
+  # shellcheck disable=SC2086
+  out2=$("$bin" $again 2>&1)
+  rc2=$?
+  first2=$(echo "$out2" | sed -n '/^BUG/,$p' | grep -v '^  scenario:' | grep -m1 -E '^  [a-z_]+: ')
+  if [ $rc2 -ne 1 ] || [ "$first2" != "$first" ]; then
+    echo "FAIL $v: the scenario alone gave exit $rc2 and '$first2', not '$first'"
+    fail=1
+  fi
+  echo "ok $v: $(echo "$out" | grep -m1 '^BUG')"
+done
+for v in $correct; do
+  out=$("$bin" fuzz "$v" --seed 1 --executions 2000 2>&1)
+  rc=$?
+  if [ $rc -ne 0 ] || ! echo "$out" | grep -q 'NOT exhaustive'; then
+    echo "FAIL $v: exit $rc on a correct variant"
+    echo "$out" | head -20
+    fail=1
+  fi
+done
+a=$("$bin" fuzz chase_lev --seed 5 --executions 500 2>&1 | grep -v ' s (')
+b=$("$bin" fuzz chase_lev --seed 5 --executions 500 2>&1 | grep -v ' s (')
+[ "$a" = "$b" ] || { echo "FAIL: the same seed printed another run"; fail=1; }
+exit $fail
+# SPDX-License-Identifier: Apache-2.0
