@@ -3,7 +3,7 @@
 // token; the correct variants show no bug in as many draws; the same seed draws the same
 // executions, and every drawn execution is one the exhaustive exploration has.
 //
-// Run time (release, 1 core): a few seconds.
+// Run time (release, 1 core): about 15 s; the sanitizer presets draw one known-bad's bug.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -47,6 +47,8 @@ TEST(Sampling, DrawsTheBugOfEveryKnownBadThatAClientCatches) {
   std::uint64_t pairs = 0, drawn = 0;
   for_each_swept_variant([&](auto tag, const variant_info& info) {
     if (!info.known_bad) return;
+    // under the sanitizers one known-bad: the sampler's own code, not each bug's statistics
+    if (!full_scale && info.name != "chase_lev_no_pop_fence") return;
     for (const auto& cl : clients::clients_for<decltype(tag)::template deque>(info)) {
       if (cl.large) continue;
       const result exhaustive = explore(options{}, cl.run);
@@ -77,7 +79,7 @@ TEST(Sampling, DrawsTheBugOfEveryKnownBadThatAClientCatches) {
       return;
     }
   });
-  EXPECT_GT(pairs, 5 * seeds);
+  EXPECT_GT(pairs, full_scale ? 5 * seeds : 0);
   EXPECT_GE(drawn * 10, pairs * 9) << drawn << " of " << pairs;
 }
 

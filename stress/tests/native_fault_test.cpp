@@ -329,11 +329,14 @@ TEST(NativeFault, StressSmallCeilingStopsAnAllocatingDeque) {
 // A run by time of a deque that keeps memory until it is destroyed goes on with fresh deques
 // and passes under the small ceiling; without them it crossed it (4 KB a push).
 TEST(NativeFault, StressByTimeRenewsADequeThatKeepsMemoryUntilDestroyed) {
+  // ASan's quarantine keeps freed memory resident, and TSan's allocator returns it lazily: a
+  // destroyed deque's memory does not leave the resident size there
+  if (sanitized) GTEST_SKIP() << "release preset only (sanitizer allocators keep freed memory)";
   config c = small_config();
   c.seconds = 3;
   const result r = printed(
       run_isolated([&] { return run<variant_tag<retaining_push>>(scenario_kind::mixed, c); }, 60,
-                   20, std::uint64_t{sanitized ? 1024 : 64} << 20));
+                   20, std::uint64_t{64} << 20));
   EXPECT_TRUE(r.ok) << r.failure;
   EXPECT_GT(r.renewals, 0u);
 }
