@@ -2,7 +2,9 @@
 
 #include <cxxabi.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#include <sanitizer/allocator_interface.h>
+// The sanitizer runtimes' count of live allocated bytes (compiler-rt's
+// sanitizer/allocator_interface.h, which g++ 12 does not install; libasan and libtsan export it).
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #else
 #include <malloc.h>
 #endif
@@ -10,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <typeinfo>
