@@ -51,24 +51,45 @@ struct fuzz_args {
   std::uint64_t seed = 0;
   std::uint64_t scenario_seed = 0;  ///< --scenario-seed: that one scenario only
   bool one_scenario = false;
+  std::string scenario_text;  ///< --scenario: this scenario only
+  bool exhaustive = false;    ///< --exhaustive: explore --scenario's executions, all of them
+  bool minimize = true;
   std::string model = "rc11";
   std::string client;
   std::string strategy = "random";
 };
 
 constexpr std::uint64_t default_executions = 20000;
+// A minimized scenario of at most this many steps is explored exhaustively (at most
+// exhaustive_cap executions) for the report of the first failing execution in the tree.
+constexpr std::size_t exhaustive_steps = 12;
+constexpr std::uint64_t exhaustive_cap = 1000000;
+// Minimizing: at most max_checks smaller scenarios tried, each drawn as the failing one was
+// (the per-scenario count, from its seed), so the minimized bug repeats from the same seed.
+constexpr int max_checks = 400;
 
-// The command that repeats a run (or, with `scenario`, that one scenario alone).
-harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint64_t> scenario) {
+std::size_t steps(const lincheck::scenario& s) {
+  std::size_t n = s.prefix.size() + s.owner.size();
+  for (const auto& t : s.thieves)
+    n += t.size();
+  return n;
+}
+
+// The command that repeats a run; with `scenario` set, that one generated scenario; with `text`,
+// a scenario written out (sampled from `scenario`'s seed, or with `exhaustive` all of it).
+harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint64_t> scenario,
+                                     const std::string& text = {}, bool exhaustive = false) {
   harness::command_line c{"fuzz", a.variant, {}};
   if (!a.client.empty()) c.opt("--client", a.client);
-  if (a.client.empty()) {
+  if (a.client.empty() && text.empty()) {
     c.opt("--thieves", static_cast<std::uint64_t>(a.z.thieves))
         .opt("--ops", static_cast<std::uint64_t>(a.z.ops))
         .opt("--steals", static_cast<std::uint64_t>(a.z.steals))
         .opt("--prefix", static_cast<std::uint64_t>(a.z.prefix));
   }
+  if (!text.empty()) c.opt("--scenario", text);
   if (a.model != "rc11") c.opt("--model", a.model);
+  if (exhaustive) return c.opt("--exhaustive");
   c.opt("--per-scenario", a.per_scenario);
   if (scenario) return c.opt("--scenario-seed", *scenario);
   if (a.seconds > 0)
@@ -84,16 +105,114 @@ model::memory_model model_named(const std::string& name) {
   throw harness::usage_error(fmt::format("--model: '{}' is neither rc11 nor sc", name));
 }
 
+// Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
+class scenario_runner {
+ public:
+  scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m)
+      : binding_(b), info_(info), model_(m) {}
+  /// The report of the first bug drawn in `executions` executions of s from `seed` (0
+  /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`.
+  std::string failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
+                      std::uint64_t& count) const {
+    model::options opt;
+    opt.model = model_;
+    opt.sample = {executions, seed};
+    if (executions == 0) opt.max_executions = exhaustive_cap;
+    const auto f = binding_.model(info_.spec, opt, &count)(s, seed);
+    return f ? f->report : std::string();
+  }
+
+ private:
+  const lincheck::binding& binding_;
+  const variant_info& info_;
+  model::memory_model model_;
+};
+
+// Fewer thieves, owner operations and steals while the bug is still drawn (each candidate
+// `draws` times from `seed`): greedy, one step at a time, until no single step can go.
+lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, std::uint64_t draws,
+                            std::uint64_t seed, int& checks) {
+  std::uint64_t ignored = 0;
+  auto fails = [&](const lincheck::scenario& c) {
+    ++checks;
+    return !run.failure(c, draws, seed, ignored).empty();
+  };
+  for (bool changed = true; changed && checks < max_checks;) {
+    changed = false;
+    auto keep_if_fails = [&](lincheck::scenario c) {
+      if (checks >= max_checks || !fails(c)) return;
+      s = std::move(c);
+      changed = true;
+    };
+    for (std::size_t t = s.thieves.size(); t-- > 0 && s.thieves.size() > 1;) {
+      lincheck::scenario c = s;
+      c.thieves.erase(c.thieves.begin() + static_cast<std::ptrdiff_t>(t));
+      keep_if_fails(std::move(c));
+    }
+    for (auto part : {&lincheck::scenario::owner, &lincheck::scenario::prefix})
+      for (std::size_t i = (s.*part).size(); i-- > 0;) {
+        lincheck::scenario c = s;
+        (c.*part).erase((c.*part).begin() + static_cast<std::ptrdiff_t>(i));
+        keep_if_fails(std::move(c));
+      }
+    for (std::size_t t = 0; t < s.thieves.size(); ++t)
+      for (std::size_t i = s.thieves[t].size(); i-- > 1;) {
+        lincheck::scenario c = s;
+        c.thieves[t].erase(c.thieves[t].begin() + static_cast<std::ptrdiff_t>(i));
+        keep_if_fails(std::move(c));
+      }
+  }
+  return s;
+}
+
+// A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
+// reported with the command that repeats it.
+void report_bug(const fuzz_args& a, const scenario_runner& run, const lincheck::scenario& s,
+                std::uint64_t seed, std::string found) {
+  fmt::print("  scenario: {}\n", lincheck::describe(s));
+  lincheck::scenario m = s;
+  if (a.minimize && !a.exhaustive) {
+    int checks = 0;
+    m = minimize(run, s, a.per_scenario, seed, checks);
+    fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n", steps(m),
+               steps(s), checks, lincheck::describe(m));
+    std::uint64_t ignored = 0;
+    found = run.failure(m, a.per_scenario, seed, ignored);
+  }
+  bool exhaustive = a.exhaustive;
+  if (!exhaustive && steps(m) <= exhaustive_steps) {
+    std::uint64_t count = 0;
+    std::string first = run.failure(m, 0, 0, count);
+    if (!first.empty()) {
+      fmt::print("  explored exhaustively: the first failing execution, after {} others\n", count);
+      found = std::move(first);
+      exhaustive = true;
+    }
+  }
+  fmt::print("  {}\n", found);
+  fmt::print("  repeat this bug: {}\n",
+             repeat_command(a, seed, lincheck::describe(m), exhaustive).str());
+}
+
 int run_fuzz(fuzz_args a) {
   const harness::variant* v = harness::find_variant(a.variant);
   if (v == nullptr)
     throw harness::usage_error(fmt::format("unknown variant '{}' ({} list shows them)", a.variant,
                                            harness::program_name()));
-  model::options opt;
-  opt.model = model_named(a.model);
+  const model::memory_model mm = model_named(a.model);
   if (a.strategy != "random")
     throw harness::usage_error(
         fmt::format("--strategy: '{}' is not a strategy (random)", a.strategy));
+  if (a.exhaustive && a.scenario_text.empty())
+    throw harness::usage_error("--exhaustive explores the scenario that --scenario gives");
+  std::optional<lincheck::scenario> given;
+  if (!a.scenario_text.empty()) {
+    std::string error;
+    given = lincheck::parse_scenario(a.scenario_text, error);
+    if (!given) throw harness::usage_error("--scenario: " + error);
+    a.one_scenario = true;
+    if (a.scenario_seed == 0) a.scenario_seed = a.seed;
+  }
   // the body: one built-in client, or the scenario of a seed
   std::function<void(model::client&)> client_body;
   const lincheck::binding* lb = v->binding<lincheck::binding>();
@@ -114,57 +233,67 @@ int run_fuzz(fuzz_args a) {
   if (a.executions == 0 && a.seconds <= 0) a.executions = default_executions;
   if (a.one_scenario) a.executions = a.per_scenario;
   const variant_info& info = v->info();
-  fmt::print("fuzz {}: strategy {}, model {}, ", a.variant, a.strategy, a.model);
+  fmt::print("fuzz {}: strategy {}, model {}, ", a.variant,
+             a.exhaustive ? "exhaustive" : a.strategy, a.model);
   if (!a.client.empty())
     fmt::print("client {}", a.client);
+  else if (given)
+    fmt::print("the scenario given ({} steps)", steps(*given));
   else
     fmt::print("{} thieves x {} steals, owner {} + {} operations", a.z.thieves, a.z.steals,
                a.z.prefix, a.z.ops);
-  const int operations = a.z.prefix + a.z.ops + a.z.thieves * a.z.steals;
-  if (a.client.empty() && operations > static_cast<int>(model::max_linearized_ops))
+  const std::size_t operations =
+      given ? steps(*given)
+            : static_cast<std::size_t>(a.z.prefix + a.z.ops + a.z.thieves * a.z.steals);
+  if (a.client.empty() && operations > model::max_linearized_ops)
     fmt::print(" (more than {} operations: values judged, not their order)",
                model::max_linearized_ops);
-  fmt::print(
-      ", {} executions per scenario, seed {}\n  repeat: {}\n", a.per_scenario,
-      a.one_scenario ? a.scenario_seed : a.seed,
-      repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt).str());
+  if (!a.exhaustive)
+    fmt::print(", {} executions per scenario, seed {}", a.per_scenario,
+               a.one_scenario ? a.scenario_seed : a.seed);
+  fmt::print("\n  repeat: {}\n",
+             repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt,
+                            a.scenario_text, a.exhaustive)
+                 .str());
   std::fflush(stdout);
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
+  const std::optional<scenario_runner> run =
+      lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm) : std::nullopt;
   double last_status = 0;
-  std::uint64_t executions = 0, scenarios = 0, blocked = 0;
+  std::uint64_t executions = 0, scenarios = 0;
   std::uint64_t stream = a.seed;
   for (;;) {
     if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
     const std::uint64_t sseed = a.one_scenario ? a.scenario_seed : splitmix64_next(stream);
-    opt.sample = {a.per_scenario, sseed};
     std::string found;
     lincheck::scenario s;
     if (!a.client.empty()) {
+      model::options opt;
+      opt.model = mm;
+      opt.sample = {a.per_scenario, sseed};
       const model::result r = model::explore(opt, client_body);
       executions += r.executions();
-      blocked += r.blocked;
       if (r.bug)
         found = fmt::format("{}: {}\n{}  replay token: {}", model::error_name(r.bug->kind),
                             r.bug->message, r.bug->trace, r.bug->replay_token);
     } else {
-      s = random_scenario(sseed, a.z, info.batch_steal);
-      std::uint64_t count = 0;
-      const auto f = lb->model(info.spec, opt, &count)(s, sseed);
-      executions += count;
-      if (f) found = f->report;
+      s = given ? *given : random_scenario(sseed, a.z, info.batch_steal);
+      found = run->failure(s, a.exhaustive ? 0 : a.per_scenario, sseed, executions);
     }
     ++scenarios;
     if (!found.empty()) {
       if (terminal) std::fprintf(stderr, "\r%78s\r", "");
       fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", executions + 1, scenarios,
                  elapsed());
-      if (a.client.empty()) fmt::print("  scenario: {}\n", lincheck::describe(s));
-      fmt::print("  {}\n", found);
-      fmt::print("  this scenario alone: {}\n", repeat_command(a, sseed).str());
+      if (!a.client.empty()) {
+        fmt::print("  {}\n  repeat this bug: {}\n", found, repeat_command(a, sseed).str());
+      } else {
+        report_bug(a, *run, s, sseed, std::move(found));
+      }
       return 1;
     }
     if (terminal && elapsed() - last_status >= 1) {
@@ -177,6 +306,11 @@ int run_fuzz(fuzz_args a) {
     if (a.one_scenario) break;
   }
   if (terminal) std::fprintf(stderr, "\r%78s\r", "");
+  if (a.exhaustive) {
+    fmt::print("no bug: {} executions, {}\n", executions,
+               executions >= exhaustive_cap ? "stopped at the cap: NOT exhaustive" : "every one");
+    return 0;
+  }
   fmt::print(
       "no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s); sampled, NOT "
       "exhaustive\n",
@@ -219,11 +353,20 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   auto* one = cmd->add_option("--scenario-seed", a->scenario_seed,
                               "run the one scenario of this seed (as a bug report names it)");
   one->excludes(execs)->excludes(secs);
+  auto* text = cmd->add_option("--scenario", a->scenario_text,
+                               "run this scenario (as a bug report writes it) instead");
+  text->excludes(execs)->excludes(secs);
+  cmd->add_flag("--exhaustive", a->exhaustive,
+                "explore every execution of --scenario's scenario (at most 10^6)");
+  cmd->add_flag("!--no-minimize", a->minimize, "report a bug's scenario as found, not minimized");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
   auto* client =
       cmd->add_option("--client", a->client, "sample this built-in client instead of scenarios");
-  for (const char* size : {"--thieves", "--ops", "--steals", "--prefix"})
+  for (const char* size : {"--thieves", "--ops", "--steals", "--prefix"}) {
     client->excludes(cmd->get_option(size));
+    text->excludes(cmd->get_option(size));
+  }
+  client->excludes(text);
   cmd->callback([a, &exit_code, cmd] {
     if (cmd->count("--seed") == 0) a->seed = harness::default_seed();
     a->one_scenario = cmd->count("--scenario-seed") > 0;

@@ -32,6 +32,62 @@ std::string describe(const scenario& s) {
   return out;
 }
 
+std::optional<scenario> parse_scenario(std::string_view text, std::string& error) {
+  std::vector<std::string> words;  // brackets are words of their own
+  std::string word;
+  for (const char ch : text) {
+    if (ch == '[' || ch == ']' || ch == ' ' || ch == '\t' || ch == '\n') {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+      if (ch == '[' || ch == ']') words.emplace_back(1, ch);
+    } else {
+      word += ch;
+    }
+  }
+  if (!word.empty()) words.push_back(word);
+  scenario s;
+  std::size_t at = 0;
+  auto fail = [&](const std::string& why) -> std::optional<scenario> {
+    error = why;
+    return std::nullopt;
+  };
+  // NAME [ STEP ... ], with parse(STEP) false for a step that does not belong there
+  auto part = [&](const std::string& name, auto&& parse) {
+    if (at >= words.size() || words[at] != name) return false;
+    if (++at >= words.size() || words[at] != "[") return false;
+    for (++at; at < words.size() && words[at] != "]"; ++at)
+      if (!parse(words[at])) return false;
+    if (at >= words.size()) return false;
+    ++at;
+    return true;
+  };
+  auto owner_steps = [](std::vector<owner_step>& into) {
+    return [&into](const std::string& w) {
+      if (w != "push" && w != "pop") return false;
+      into.push_back(w == "push" ? owner_step::push : owner_step::pop);
+      return true;
+    };
+  };
+  if (!part("prefix", owner_steps(s.prefix)))
+    return fail("expected 'prefix [ push|pop ... ]' at word " + std::to_string(at + 1));
+  if (!part("owner", owner_steps(s.owner)))
+    return fail("expected 'owner [ push|pop ... ]' at word " + std::to_string(at + 1));
+  while (at < words.size()) {
+    std::vector<thief_step> steps;
+    const std::string name = "thief" + std::to_string(s.thieves.size() + 1);
+    const bool ok = part(name, [&steps](const std::string& w) {
+      if (w != "steal" && w != "steal_batch") return false;
+      steps.push_back(w == "steal" ? thief_step::steal : thief_step::steal_batch);
+      return true;
+    });
+    if (!ok)
+      return fail("expected '" + name + " [ steal|steal_batch ... ]' at word " +
+                  std::to_string(at + 1));
+    s.thieves.push_back(std::move(steps));
+  }
+  return s;
+}
+
 std::ostream& operator<<(std::ostream& os, const scenario& s) {
   return os << describe(s);
 }

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stealcheck::stress::lincheck {
@@ -22,8 +24,12 @@ struct scenario {
   std::vector<std::vector<thief_step>> thieves;
 };
 
-/// "prefix [push push] owner [pop push] thief1 [steal steal] thief2 [steal_batch]"
+/// "prefix [ push push ] owner [ pop push ] thief1 [ steal steal ] thief2 [ steal_batch ]"
 std::string describe(const scenario& s);
+
+/// The scenario `describe` wrote (spaces around the brackets optional; thieves numbered 1, 2,
+/// ... in order), or nullopt with `error` naming the first word that does not fit.
+std::optional<scenario> parse_scenario(std::string_view text, std::string& error);
 
 }  // namespace stealcheck::stress::lincheck
 // SPDX-License-Identifier: Apache-2.0

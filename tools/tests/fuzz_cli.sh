@@ -3,7 +3,7 @@
 # presets, three known-bads and three correct variants).
 #  - every known-bad variant with generated scenarios (all but the scheduler's, which has model
 #    clients only) is found with the default sizes within 20,000 executions (exit 1), and the
-#    command the report gives for its scenario alone finds the same bug again;
+#    command the report gives to repeat it (the minimized scenario) finds the same bug again;
 #  - every correct variant shows no bug in 2,000 executions (exit 0, "NOT exhaustive");
 #  - the same seed repeats the same run.
 set -u
@@ -27,13 +27,12 @@ for v in $known_bad; do
     fail=1
     continue
   fi
-  again=$(echo "$out" | sed -n 's/^  this scenario alone: [^ ]* //p')
-  # shellcheck disable=SC2086
-  out2=$("$bin" $again 2>&1)
+  again=$(echo "$out" | sed -n 's/^  repeat this bug: [^ ]* //p')
+  out2=$(eval "\"\$bin\" $again" 2>&1)  # the command quotes its scenario for a shell
   rc2=$?
   first2=$(echo "$out2" | sed -n '/^BUG/,$p' | grep -v '^  scenario:' | grep -m1 -E '^  [a-z_]+: ')
   if [ $rc2 -ne 1 ] || [ "$first2" != "$first" ]; then
-    echo "FAIL $v: the scenario alone gave exit $rc2 and '$first2', not '$first'"
+    echo "FAIL $v: the repeat gave exit $rc2 and '$first2', not '$first'"
     fail=1
   fi
   echo "ok $v: $(echo "$out" | grep -m1 '^BUG')"
