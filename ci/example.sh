@@ -119,6 +119,20 @@ grep -q "replay: example-stealcheck model ws_deque_relaxed_array" "$work/verify.
   { cat "$work/mutate.log"; fail "mutate ws_deque exited $?"; }
 grep -q "^mutate: OK" "$work/mutate.log" || { cat "$work/mutate.log"; fail "mutate ws_deque"; }
 grep -E "^[0-9]+ killed" "$work/mutate.log"
+# fuzz from the installed package, on the user's deques: the buggy one's bug found, minimized
+# and repeated by the command the report ends with; the correct one clean.
+"$cli" fuzz ws_deque_relaxed_array --seed 1 --executions 20000 >"$work/fuzz.log" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "^BUG in execution" "$work/fuzz.log" && grep -q "minimized to" "$work/fuzz.log" ||
+  { head -n 20 "$work/fuzz.log"; fail "fuzz did not find ws_deque_relaxed_array's bug (exit $rc)"; }
+grep -m2 -E "^BUG|minimized to" "$work/fuzz.log" | cut -c1-160
+again=$(sed -n 's/^  repeat this bug: [^ ]* //p' "$work/fuzz.log")
+(eval "\"\$cli\" $again") >"$work/fuzz-again.log" 2>&1
+[ $? -eq 1 ] || { head -n 20 "$work/fuzz-again.log"; fail "fuzz's repeat command did not repeat the bug"; }
+"$cli" fuzz ws_deque --seed 1 --executions 2000 >"$work/fuzz-ok.log" 2>&1 &&
+  grep -q "NOT exhaustive" "$work/fuzz-ok.log" ||
+  { head -n 20 "$work/fuzz-ok.log"; fail "fuzz reported a bug in ws_deque"; }
+tail -n 1 "$work/fuzz-ok.log"
 "$cli" model nope >/dev/null 2>"$work/err.log"
 [ $? -eq 2 ] && [ "$(wc -l <"$work/err.log")" -eq 1 ] || fail "bad input is not one line and exit 2"
 

@@ -6,10 +6,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "harness/checker.hpp"
 #include "harness/cli.hpp"
 #include "harness/errors.hpp"
 #include "harness/random.hpp"
@@ -165,33 +168,55 @@ lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, st
   return s;
 }
 
+// A bug found in a scenario, as reported: the scenario minimized (or as found), the report, and
+// whether it comes from the exhaustive exploration of the minimized scenario.
+struct shrunk_bug {
+  lincheck::scenario scenario;
+  std::string report;
+  bool exhaustive = false;
+  int checks = 0;  ///< smaller scenarios tried
+};
+
+// Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
+// `minimize`, and explores the result exhaustively when it has at most exhaustive_steps steps.
+shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
+                  std::uint64_t per_scenario, bool minimize_it, std::string found) {
+  shrunk_bug out{s, std::move(found)};
+  if (minimize_it) {
+    out.scenario = minimize(run, s, per_scenario, seed, out.checks);
+    std::uint64_t ignored = 0;
+    out.report = run.failure(out.scenario, per_scenario, seed, ignored);
+  }
+  if (steps(out.scenario) <= exhaustive_steps) {
+    std::uint64_t count = 0;
+    std::string first = run.failure(out.scenario, 0, 0, count);
+    if (!first.empty()) {
+      out.report = fmt::format(
+          "explored exhaustively: the first failing execution, after {} "
+          "others\n  {}",
+          count, first);
+      out.exhaustive = true;
+    }
+  }
+  return out;
+}
+
 // A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
 // reported with the command that repeats it.
 void report_bug(const fuzz_args& a, const scenario_runner& run, const lincheck::scenario& s,
                 std::uint64_t seed, std::string found) {
   fmt::print("  scenario: {}\n", lincheck::describe(s));
-  lincheck::scenario m = s;
-  if (a.minimize && !a.exhaustive) {
-    int checks = 0;
-    m = minimize(run, s, a.per_scenario, seed, checks);
-    fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n", steps(m),
-               steps(s), checks, lincheck::describe(m));
-    std::uint64_t ignored = 0;
-    found = run.failure(m, a.per_scenario, seed, ignored);
+  if (a.exhaustive) {
+    fmt::print("  {}\n  repeat this bug: {}\n", found,
+               repeat_command(a, seed, lincheck::describe(s), true).str());
+    return;
   }
-  bool exhaustive = a.exhaustive;
-  if (!exhaustive && steps(m) <= exhaustive_steps) {
-    std::uint64_t count = 0;
-    std::string first = run.failure(m, 0, 0, count);
-    if (!first.empty()) {
-      fmt::print("  explored exhaustively: the first failing execution, after {} others\n", count);
-      found = std::move(first);
-      exhaustive = true;
-    }
-  }
-  fmt::print("  {}\n", found);
-  fmt::print("  repeat this bug: {}\n",
-             repeat_command(a, seed, lincheck::describe(m), exhaustive).str());
+  const shrunk_bug b = shrink(run, s, seed, a.per_scenario, a.minimize, std::move(found));
+  if (a.minimize)
+    fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n",
+               steps(b.scenario), steps(s), b.checks, lincheck::describe(b.scenario));
+  fmt::print("  {}\n  repeat this bug: {}\n", b.report,
+             repeat_command(a, seed, lincheck::describe(b.scenario), b.exhaustive).str());
 }
 
 int run_fuzz(fuzz_args a) {
@@ -319,6 +344,19 @@ int run_fuzz(fuzz_args a) {
   return 0;
 }
 
+// The conformance unit's budget: STEALCHECK_FUZZ_EXECUTIONS, else 2,000 times the scale.
+std::uint64_t unit_executions(const harness::verify_options& o) {
+  if (const char* e = std::getenv("STEALCHECK_FUZZ_EXECUTIONS")) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(e, &end, 10);
+    if (*e == '\0' || *end != '\0' || n == 0)
+      throw harness::usage_error(
+          fmt::format("STEALCHECK_FUZZ_EXECUTIONS='{}' is not a positive number", e));
+    return n;
+  }
+  return std::max<std::uint64_t>(100, 2000 * static_cast<std::uint64_t>(o.scale) / 100);
+}
+
 }  // namespace
 
 void add_fuzz_command(CLI::App& app, int& exit_code) {
@@ -372,6 +410,57 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
     a->one_scenario = cmd->count("--scenario-seed") > 0;
     exit_code = run_fuzz(*a);
   });
+}
+
+harness::checker checker() {
+  harness::checker c;
+  c.name = "fuzz";
+  c.units = [](const harness::variant& v) {
+    std::vector<harness::check_unit> units;
+    const lincheck::binding* b = v.binding<lincheck::binding>();
+    if (b == nullptr || !runs_model(v.info().backends)) return units;
+    const std::string variant(v.name());
+    const variant_info info = v.info();
+    units.push_back(
+        {"rc11", [variant, b, info](const harness::verify_options& o) {
+           harness::check_cell cell;
+           const auto t0 = std::chrono::steady_clock::now();
+           const scenario_runner run(*b, info, model::memory_model::rc11);
+           fuzz_args a;
+           a.variant = variant;
+           a.seed = o.seed;
+           a.executions = unit_executions(o);
+           std::uint64_t stream = a.seed, executions = 0, scenarios = 0;
+           while (executions < a.executions) {
+             const std::uint64_t seed = splitmix64_next(stream);
+             const lincheck::scenario s = random_scenario(seed, a.z, info.batch_steal);
+             std::string found = run.failure(s, a.per_scenario, seed, executions);
+             ++scenarios;
+             if (found.empty()) continue;
+             const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));
+             cell.verdict = harness::cell_verdict::fail;
+             cell.failure =
+                 fmt::format("in execution {} of scenario {}, minimized to {}:\n{}", executions + 1,
+                             scenarios, lincheck::describe(bug.scenario), bug.report);
+             cell.replay =
+                 repeat_command(a, seed, lincheck::describe(bug.scenario), bug.exhaustive);
+             break;
+           }
+           if (cell.verdict != harness::cell_verdict::fail)
+             cell.verdict = harness::cell_verdict::pass;
+           cell.counts = {{"fuzz_execs", executions}, {"fuzz_scenarios", scenarios}};
+           cell.seconds =
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+           return cell;
+         }});
+    return units;
+  };
+  c.cell_width = 30;  // "pass (20000 execs, 0.2s)"
+  c.summarize = [](std::size_t, const std::map<std::string, std::uint64_t>& k) {
+    return fmt::format("{} execs, {} scenarios", k.count("fuzz_execs") ? k.at("fuzz_execs") : 0,
+                       k.count("fuzz_scenarios") ? k.at("fuzz_scenarios") : 0);
+  };
+  return c;
 }
 
 }  // namespace stealcheck::stress::fuzz

@@ -23,6 +23,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 
+#include "harness/checker.hpp"
 #include "stress/scenario.hpp"
 
 namespace stealcheck::stress::fuzz {
@@ -41,6 +42,14 @@ struct sizes {
 lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batch);
 
 void add_fuzz_command(CLI::App& app, int& exit_code);
+
+/// The `fuzz` checker: one unit, `rc11` (the conformance suite's MyDeque.fuzz_rc11): generated
+/// scenarios of the default sizes, drawn until STEALCHECK_FUZZ_EXECUTIONS executions (default
+/// 2,000 times the scale in percent / 100, at least 100) from the seed of verify_options, so a
+/// run is deterministic; a bug fails the unit with the minimized scenario's report and the
+/// `fuzz --scenario` command that repeats it. Variants without a scenario binding or model
+/// backend have no unit.
+harness::checker checker();
 
 }  // namespace stealcheck::stress::fuzz
 // SPDX-License-Identifier: Apache-2.0

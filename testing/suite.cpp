@@ -7,6 +7,8 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
+#include "stress/fuzz.hpp"
+
 namespace stealcheck::testing {
 namespace {
 
@@ -86,7 +88,7 @@ class unit_test : public ::testing::Test {
 
 std::vector<harness::checker> conformance_checkers() {
   return {model::checker({model::memory_model::rc11, model::memory_model::sc}),
-          stress::lincheck::checker(), stress::checker()};
+          stress::lincheck::checker(), stress::checker(), stress::fuzz::checker()};
 }
 
 bool register_suite(const char* suite, harness::variant v, const char* file, int line) {

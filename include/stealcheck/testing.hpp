@@ -10,6 +10,9 @@
 //   MyDeque.lincheck_native, MyDeque.lincheck_model           generated scenarios, run natively
 //                                                            and model-checked
 //   MyDeque.stress_<scenario>                                 the native stress ladder
+//   MyDeque.fuzz_rc11                                         generated scenarios larger than
+//                                                            the clients, executions sampled
+//                                                            under RC11 (stealcheck fuzz)
 // The second argument is the deque template D<T, Mem>; the third a stealcheck::variant_info
 // (deques/variant.hpp) saying what the deque is: bounded, batch steal, which values it holds
 // (`.values = stealcheck::value_support::scalar` for a deque of 8-byte trivially copyable
@@ -24,7 +27,8 @@
 // string, and a token that no longer fails passes); and the arguments for a CLI that registers
 // the same deque (stealcheck/cli.hpp). Randomized tests print their seed. Environment:
 // STEALCHECK_SEED (default 1), STEALCHECK_SCALE (percent of the full iteration counts, default
-// 100), STEALCHECK_REPLAY (set it for one test only, with --gtest_filter).
+// 100), STEALCHECK_REPLAY (set it for one test only, with --gtest_filter),
+// STEALCHECK_FUZZ_EXECUTIONS (fuzz_rc11's executions; default 2,000 times the scale / 100).
 // Thread role: registration at static initialization; tests run on GoogleTest's thread.
 #pragma once
 
@@ -36,7 +40,7 @@
 
 namespace stealcheck::testing {
 
-/// The checkers of the conformance suite: stress, model (RC11 and SC), lincheck.
+/// The checkers of the conformance suite: stress, model (RC11 and SC), lincheck, fuzz.
 std::vector<harness::checker> conformance_checkers();
 
 /// Registers one GoogleTest test per unit of every conformance checker on v, in test suite

@@ -49,6 +49,10 @@ TEST(ConformanceSuite, CatchesAKnownBadDequeNamingTheValue) {
   EXPECT_NE(text.find("--replay"), std::string::npos) << text;
   // under SC every execution is sequentially consistent: the missing fence cannot show
   EXPECT_EQ(text.find("_sc: "), std::string::npos) << text;
+  // fuzz_rc11 draws it in a generated scenario, minimized, with the command that repeats it
+  EXPECT_NE(text.find("fuzz_rc11: in execution"), std::string::npos) << text;
+  EXPECT_NE(text.find("minimized to prefix ["), std::string::npos) << text;
+  EXPECT_NE(text.find("fuzz chase_lev_no_push_fence --scenario"), std::string::npos) << text;
 }
 
 // A deque whose steal throws: a user's deque misbehaving instead of returning a wrong value.
