@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -60,6 +62,7 @@ struct fuzz_args {
   std::string model = "rc11";
   std::string client;
   std::string strategy = "random";
+  std::string json_file;  ///< --json: the run and its bug as JSON
 };
 
 constexpr std::uint64_t default_executions = 20000;
@@ -203,20 +206,26 @@ shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::
 
 // A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
 // reported with the command that repeats it.
-void report_bug(const fuzz_args& a, const scenario_runner& run, const lincheck::scenario& s,
-                std::uint64_t seed, std::string found) {
+// Returns the bug as --json writes it.
+nlohmann::json report_bug(const fuzz_args& a, const scenario_runner& run,
+                          const lincheck::scenario& s, std::uint64_t seed, std::string found) {
   fmt::print("  scenario: {}\n", lincheck::describe(s));
-  if (a.exhaustive) {
-    fmt::print("  {}\n  repeat this bug: {}\n", found,
-               repeat_command(a, seed, lincheck::describe(s), true).str());
-    return;
+  shrunk_bug b{s, std::move(found), a.exhaustive};
+  if (!a.exhaustive) {
+    b = shrink(run, s, seed, a.per_scenario, a.minimize, std::move(b.report));
+    if (a.minimize)
+      fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n",
+                 steps(b.scenario), steps(s), b.checks, lincheck::describe(b.scenario));
   }
-  const shrunk_bug b = shrink(run, s, seed, a.per_scenario, a.minimize, std::move(found));
-  if (a.minimize)
-    fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n",
-               steps(b.scenario), steps(s), b.checks, lincheck::describe(b.scenario));
-  fmt::print("  {}\n  repeat this bug: {}\n", b.report,
-             repeat_command(a, seed, lincheck::describe(b.scenario), b.exhaustive).str());
+  const std::string repeat =
+      repeat_command(a, seed, lincheck::describe(b.scenario), b.exhaustive).str();
+  fmt::print("  {}\n  repeat this bug: {}\n", b.report, repeat);
+  return {{"scenario", lincheck::describe(s)},
+          {"scenario_seed", seed},
+          {"minimized", lincheck::describe(b.scenario)},
+          {"exhaustive", b.exhaustive},
+          {"report", b.report},
+          {"repeat", repeat}};
 }
 
 int run_fuzz(fuzz_args a) {
@@ -257,6 +266,12 @@ int run_fuzz(fuzz_args a) {
   }
   if (a.executions == 0 && a.seconds <= 0) a.executions = default_executions;
   if (a.one_scenario) a.executions = a.per_scenario;
+  std::ofstream json_out;
+  if (!a.json_file.empty()) {  // opened first: an unwritable file is bad input before any work
+    json_out.open(a.json_file);
+    if (!json_out)
+      throw harness::usage_error(fmt::format("cannot write JSON file '{}'", a.json_file));
+  }
   const variant_info& info = v->info();
   fmt::print("fuzz {}: strategy {}, model {}, ", a.variant,
              a.exhaustive ? "exhaustive" : a.strategy, a.model);
@@ -290,6 +305,37 @@ int run_fuzz(fuzz_args a) {
       lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm) : std::nullopt;
   double last_status = 0;
   std::uint64_t executions = 0, scenarios = 0;
+  nlohmann::json bug;  // null: none
+  // --json: the run, its counts and its bug (null when none)
+  auto finish = [&](int code) {
+    if (!json_out.is_open()) return code;
+    nlohmann::json j{
+        {"stealcheck_version", harness::version()},
+        {"variant", a.variant},
+        {"strategy", a.exhaustive ? "exhaustive" : a.strategy},
+        {"model", a.model},
+        {"seed", a.one_scenario ? a.scenario_seed : a.seed},
+        {"per_scenario", a.per_scenario},
+        {"executions", executions},
+        {"scenarios", scenarios},
+        {"seconds", elapsed()},
+        {"exhaustive", a.exhaustive && code == 0 && executions < exhaustive_cap},
+        {"repeat", repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt,
+                                  a.scenario_text, a.exhaustive)
+                       .str()},
+        {"bug", bug}};
+    if (!a.client.empty())
+      j["client"] = a.client;
+    else if (given)
+      j["scenario"] = a.scenario_text;
+    else
+      j["sizes"] = {{"thieves", a.z.thieves},
+                    {"ops", a.z.ops},
+                    {"steals", a.z.steals},
+                    {"prefix", a.z.prefix}};
+    json_out << j.dump(2) << "\n";
+    return code;
+  };
   std::uint64_t stream = a.seed;
   for (;;) {
     if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
@@ -315,11 +361,13 @@ int run_fuzz(fuzz_args a) {
       fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", executions + 1, scenarios,
                  elapsed());
       if (!a.client.empty()) {
-        fmt::print("  {}\n  repeat this bug: {}\n", found, repeat_command(a, sseed).str());
+        const std::string repeat = repeat_command(a, sseed).str();
+        fmt::print("  {}\n  repeat this bug: {}\n", found, repeat);
+        bug = {{"scenario_seed", sseed}, {"report", found}, {"repeat", repeat}};
       } else {
-        report_bug(a, *run, s, sseed, std::move(found));
+        bug = report_bug(a, *run, s, sseed, std::move(found));
       }
-      return 1;
+      return finish(1);
     }
     if (terminal && elapsed() - last_status >= 1) {
       last_status = elapsed();
@@ -334,14 +382,14 @@ int run_fuzz(fuzz_args a) {
   if (a.exhaustive) {
     fmt::print("no bug: {} executions, {}\n", executions,
                executions >= exhaustive_cap ? "stopped at the cap: NOT exhaustive" : "every one");
-    return 0;
+    return finish(0);
   }
   fmt::print(
       "no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s); sampled, NOT "
       "exhaustive\n",
       executions, scenarios, elapsed(),
       static_cast<double>(executions) / std::max(elapsed(), 1e-9));
-  return 0;
+  return finish(0);
 }
 
 // The conformance unit's budget: STEALCHECK_FUZZ_EXECUTIONS, else 2,000 times the scale.
@@ -398,6 +446,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                 "explore every execution of --scenario's scenario (at most 10^6)");
   cmd->add_flag("!--no-minimize", a->minimize, "report a bug's scenario as found, not minimized");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
+  cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON");
   auto* client =
       cmd->add_option("--client", a->client, "sample this built-in client instead of scenarios");
   for (const char* size : {"--thieves", "--ops", "--steals", "--prefix"}) {

@@ -48,6 +48,16 @@ for v in $correct; do
     fail=1
   fi
 done
+# --json: the bug, minimized, with the command that repeats it
+"$bin" fuzz chase_lev_no_pop_fence --seed 1 --json fuzz.json >/dev/null 2>&1
+python3 - fuzz.json <<'PY' || { echo "FAIL: --json"; fail=1; }
+import json, sys
+j = json.load(open(sys.argv[1]))
+b = j["bug"]
+assert j["variant"] == "chase_lev_no_pop_fence" and j["seed"] == 1 and j["executions"] > 0, j
+assert b["minimized"].startswith("prefix [") and "--scenario" in b["repeat"], b
+assert "taken twice" in b["report"], b["report"][:200]
+PY
 a=$("$bin" fuzz chase_lev --seed 5 --executions 500 2>&1 | grep -v ' s (')
 b=$("$bin" fuzz chase_lev --seed 5 --executions 500 2>&1 | grep -v ' s (')
 [ "$a" = "$b" ] || { echo "FAIL: the same seed printed another run"; fail=1; }
