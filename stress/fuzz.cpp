@@ -23,6 +23,7 @@
 #include "models/front/bind.hpp"
 #include "models/front/history.hpp"
 #include "stress/bind.hpp"
+#include "stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
 
@@ -348,9 +349,7 @@ int run_fuzz(fuzz_args a) {
       opt.sample = {a.per_scenario, sseed};
       const model::result r = model::explore(opt, client_body);
       executions += r.executions();
-      if (r.bug)
-        found = fmt::format("{}: {}\n{}  replay token: {}", model::error_name(r.bug->kind),
-                            r.bug->message, r.bug->trace, r.bug->replay_token);
+      if (r.bug) found = lincheck::bug_text(*r.bug);
     } else {
       s = given ? *given : random_scenario(sseed, a.z, info.batch_steal);
       found = run->failure(s, a.exhaustive ? 0 : a.per_scenario, sseed, executions);

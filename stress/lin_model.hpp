@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "deques/variant.hpp"
@@ -67,6 +68,13 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind) 
   o.finish(c);
 }
 
+/// A model checker's bug as the lincheck and fuzz reports print it: kind, message, the failing
+/// execution's trace and its replay token.
+inline std::string bug_text(const model::bug_report& b) {
+  return fmt::format("{}: {}\n{}  replay token: {}", model::error_name(b.kind), b.message, b.trace,
+                     b.replay_token);
+}
+
 /// A failure_finder that model-checks each scenario exhaustively under `opt`, its histories
 /// against the spec `kind` (the variant's variant_info::spec).
 template <class Tag>
@@ -77,10 +85,7 @@ failure_finder model_finder(spec::spec_kind kind, model::options opt,
         opt, [&s, kind](model::client& c) { scenario_client<Tag::template deque>(c, s, kind); });
     if (executions != nullptr) *executions += r.complete + r.blocked;
     if (r.ok()) return std::nullopt;
-    return found_failure{{},
-                         fmt::format("{}: {}\n{}  replay token: {}", model::error_name(r.bug->kind),
-                                     r.bug->message, r.bug->trace, r.bug->replay_token),
-                         {}};
+    return found_failure{{}, bug_text(*r.bug), {}};
   };
 }
 
