@@ -19,7 +19,8 @@
 // candidates the order allows, applying each to the spec, undoing on backtrack, iterative (no
 // recursion depth limit). An order may memoize sets of linearized operations (Lowe, "Testing
 // for linearizability", CCPE 2017): real_time_order does, with a 128-bit Zobrist key of the
-// set, which is sound when the set determines the spec state (unique values). A successful
+// set, which is sound when the set determines the spec state (unique values); precedence_order
+// keys the set by its mask. A successful
 // search leaves the witness order in search::witness().
 //
 // minimize() shrinks a failing history by greedy removal of units (a push with every
@@ -29,7 +30,8 @@
 // Thread role: none shared; a search, an order and a spec belong to one thread.
 // Complexity: worst case exponential in the number of operations (deciding linearizability is
 // NP-complete); real_time_order is O(n log n) to build and O(1) per step, precedence_order is
-// O(T) per candidate scan for T threads, at most 64 operations, and allocates nothing.
+// O(T) per candidate scan for T threads, at most 64 operations, and with its memo at most
+// prod over threads of (operations + 1) sets.
 // minimize() runs the predicate once per unit: O(units * predicate).
 #pragma once
 
@@ -273,7 +275,11 @@ class real_time_order {
 /// each thread's operations in program order (the order they are listed in), plus per
 /// operation a set of predecessors from other threads (require()). Candidates are each
 /// thread's next operation whose predecessors are all linearized: at most one per thread.
-/// No memo; no allocation.
+/// Memoizes sets of linearized operations (Lowe 2017), keyed by the set itself (a 64-bit
+/// mask), as real_time_order does and on the same ground: with unique values, the set
+/// determines the spec state. Each set is then explored once, so the search visits at most
+/// prod over threads of (operations + 1) sets: concurrent histories of every shape stay
+/// cheap. Allocates the memo's table.
 template <std::size_t MaxThreads>
 class precedence_order {
  public:
@@ -329,12 +335,13 @@ class precedence_order {
     --pos_[lane_of_[i]];
     done_ &= ~(mask{1} << i);
   }
-  static constexpr bool fresh() noexcept { return true; }
+  bool fresh() { return seen_.insert(done_).second; }
 
  private:
   std::size_t n_;
   std::size_t lanes_ = 0;
   mask done_ = 0;
+  std::unordered_set<mask> seen_;
   std::array<std::uint8_t, MaxThreads> thread_, count_, pos_;
   std::array<std::uint8_t, max_ops> lane_of_;
   std::array<std::array<std::uint8_t, max_ops>, MaxThreads> ops_;
