@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/explore/forward.hpp"
 #include "models/explore/trust.hpp"
 #include "models/explore/workers.hpp"
 #include "models/graph/hb.hpp"
@@ -108,7 +109,14 @@ const hb_clocks& client::happens_before_relation() const {
 result explore(const options& opt, const std::function<void(client&)>& body) {
   if (opt.sample.executions > 0 && opt.replay.empty())
     return detail::with_explorer(opt, body, [&](detail::explorer& e) {
-      return e.sample(opt.sample.executions, opt.sample.seed);
+      const auto& s = opt.sample;
+      if (s.strategy == options::sampler::tree) return e.sample(s.executions, s.seed);
+      detail::uniform_strategy uniform(s.seed);
+      detail::pct_strategy pct(s.seed, s.pct_depth);
+      detail::forward_strategy& f = s.strategy == options::sampler::pct
+                                        ? static_cast<detail::forward_strategy&>(pct)
+                                        : uniform;
+      return e.sample_forward(s.executions, f);
     });
   if (opt.jobs <= 1 || !opt.replay.empty() || opt.max_executions != 0)
     return detail::explore_one(opt, body);

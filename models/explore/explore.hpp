@@ -82,18 +82,28 @@ struct options {
   /// max_executions or replay.
   unsigned jobs = 1;
   /// Sampling instead of exhaustive exploration (`stealcheck fuzz`): with executions > 0, that
-  /// many executions, each one random walk of the exploration tree drawn from `seed`'s stream
-  /// (models/explore/walk.hpp, random_walk: at every branch point one alternative drawn
-  /// uniformly). Each is consistent and checked as an exhaustive run checks it (values, spec,
+  /// many executions drawn from `seed`'s stream by `strategy`:
+  /// - random (the default), pct: forward sampling (models/explore/forward.hpp): each
+  ///   execution built from the empty graph one event at a time, the strategy choosing the
+  ///   thread that runs next, the write each read takes among those RC11 allows, and each
+  ///   write's mo position; one run of the client per execution, no revisit. random draws
+  ///   every choice uniformly (C11Tester); pct runs PCT's priorities with depth pct_depth and
+  ///   as many stale reads (PCTWM).
+  /// - tree: one random walk of the exploration tree (models/explore/walk.hpp, random_walk: at
+  ///   every branch point one alternative drawn uniformly), which costs a re-execution per
+  ///   backward revisit drawn.
+  /// Each execution is consistent and checked as an exhaustive run checks it (values, spec,
   /// races, memory errors, the event bound); a bug is reported with its trace and replay
-  /// token, and the same seed draws the same executions. The result counts the executions
-  /// drawn (one may be drawn twice; a walk that ends in a dead end is drawn again, at most 16
-  /// walks per execution) and says result::sampled: NOT exhaustive. Sequential:
-  /// jobs, replay and max_executions do not apply. Cost: one run of the client per execution,
-  /// plus a re-execution for each backward revisit drawn.
+  /// token, and the same seed and strategy draw the same executions. The result counts the
+  /// executions drawn (one may be drawn twice; a dead end is drawn again, at most 16 attempts
+  /// per execution) and says result::sampled: NOT exhaustive. Sequential: jobs, replay and
+  /// max_executions do not apply.
+  enum class sampler : std::uint8_t { random, pct, tree };
   struct sampling {
     std::uint64_t executions = 0;  ///< 0: exhaustive exploration
     std::uint64_t seed = 1;
+    sampler strategy = sampler::random;
+    unsigned pct_depth = 3;  ///< pct: the bug depth d (d-1 change points, d-1 stale reads)
   };
   sampling sample;
   /// A model thread that runs this many seconds without a model operation (an endless loop

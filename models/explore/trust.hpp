@@ -56,6 +56,8 @@ struct dive_sample {
   bool reached = false;        ///< the path led to the piece (false: no such node)
 };
 
+class forward_strategy;  // forward.hpp
+
 class explorer final : private choice_free_adder, private work_donor {
  public:
   explorer(const options& opt, execution& ex) : opt_(opt), ex_(ex) {}
@@ -72,6 +74,11 @@ class explorer final : private choice_free_adder, private work_donor {
   /// from `seed`'s splitmix64 stream, checking each as run() does; stops at the first bug.
   /// See options::sample.
   result sample(std::uint64_t executions, std::uint64_t seed);
+  /// Draws `executions` executions forward (forward.hpp): each built from the empty graph one
+  /// event at a time as `s` chooses, with no revisit and one run of the client; each checked
+  /// as run() checks it; stops at the first bug. A dead end (no consistent candidate) is drawn
+  /// again, at most 16 attempts per execution asked for.
+  result sample_forward(std::uint64_t executions, forward_strategy& s);
   /// One random dive below piece p, drawn from `seed`'s stream (models/divide/: the estimate and
   /// the division). Bugs met on the way are not reported: a dive only measures. Reusable: the
   /// explorer's fibers and buffers serve every dive.
@@ -152,6 +159,8 @@ class explorer final : private choice_free_adder, private work_donor {
   bool revisit(event_id r, event_id w, const view& keep, const view& pre, graph& out,
                consistency_checker& out_checker, std::vector<event_id>& repaired) const;
   void leaf();
+  bool forward_execution(forward_strategy& s);
+  bool forward_step(std::size_t t, forward_strategy& s, std::uint64_t& reads);
   bool check_final(bool complete);
   bool check_leaks(bool complete);
   /// Reports a bug; `focus`: the events it is about when known (models/report/cause.hpp).
