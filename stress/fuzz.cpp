@@ -22,7 +22,9 @@
 #include "harness/replay.hpp"
 #include "models/front/bind.hpp"
 #include "models/front/history.hpp"
+#include "models/graph/graph.hpp"
 #include "stress/bind.hpp"
+#include "stress/greybox.hpp"
 #include "stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
@@ -62,8 +64,9 @@ struct fuzz_args {
   bool minimize = true;
   std::string model = "rc11";
   std::string client;
-  std::string strategy = "random";
-  std::string json_file;  ///< --json: the run and its bug as JSON
+  std::string strategy = "greybox";
+  std::string json_file;   ///< --json: the run and its bug as JSON
+  std::string corpus_dir;  ///< --corpus: the greybox corpus's directory
 };
 
 constexpr std::uint64_t default_executions = 20000;
@@ -97,6 +100,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   if (!text.empty()) c.opt("--scenario", text);
   if (a.model != "rc11") c.opt("--model", a.model);
   if (exhaustive) return c.opt("--exhaustive");
+  if (a.strategy != "greybox") c.opt("--strategy", a.strategy);
   c.opt("--per-scenario", a.per_scenario);
   if (scenario) return c.opt("--scenario-seed", *scenario);
   if (a.seconds > 0)
@@ -104,6 +108,28 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   else
     c.opt("--executions", a.executions);
   return c.opt("--seed", a.seed);
+}
+
+// The event bound of a scenario's threads: room for 64 events per operation of the longest
+// thread (a correct deque's operation takes far fewer; a loop that never returns still hits it).
+std::uint32_t events_bound(const lincheck::scenario& s) {
+  std::size_t longest = s.prefix.size() + s.owner.size();
+  for (const auto& t : s.thieves)
+    longest = std::max(longest, t.size());
+  return static_cast<std::uint32_t>(
+      std::min<std::size_t>(model::max_events_cap, std::max<std::size_t>(1000, 64 * longest + 64)));
+}
+
+// The sampler that draws the executions of the scenario of seed `seed`: the strategy's, or for
+// greybox PCT on an odd seed and uniform on an even one (greybox.hpp).
+model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed) {
+  if (strategy == "random") return model::options::sampler::random;
+  if (strategy == "pct") return model::options::sampler::pct;
+  if (strategy == "tree") return model::options::sampler::tree;
+  if (strategy == "greybox")
+    return seed % 2 == 1 ? model::options::sampler::pct : model::options::sampler::random;
+  throw harness::usage_error(
+      fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
 }
 
 model::memory_model model_named(const std::string& name) {
@@ -115,16 +141,26 @@ model::memory_model model_named(const std::string& name) {
 // Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
 class scenario_runner {
  public:
-  scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m)
-      : binding_(b), info_(info), model_(m) {}
+  scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m,
+                  std::string strategy)
+      : binding_(b), info_(info), model_(m), strategy_(std::move(strategy)) {}
   /// The report of the first bug drawn in `executions` executions of s from `seed` (0
-  /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`.
+  /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
+  /// with `cov`, the coverage of every complete execution to it, and the tuples new to it to
+  /// `fresh`.
   std::string failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
-                      std::uint64_t& count) const {
+                      std::uint64_t& count, coverage* cov = nullptr,
+                      std::size_t* fresh = nullptr) const {
     model::options opt;
     opt.model = model_;
-    opt.sample = {executions, seed};
+    opt.sample = {executions, seed, sampler_for(strategy_, seed)};
+    opt.max_events_per_thread = events_bound(s);
     if (executions == 0) opt.max_executions = exhaustive_cap;
+    if (cov != nullptr)
+      opt.on_complete = [cov, fresh](const model::graph& g, const model::consistency_checker&) {
+        const std::size_t n = cov->add(g);
+        if (fresh != nullptr) *fresh += n;
+      };
     const auto f = binding_.model(info_.spec, opt, &count)(s, seed);
     return f ? f->report : std::string();
   }
@@ -133,6 +169,49 @@ class scenario_runner {
   const lincheck::binding& binding_;
   const variant_info& info_;
   model::memory_model model_;
+  std::string strategy_;
+};
+
+// The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with
+// greybox, mutated from the corpus of scenarios that reached new coverage (greybox.hpp).
+class campaign {
+ public:
+  campaign(const fuzz_args& a, bool batch)
+      : a_(a),
+        batch_(batch),
+        stream_(a.seed),
+        pool_(static_cast<std::size_t>(model::max_threads) - 1,
+              2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})),
+              batch) {
+    if (!a.corpus_dir.empty()) pool_.open(a.corpus_dir);
+  }
+  bool greybox() const { return a_.strategy == "greybox"; }
+  /// The next round's scenario into s, and its seed.
+  std::uint64_t next(lincheck::scenario& s) {
+    const std::uint64_t seed = splitmix64_next(stream_);
+    const lincheck::scenario fresh = random_scenario(seed, a_.z, batch_);
+    s = greybox() ? pool_.next(stream_, fresh) : fresh;
+    return seed;
+  }
+  /// Runs round s of seed `seed` with `run` (its executions added to `count`); keeps s when it
+  /// reached new coverage. Returns the report of its bug, or "".
+  std::string run(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
+                  std::uint64_t& count) {
+    if (!greybox()) return run.failure(s, a_.per_scenario, seed, count);
+    std::size_t fresh = 0;
+    std::string found = run.failure(s, a_.per_scenario, seed, count, &cov_, &fresh);
+    if (fresh > 0) pool_.add(s);
+    return found;
+  }
+  std::size_t coverage_size() const { return cov_.size(); }
+  std::size_t corpus_size() const { return pool_.size(); }
+
+ private:
+  const fuzz_args& a_;
+  bool batch_;
+  std::uint64_t stream_;
+  coverage cov_;
+  corpus pool_;
 };
 
 // Fewer thieves, owner operations and steals while the bug is still drawn (each candidate
@@ -235,9 +314,13 @@ int run_fuzz(fuzz_args a) {
     throw harness::usage_error(fmt::format("unknown variant '{}' ({} list shows them)", a.variant,
                                            harness::program_name()));
   const model::memory_model mm = model_named(a.model);
-  if (a.strategy != "random")
+  (void)sampler_for(a.strategy, 0);  // an unknown strategy is bad input before any work
+  if (!a.corpus_dir.empty() && a.strategy != "greybox")
     throw harness::usage_error(
-        fmt::format("--strategy: '{}' is not a strategy (random)", a.strategy));
+        "--corpus keeps the entries of a greybox campaign (--strategy greybox)");
+  if (!a.corpus_dir.empty() && (!a.client.empty() || !a.scenario_text.empty() || a.one_scenario))
+    throw harness::usage_error(
+        "--corpus mutates generated scenarios: not with --client or one scenario");
   if (a.exhaustive && a.scenario_text.empty())
     throw harness::usage_error("--exhaustive explores the scenario that --scenario gives");
   std::optional<lincheck::scenario> given;
@@ -245,6 +328,9 @@ int run_fuzz(fuzz_args a) {
     std::string error;
     given = lincheck::parse_scenario(a.scenario_text, error);
     if (!given) throw harness::usage_error("--scenario: " + error);
+    if (given->thieves.size() + 1 > model::max_threads)
+      throw harness::usage_error(fmt::format("--scenario: {} thieves (the model runs at most {})",
+                                             given->thieves.size(), model::max_threads - 1));
     a.one_scenario = true;
     if (a.scenario_seed == 0) a.scenario_seed = a.seed;
   }
@@ -303,7 +389,9 @@ int run_fuzz(fuzz_args a) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   const std::optional<scenario_runner> run =
-      lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm) : std::nullopt;
+      lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm, a.strategy)
+                    : std::nullopt;
+  campaign rounds(a, info.batch_steal);
   double last_status = 0;
   std::uint64_t executions = 0, scenarios = 0;
   nlohmann::json bug;  // null: none
@@ -325,6 +413,10 @@ int run_fuzz(fuzz_args a) {
                                   a.scenario_text, a.exhaustive)
                        .str()},
         {"bug", bug}};
+    if (rounds.greybox()) {
+      j["coverage"] = rounds.coverage_size();
+      j["corpus"] = rounds.corpus_size();
+    }
     if (!a.client.empty())
       j["client"] = a.client;
     else if (given)
@@ -340,19 +432,23 @@ int run_fuzz(fuzz_args a) {
   std::uint64_t stream = a.seed;
   for (;;) {
     if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
-    const std::uint64_t sseed = a.one_scenario ? a.scenario_seed : splitmix64_next(stream);
     std::string found;
     lincheck::scenario s;
+    std::uint64_t sseed = a.scenario_seed;
     if (!a.client.empty()) {
+      if (!a.one_scenario) sseed = splitmix64_next(stream);
       model::options opt;
       opt.model = mm;
-      opt.sample = {a.per_scenario, sseed};
+      opt.sample = {a.per_scenario, sseed, sampler_for(a.strategy, sseed)};
       const model::result r = model::explore(opt, client_body);
       executions += r.executions();
       if (r.bug) found = lincheck::bug_text(*r.bug);
-    } else {
+    } else if (a.one_scenario) {
       s = given ? *given : random_scenario(sseed, a.z, info.batch_steal);
       found = run->failure(s, a.exhaustive ? 0 : a.per_scenario, sseed, executions);
+    } else {
+      sseed = rounds.next(s);
+      found = rounds.run(*run, s, sseed, executions);
     }
     ++scenarios;
     if (!found.empty()) {
@@ -374,6 +470,9 @@ int run_fuzz(fuzz_args a) {
                    static_cast<unsigned long long>(executions),
                    static_cast<unsigned long long>(scenarios),
                    static_cast<double>(executions) / last_status, last_status);
+      if (rounds.greybox())
+        std::fprintf(stderr, ", coverage %zu, corpus %zu", rounds.coverage_size(),
+                     rounds.corpus_size());
     }
     if (a.one_scenario) break;
   }
@@ -383,11 +482,11 @@ int run_fuzz(fuzz_args a) {
                executions >= exhaustive_cap ? "stopped at the cap: NOT exhaustive" : "every one");
     return finish(0);
   }
-  fmt::print(
-      "no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s); sampled, NOT "
-      "exhaustive\n",
-      executions, scenarios, elapsed(),
-      static_cast<double>(executions) / std::max(elapsed(), 1e-9));
+  fmt::print("no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s)", executions,
+             scenarios, elapsed(), static_cast<double>(executions) / std::max(elapsed(), 1e-9));
+  if (rounds.greybox() && !a.one_scenario && a.client.empty())
+    fmt::print(", coverage {} tuples, corpus {}", rounds.coverage_size(), rounds.corpus_size());
+  fmt::print("; sampled, NOT exhaustive\n");
   return finish(0);
 }
 
@@ -411,10 +510,11 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "fuzz", "sample the executions of generated scenarios (or a client) under RC11 or SC");
   cmd->add_option("variant", a->variant, "variant (stealcheck list)")->required();
-  cmd->add_option("--strategy", a->strategy, "how executions are drawn: random")
+  cmd->add_option("--strategy", a->strategy,
+                  "how scenarios and executions are drawn: greybox, random, pct, tree")
       ->capture_default_str();
-  cmd->add_option("--thieves", a->z.thieves, "thief threads")
-      ->check(CLI::Range(1, 15))
+  cmd->add_option("--thieves", a->z.thieves, "thief threads (the model runs at most 8 threads)")
+      ->check(CLI::Range(1, static_cast<int>(model::max_threads) - 1))
       ->capture_default_str();
   cmd->add_option("--ops", a->z.ops, "owner operations while the thieves run")
       ->check(CLI::Range(0, 10000))
@@ -446,6 +546,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("!--no-minimize", a->minimize, "report a bug's scenario as found, not minimized");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
   cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON");
+  cmd->add_option("--corpus", a->corpus_dir,
+                  "greybox: read the corpus from this directory and write new entries to it");
   auto* client =
       cmd->add_option("--client", a->client, "sample this built-in client instead of scenarios");
   for (const char* size : {"--thieves", "--ops", "--steals", "--prefix"}) {
@@ -473,16 +575,17 @@ harness::checker checker() {
         {"rc11", [variant, b, info](const harness::verify_options& o) {
            harness::check_cell cell;
            const auto t0 = std::chrono::steady_clock::now();
-           const scenario_runner run(*b, info, model::memory_model::rc11);
            fuzz_args a;
            a.variant = variant;
            a.seed = o.seed;
            a.executions = unit_executions(o);
-           std::uint64_t stream = a.seed, executions = 0, scenarios = 0;
+           const scenario_runner run(*b, info, model::memory_model::rc11, a.strategy);
+           campaign rounds(a, info.batch_steal);
+           std::uint64_t executions = 0, scenarios = 0;
            while (executions < a.executions) {
-             const std::uint64_t seed = splitmix64_next(stream);
-             const lincheck::scenario s = random_scenario(seed, a.z, info.batch_steal);
-             std::string found = run.failure(s, a.per_scenario, seed, executions);
+             lincheck::scenario s;
+             const std::uint64_t seed = rounds.next(s);
+             std::string found = rounds.run(run, s, seed, executions);
              ++scenarios;
              if (found.empty()) continue;
              const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));

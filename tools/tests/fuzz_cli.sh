@@ -58,6 +58,27 @@ assert j["variant"] == "chase_lev_no_pop_fence" and j["seed"] == 1 and j["execut
 assert b["minimized"].startswith("prefix [") and "--scenario" in b["repeat"], b
 assert "taken twice" in b["report"], b["report"][:200]
 PY
+# every strategy finds a bug that needs a stale read and an interleaving
+for st in random pct tree; do
+  "$bin" fuzz chase_lev_no_pop_fence --strategy "$st" --seed 1 --executions 20000 --no-minimize \
+    >/dev/null 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || { echo "FAIL: --strategy $st missed chase_lev_no_pop_fence (exit $rc)"; fail=1; }
+done
+# --corpus: a greybox campaign writes the entries that reached new coverage, one file each,
+# and a campaign over the same directory reads them; a file that is no scenario is bad input
+corpus=$(mktemp -d)
+"$bin" fuzz chase_lev --seed 2 --executions 1000 --corpus "$corpus" >/dev/null 2>&1
+n=$(ls "$corpus" | wc -l)
+[ "$n" -gt 0 ] || { echo "FAIL: --corpus wrote no entry"; fail=1; }
+out=$("$bin" fuzz chase_lev --seed 3 --executions 100 --corpus "$corpus" 2>&1)
+m=$(echo "$out" | sed -n 's/.*, corpus \([0-9]*\);.*/\1/p')
+[ "${m:-0}" -ge "$n" ] || { echo "FAIL: --corpus was not read ($n entries): $out"; fail=1; }
+echo "owner [ push" > "$corpus/broken.scenario"
+"$bin" fuzz chase_lev --seed 3 --executions 100 --corpus "$corpus" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: a broken corpus file gave exit $rc, not 2"; fail=1; }
+rm -rf "$corpus"
 a=$("$bin" fuzz chase_lev --seed 5 --executions 500 2>&1 | grep -v ' s (')
 b=$("$bin" fuzz chase_lev --seed 5 --executions 500 2>&1 | grep -v ' s (')
 [ "$a" = "$b" ] || { echo "FAIL: the same seed printed another run"; fail=1; }

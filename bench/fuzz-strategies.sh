@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bench/fuzz-strategies.sh STEALCHECK [SEEDS] [SECONDS] [STRATEGIES] [JOBS]: the strategies of
+# `stealcheck fuzz` side by side, on every known-bad variant that has generated scenarios.
+#
+# For each (known-bad, strategy, seed 1..SEEDS) one run of
+#   STEALCHECK fuzz VARIANT --strategy S --seed N --no-minimize --seconds SECONDS --json F
+# with the default sizes; from its JSON, whether it found the bug and at which execution and
+# second. Prints a Markdown table: per known-bad and strategy, runs that found the bug (n/SEEDS),
+# the median execution of the first bug and the median seconds (over the runs that found it),
+# and the slowest run's seconds. Executions count the same on every machine; seconds depend on
+# the machine and on JOBS runs side by side (default 2: one per core of a 2-core machine).
+# Defaults: 20 seeds, 10 s, "greybox random pct tree". Needs GNU parallel and jq.
+set -euo pipefail
+sc=${1:?usage: bench/fuzz-strategies.sh STEALCHECK [SEEDS] [SECONDS] [STRATEGIES] [JOBS]}
+seeds=${2:-20}
+seconds=${3:-10}
+strategies=${4:-greybox random pct tree}
+jobs=${5:-2}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+variants=$("$sc" list | awk '/KNOWN-BAD/ && $1 !~ /^sched/ {print $1}')
+export sc seconds out
+run() {  # variant strategy seed
+  "$sc" fuzz "$1" --strategy "$2" --seed "$3" --no-minimize --seconds "$seconds" \
+    --json "$out/$1.$2.$3.json" >/dev/null 2>&1 || true
+}
+export -f run
+parallel -j "$jobs" run ::: $variants ::: $strategies ::: $(seq 1 "$seeds")
+median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "-"; else print v[int((NR + 1) / 2)]}'; }
+header="| known-bad |"
+rule="|---|"
+for s in $strategies; do
+  header+=" $s: found, median execution, median s, slowest s |"
+  rule+="---|"
+done
+echo "$header"
+echo "$rule"
+for v in $variants; do
+  row="| \`$v\` |"
+  for s in $strategies; do
+    found=0
+    execs=()
+    secs=()
+    for n in $(seq 1 "$seeds"); do
+      f="$out/$v.$s.$n.json"
+      [ -s "$f" ] || continue
+      if [ "$(jq '.bug != null' "$f")" = true ]; then
+        found=$((found + 1))
+        execs+=("$(jq '.executions + 1' "$f")")
+        secs+=("$(jq '.seconds' "$f")")
+      fi
+    done
+    me=$(printf '%s\n' "${execs[@]:-}" | grep . | median || true)
+    ms=$(printf '%s\n' "${secs[@]:-}" | grep . | median || true)
+    slow=$(printf '%s\n' "${secs[@]:-}" | grep . | sort -g | tail -1 || true)
+    row+=" $found/$seeds, ${me:--}, $(printf '%.2f' "${ms:-0}"), $(printf '%.2f' "${slow:-0}") |"
+  done
+  echo "$row"
+done
+# SPDX-License-Identifier: Apache-2.0
