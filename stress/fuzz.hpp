@@ -20,11 +20,14 @@
 // (Luo and Demsky, ASPLOS 2021), over stealcheck's own exploration tree (models/explore/).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 
 #include "harness/checker.hpp"
 #include "stress/scenario.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace stealcheck::stress::fuzz {
 

@@ -11,8 +11,10 @@
 // among an owner step flipped, inserted or deleted, a steal added or removed, a thief added
 // (a copy of another's steps) or removed, a steal turned into a batch steal and back (batch
 // variants), a thief's steps taken from another entry. One round in eight draws a fresh
-// scenario instead. The executions of each scenario are drawn forward (models/explore/
-// forward.hpp), by PCT for an odd scenario seed and uniformly for an even one, so that
+// scenario instead. The executions of each scenario are drawn by one of the samplers, by the
+// scenario's seed modulo 3: PCT, uniform (both forward: models/explore/forward.hpp) or the
+// walk of the exploration tree, so that each reaches what it is best at (PCT a thread that
+// stalls, uniform many stale reads, the tree walk rare read-write pairs) and
 // `fuzz --strategy greybox --scenario TEXT --scenario-seed S` repeats the draws of a bug.
 //
 // Corpus directory (--corpus DIR): one small file per entry, the scenario as `describe`

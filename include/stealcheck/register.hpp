@@ -31,6 +31,7 @@
 #include "harness/registry.hpp"
 #include "models/front/bind.hpp"
 #include "stress/bind.hpp"
+#include "stress/fuzz.hpp"
 
 namespace stealcheck {
 
@@ -51,9 +52,11 @@ bool register_variant(const variant_info& info) {
   return harness::add_variant(make_variant<D, Values>(info));
 }
 
-/// The checkers of `stealcheck verify`, in column order.
+/// The checkers of `stealcheck verify`, in column order: stress, model (RC11), lincheck,
+/// fuzz (generated scenarios larger than the model's clients, sampled under RC11).
 inline std::vector<harness::checker> all_checkers() {
-  return {stress::checker(), model::checker(), stress::lincheck::checker()};
+  return {stress::checker(), model::checker(), stress::lincheck::checker(),
+          stress::fuzz::checker()};
 }
 
 }  // namespace stealcheck
