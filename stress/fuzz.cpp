@@ -5,15 +5,19 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "harness/checker.hpp"
 #include "harness/cli.hpp"
@@ -68,6 +72,7 @@ struct fuzz_args {
   std::string strategy = "greybox";
   std::string json_file;   ///< --json: the run and its bug as JSON
   std::string corpus_dir;  ///< --corpus: the greybox corpus's directory
+  unsigned jobs = 1;       ///< --jobs: campaign threads
 };
 
 constexpr std::uint64_t default_executions = 20000;
@@ -104,6 +109,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   if (a.strategy != "greybox") c.opt("--strategy", a.strategy);
   c.opt("--per-scenario", a.per_scenario);
   if (scenario) return c.opt("--scenario-seed", *scenario);
+  if (a.jobs > 1) c.opt("--jobs", static_cast<std::uint64_t>(a.jobs));
   if (a.seconds > 0)
     c.opt("--seconds", fmt::format("{:g}", a.seconds));
   else
@@ -149,20 +155,18 @@ class scenario_runner {
       : binding_(b), info_(info), model_(m), strategy_(std::move(strategy)) {}
   /// The report of the first bug drawn in `executions` executions of s from `seed` (0
   /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
-  /// with `cov`, the coverage of every complete execution to it, and the tuples new to it to
-  /// `fresh`.
+  /// `each`, when given, sees the graph of every complete execution.
   std::string failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
-                      std::uint64_t& count, coverage* cov = nullptr,
-                      std::size_t* fresh = nullptr) const {
+                      std::uint64_t& count,
+                      const std::function<void(const model::graph&)>& each = nullptr) const {
     model::options opt;
     opt.model = model_;
     opt.sample = {executions, seed, sampler_for(strategy_, seed)};
     opt.max_events_per_thread = events_bound(s);
     if (executions == 0) opt.max_executions = exhaustive_cap;
-    if (cov != nullptr)
-      opt.on_complete = [cov, fresh](const model::graph& g, const model::consistency_checker&) {
-        const std::size_t n = cov->add(g);
-        if (fresh != nullptr) *fresh += n;
+    if (each)
+      opt.on_complete = [&each](const model::graph& g, const model::consistency_checker&) {
+        each(g);
       };
     const auto f = binding_.model(info_.spec, opt, &count)(s, seed);
     return f ? f->report : std::string();
@@ -177,6 +181,8 @@ class scenario_runner {
 
 // The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with
 // greybox, mutated from the corpus of scenarios that reached new coverage (greybox.hpp).
+// Thread role: any; the jobs of one run share it (its stream, coverage and corpus), so with
+// one job the rounds are those of the seed, with more they interleave as the jobs go.
 class campaign {
  public:
   campaign(const fuzz_args& a, bool batch)
@@ -191,6 +197,7 @@ class campaign {
   bool greybox() const { return a_.strategy == "greybox"; }
   /// The next round's scenario into s, and its seed.
   std::uint64_t next(lincheck::scenario& s) {
+    const std::lock_guard<std::mutex> lock(m_);
     const std::uint64_t seed = splitmix64_next(stream_);
     const lincheck::scenario fresh = random_scenario(seed, a_.z, batch_);
     s = greybox() ? pool_.next(stream_, fresh) : fresh;
@@ -202,16 +209,27 @@ class campaign {
                   std::uint64_t& count) {
     if (!greybox()) return run.failure(s, a_.per_scenario, seed, count);
     std::size_t fresh = 0;
-    std::string found = run.failure(s, a_.per_scenario, seed, count, &cov_, &fresh);
+    std::string found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
+      const std::lock_guard<std::mutex> lock(m_);
+      fresh += cov_.add(g);
+    });
+    const std::lock_guard<std::mutex> lock(m_);
     if (fresh > 0) pool_.add(s);
     return found;
   }
-  std::size_t coverage_size() const { return cov_.size(); }
-  std::size_t corpus_size() const { return pool_.size(); }
+  std::size_t coverage_size() const {
+    const std::lock_guard<std::mutex> lock(m_);
+    return cov_.size();
+  }
+  std::size_t corpus_size() const {
+    const std::lock_guard<std::mutex> lock(m_);
+    return pool_.size();
+  }
 
  private:
   const fuzz_args& a_;
   bool batch_;
+  mutable std::mutex m_;
   std::uint64_t stream_;
   coverage cov_;
   corpus pool_;
@@ -396,7 +414,7 @@ int run_fuzz(fuzz_args a) {
                     : std::nullopt;
   campaign rounds(a, info.batch_steal);
   double last_status = 0;
-  std::uint64_t executions = 0, scenarios = 0;
+  std::atomic<std::uint64_t> executions{0}, scenarios{0};
   nlohmann::json bug;  // null: none
   // --json: the run, its counts and its bug (null when none)
   auto finish = [&](int code) {
@@ -407,9 +425,10 @@ int run_fuzz(fuzz_args a) {
         {"strategy", a.exhaustive ? "exhaustive" : a.strategy},
         {"model", a.model},
         {"seed", a.one_scenario ? a.scenario_seed : a.seed},
+        {"jobs", a.jobs},
         {"per_scenario", a.per_scenario},
-        {"executions", executions},
-        {"scenarios", scenarios},
+        {"executions", executions.load()},
+        {"scenarios", scenarios.load()},
         {"seconds", elapsed()},
         {"exhaustive", a.exhaustive && code == 0 && executions < exhaustive_cap},
         {"repeat", repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt,
@@ -432,61 +451,105 @@ int run_fuzz(fuzz_args a) {
     json_out << j.dump(2) << "\n";
     return code;
   };
-  std::uint64_t stream = a.seed;
-  for (;;) {
-    if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
-    std::string found;
+  auto status = [&] {
+    if (!terminal || elapsed() - last_status < 1) return;
+    last_status = elapsed();
+    std::fprintf(stderr, "\r%llu executions, %llu scenarios, %.0f execs/s, %.0f s",
+                 static_cast<unsigned long long>(executions.load()),
+                 static_cast<unsigned long long>(scenarios.load()),
+                 static_cast<double>(executions.load()) / last_status, last_status);
+    if (rounds.greybox())
+      std::fprintf(stderr, ", coverage %zu, corpus %zu", rounds.coverage_size(),
+                   rounds.corpus_size());
+  };
+  // The first bug a job found, and where.
+  struct found_bug {
+    std::string report;
     lincheck::scenario s;
-    std::uint64_t sseed = a.scenario_seed;
-    if (!a.client.empty()) {
-      if (!a.one_scenario) sseed = splitmix64_next(stream);
-      model::options opt;
-      opt.model = mm;
-      opt.sample = {a.per_scenario, sseed, sampler_for(a.strategy, sseed)};
-      const model::result r = model::explore(opt, client_body);
-      executions += r.executions();
-      if (r.bug) found = lincheck::bug_text(*r.bug);
-    } else if (a.one_scenario) {
-      s = given ? *given : random_scenario(sseed, a.z, info.batch_steal);
-      found = run->failure(s, a.exhaustive ? 0 : a.per_scenario, sseed, executions);
-    } else {
-      sseed = rounds.next(s);
-      found = rounds.run(*run, s, sseed, executions);
-    }
-    ++scenarios;
-    if (!found.empty()) {
-      if (terminal) std::fprintf(stderr, "\r%78s\r", "");
-      fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", executions + 1, scenarios,
-                 elapsed());
+    std::uint64_t seed = 0, execution = 0, scenario = 0;
+    double seconds = 0;
+  };
+  std::optional<found_bug> first;
+  std::mutex first_mutex;
+  std::atomic<bool> stop{false};
+  std::uint64_t client_stream = a.seed;  // --client: the seeds of its draws
+  std::mutex client_mutex;
+  auto job = [&] {
+    while (!stop) {
+      if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
+      std::string found;
+      lincheck::scenario s;
+      std::uint64_t sseed = a.scenario_seed, count = 0;
       if (!a.client.empty()) {
-        const std::string repeat = repeat_command(a, sseed).str();
-        fmt::print("  {}\n  repeat this bug: {}\n", found, repeat);
-        bug = {{"scenario_seed", sseed}, {"report", found}, {"repeat", repeat}};
+        if (!a.one_scenario) {
+          const std::lock_guard<std::mutex> lock(client_mutex);
+          sseed = splitmix64_next(client_stream);
+        }
+        model::options opt;
+        opt.model = mm;
+        opt.sample = {a.per_scenario, sseed, sampler_for(a.strategy, sseed)};
+        const model::result r = model::explore(opt, client_body);
+        count = r.executions();
+        if (r.bug) found = lincheck::bug_text(*r.bug);
+      } else if (a.one_scenario) {
+        s = given ? *given : random_scenario(sseed, a.z, info.batch_steal);
+        found = run->failure(s, a.exhaustive ? 0 : a.per_scenario, sseed, count);
       } else {
-        bug = report_bug(a, *run, s, sseed, std::move(found));
+        sseed = rounds.next(s);
+        found = rounds.run(*run, s, sseed, count);
       }
-      return finish(1);
+      const std::uint64_t before = executions.fetch_add(count);
+      const std::uint64_t round = ++scenarios;
+      if (!found.empty()) {
+        const std::lock_guard<std::mutex> lock(first_mutex);
+        if (!first)
+          first = found_bug{std::move(found), s, sseed, before + count + 1, round, elapsed()};
+        stop = true;
+      }
+      if (a.jobs == 1) status();
+      if (a.one_scenario) break;
     }
-    if (terminal && elapsed() - last_status >= 1) {
-      last_status = elapsed();
-      std::fprintf(stderr, "\r%llu executions, %llu scenarios, %.0f execs/s, %.0f s",
-                   static_cast<unsigned long long>(executions),
-                   static_cast<unsigned long long>(scenarios),
-                   static_cast<double>(executions) / last_status, last_status);
-      if (rounds.greybox())
-        std::fprintf(stderr, ", coverage %zu, corpus %zu", rounds.coverage_size(),
-                     rounds.corpus_size());
+  };
+  if (a.jobs <= 1 || a.one_scenario) {
+    job();
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < a.jobs; ++j)
+      threads.emplace_back(job);
+    std::atomic<unsigned> done{0};
+    std::thread waiter([&] {
+      for (auto& t : threads)
+        t.join();
+      done = 1;
+    });
+    while (done == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      status();
     }
-    if (a.one_scenario) break;
+    waiter.join();
+  }
+  if (first) {
+    if (terminal) std::fprintf(stderr, "\r%78s\r", "");
+    fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", first->execution, first->scenario,
+               first->seconds);
+    if (!a.client.empty()) {
+      const std::string repeat = repeat_command(a, first->seed).str();
+      fmt::print("  {}\n  repeat this bug: {}\n", first->report, repeat);
+      bug = {{"scenario_seed", first->seed}, {"report", first->report}, {"repeat", repeat}};
+    } else {
+      bug = report_bug(a, *run, first->s, first->seed, std::move(first->report));
+    }
+    return finish(1);
   }
   if (terminal) std::fprintf(stderr, "\r%78s\r", "");
   if (a.exhaustive) {
-    fmt::print("no bug: {} executions, {}\n", executions,
+    fmt::print("no bug: {} executions, {}\n", executions.load(),
                executions >= exhaustive_cap ? "stopped at the cap: NOT exhaustive" : "every one");
     return finish(0);
   }
-  fmt::print("no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s)", executions,
-             scenarios, elapsed(), static_cast<double>(executions) / std::max(elapsed(), 1e-9));
+  fmt::print("no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s)",
+             executions.load(), scenarios.load(), elapsed(),
+             static_cast<double>(executions.load()) / std::max(elapsed(), 1e-9));
   if (rounds.greybox() && !a.one_scenario && a.client.empty())
     fmt::print(", coverage {} tuples, corpus {}", rounds.coverage_size(), rounds.corpus_size());
   fmt::print("; sampled, NOT exhaustive\n");
@@ -549,6 +612,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("!--no-minimize", a->minimize, "report a bug's scenario as found, not minimized");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
   cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON");
+  cmd->add_option("--jobs", a->jobs,
+                  "campaign threads, sharing the seed stream, coverage and corpus (default 1)")
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--corpus", a->corpus_dir,
                   "greybox: read the corpus from this directory and write new entries to it");
   auto* client =

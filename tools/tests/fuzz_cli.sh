@@ -65,6 +65,16 @@ for st in random pct tree; do
   rc=$?
   [ $rc -eq 1 ] || { echo "FAIL: --strategy $st missed chase_lev_no_pop_fence (exit $rc)"; fail=1; }
 done
+# --jobs: two threads share one campaign; a bug stops both and its command repeats it alone
+out=$("$bin" fuzz chase_lev_no_pop_fence --seed 1 --jobs 2 --executions 20000 2>&1)
+rc=$?
+again=$(echo "$out" | sed -n 's/^  repeat this bug: [^ ]* //p')
+[ $rc -eq 1 ] && [ -n "$again" ] || { echo "FAIL: --jobs 2 missed the bug (exit $rc)"; fail=1; }
+[ -z "$again" ] || eval "\"\$bin\" $again" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] || { echo "FAIL: the bug --jobs 2 found did not repeat (exit $rc)"; fail=1; }
+"$bin" fuzz chase_lev --seed 1 --jobs 2 --executions 2000 >/dev/null 2>&1 ||
+  { echo "FAIL: --jobs 2 on chase_lev"; fail=1; }
 # --corpus: a greybox campaign writes the entries that reached new coverage, one file each,
 # and a campaign over the same directory reads them; a file that is no scenario is bad input
 corpus=$(mktemp -d)
