@@ -19,9 +19,14 @@
 //
 // Orders (the paper assumes TSO and states two store-store and one load-load ordering): put's
 // store of the anchor and take's store are release, a thief's load of the anchor acquire (MP:
-// the slot it then reads is the one the owner wrote); the array pointer is published by a
-// release store and read with acquire (the copy made by expand). Nothing else needs ordering:
-// a duplicate is allowed, so there is no SB pair and no seq_cst fence (proofs/idempotent.md).
+// the slot it then reads is the one the owner wrote); put's store of the slot is release and
+// a thief's load of it acquire (MP the other way: a thief that reads a value put after the
+// anchor it read also sees the owner's anchor stores before it, so its CAS fails, as under
+// TSO; with both relaxed, RC11 lets the CAS succeed against the old anchor and the thief
+// return the newer value, then report empty beside a value present); the array pointer is
+// published by a release store and read with acquire (the copy made by expand). Nothing else
+// needs ordering: a duplicate is allowed, so there is no SB pair and no seq_cst fence
+// (proofs/idempotent.md).
 //
 // Growth: put doubles the array when it is full, copying [0, tail); old arrays are retired
 // and freed in the destructor (a thief may still read them), as chase_lev does.
@@ -62,8 +67,11 @@ struct idempotent_sites {
       "the owner reads its CAS is a po-rf cycle (LB), which RC11 forbids"};
   static constexpr site push_load_array{"idempotent::push.load_array", mo::relaxed, site_kind::load,
                                         "only the owner stores array"};
-  static constexpr site push_store_slot{"idempotent::push.store_slot", mo::relaxed,
-                                        site_kind::store, "published by push.store_anchor"};
+  static constexpr site push_store_slot{
+      "idempotent::push.store_slot", mo::release, site_kind::store,
+      "pairs with steal.load_slot (MP): a thief that reads this value also sees the anchor "
+      "stores before it, so its CAS of an older anchor fails instead of taking a value pushed "
+      "after the anchor it read (killed in push2_pop2_push2_steal2)"};
   static constexpr site push_store_anchor{
       "idempotent::push.store_anchor", mo::release, site_kind::store,
       "pairs with steal.load_anchor (MP): the thief's slot read sees the pushed value (killed "
@@ -88,8 +96,10 @@ struct idempotent_sites {
       "idempotent::steal.load_array", mo::acquire, site_kind::load,
       "pairs with grow.store_array: the copied slots are visible through the new array (killed "
       "in push3_pop2_2thieves)"};
-  static constexpr site steal_load_slot{"idempotent::steal.load_slot", mo::relaxed, site_kind::load,
-                                        "ordered by steal.load_anchor"};
+  static constexpr site steal_load_slot{
+      "idempotent::steal.load_slot", mo::acquire, site_kind::load,
+      "pairs with push.store_slot: the CAS below then reads an anchor at least as new as the "
+      "slot's value (killed in push2_pop2_push2_steal2)"};
   static constexpr site steal_cas{"idempotent::steal.cas", mo::relaxed, site_kind::rmw,
                                   "claims the tail by RMW atomicity; publishes nothing a later "
                                   "reader needs (its release sequence carries the owner's)"};
@@ -163,6 +173,7 @@ class idempotent_deque {
     const std::int64_t t = tail_of(anchor);
     ring* a = array_.load(Mem::order(Sites::push_load_array));  // own store
     if (t == a->capacity) a = grow(a, t);
+    // release (push.store_slot) pairs with steal's acquire load of the slot: the anchors before
     a->at(t).store(codec::encode(std::move(v)), Mem::order(Sites::push_store_slot));
     const std::uint64_t tag = Sites::tagged ? tag_of(anchor) + 1 : tag_of(anchor);
     // release (push.store_anchor) pairs with steal's acquire load of the anchor: the slot.
@@ -189,6 +200,7 @@ class idempotent_deque {
     const std::int64_t t = tail_of(anchor);
     if (t == 0) return steal_result<T>::empty();
     ring* a = array_.load(Mem::order(Sites::steal_load_array));  // pairs grow.store_array
+    // acquire (steal.load_slot) pairs with push.store_slot: the CAS sees the anchors before it
     const stored x = a->at(t - 1).load(Mem::order(Sites::steal_load_slot));
     if (!anchor_.compare_exchange_strong(anchor, make_anchor(tag_of(anchor), t - 1),
                                          Mem::order(Sites::steal_cas),

@@ -207,6 +207,14 @@ inline constexpr script full_ring_push_pop_steal3{"uu", "uo", {"hsss", ""}, 2};
 /// pushes and pops again after a contested pop (a pop that leaves the deque inconsistent when
 /// it loses the last item to the thief loses or duplicates value 2).
 inline constexpr script push_pop_push_pop_steal{"", "uouo", {"s", ""}, 2};
+/// Owner: push 1, 2, pop, pop, push 3, 4, while one thief steals twice: slot 1 is written by
+/// push 2, emptied and written again by push 4, while the thief may hold the anchor it read
+/// before the pops. A thief whose slot read sees push 4's value but whose claim succeeds
+/// against that older anchor takes 4 (the owner's pops move the anchor past it only in
+/// modification order), and its next steal can read an anchor showing empty while 3 is
+/// there: unless the slot store and load synchronize (idempotent's push.store_slot and
+/// steal.load_slot; added for at-least-once deques, whose owner takes without an RMW).
+inline constexpr script push2_pop2_push2_steal2{"", "uuoouu", {"ss", ""}, 4};
 /// Owner: push 1, 2 before the thieves start, then push 3, 4; thief A steals once, thief B
 /// twice. A thief that reads a top another thief advanced, with a bottom older than what that
 /// thief saw, reports empty beside a pushed item unless the store and load of top synchronize
@@ -410,6 +418,9 @@ std::vector<client_entry> clients_for(const variant_info& info) {
       scripted_entry("push4_pop4_2thieves_steal2", scripts::push4_pop4_2thieves_steal2, true),
       scripted_entry("push4_pop4_3thieves_steal2", scripts::push4_pop4_3thieves_steal2, true),
       scripted_entry("push5_pop5_2thieves_steal2", scripts::push5_pop5_2thieves_steal2, true)};
+  if (info.spec == spec::spec_kind::at_least_once) {
+    v.push_back(scripted_entry("push2_pop2_push2_steal2", scripts::push2_pop2_push2_steal2));
+  }
   if (info.owner_shares) {
     v.push_back(scripted_entry("push3_share_pop4_steal2", scripts::push3_share_pop4_steal2));
   }
