@@ -123,7 +123,7 @@ bool explorer::forward_step(std::size_t t, forward_strategy& s, std::uint64_t& r
       continue;
     }
     re.added_max = k + 1 == n && !re.spurious;
-    if (op.kind != op_kind::load && (re.rmw || (re.op == rmw_op::cas && re.cas_ok))) {
+    if (needs_write_part(re)) {
       const bool atomic = rmw_may_read(g, op.loc, k);
       const event_id wid = g.append(t, make_write_part(g, re));
       g.mo_insert(wid, k + 1);
@@ -140,15 +140,14 @@ bool explorer::forward_step(std::size_t t, forward_strategy& s, std::uint64_t& r
   return false;
 }
 
-// One execution from the empty graph, each step as `s` chooses (see forward.hpp). Returns
-// false on a dead end (no consistent candidate: nothing is counted).
-bool explorer::forward_execution(forward_strategy& s) {
+// One execution from the empty graph, each step as `s` chooses (see forward.hpp). A dead end
+// (no consistent candidate) ends it with nothing counted.
+void explorer::forward_execution(forward_strategy& s) {
   s.start();
   std::uint64_t steps = 0, reads = 0;
-  bool ended = false;
   if (!ex_.restart(graph{}, consistency_checker(opt_.model))) {
     report(ex_.error()->kind, ex_.error()->message);
-    return true;
+    return;
   }
   // ranks the (nearly empty) graph's sc events now, so that every later SC axiom check is
   // the incremental one (models/graph/rc11.cpp: with no valid ranks the first check would
@@ -180,22 +179,17 @@ bool explorer::forward_execution(forward_strategy& s) {
       }
     if (runnable.empty()) {
       leaf();
-      ended = true;
       break;
     }
     const std::size_t t = s.thread({runnable.data(), runnable.size()});
     ++steps;
     if (!forward_step(t, s, reads)) {
-      if (ex_.error()) {
-        report(ex_.error()->kind, ex_.error()->message);
-        ended = true;
-      }
+      if (ex_.error()) report(ex_.error()->kind, ex_.error()->message);
       break;
     }
   }
   ex_.teardown();
   s.finish(steps, reads);
-  return ended || stop_;
 }
 
 result explorer::sample_forward(std::uint64_t executions, forward_strategy& s) {

@@ -14,12 +14,6 @@
 
 namespace stealcheck::model::detail {
 
-namespace {
-bool needs_write_part(const event& r) {
-  return r.rmw || (r.op == rmw_op::cas && r.cas_ok);
-}
-}  // namespace
-
 // Continues after thread t's pending operation got its events in ex_.g: on the live fibers
 // (in step with the graph minus those events) or by re-executing the graph from the start.
 void explorer::resume(std::size_t t, bool live) {

@@ -159,7 +159,7 @@ class explorer final : private choice_free_adder, private work_donor {
   bool revisit(event_id r, event_id w, const view& keep, const view& pre, graph& out,
                consistency_checker& out_checker, std::vector<event_id>& repaired) const;
   void leaf();
-  bool forward_execution(forward_strategy& s);
+  void forward_execution(forward_strategy& s);
   bool forward_step(std::size_t t, forward_strategy& s, std::uint64_t& reads);
   bool check_final(bool complete);
   bool check_leaks(bool complete);

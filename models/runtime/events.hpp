@@ -87,6 +87,12 @@ inline event make_fence_or_join(const pending_op& op) {
   return e;
 }
 
+/// Whether read part `r` of an RMW writes (an RMW, or a CAS whose value matched): its write
+/// part follows it.
+inline bool needs_write_part(const event& r) {
+  return r.rmw || (r.op == rmw_op::cas && r.cas_ok);
+}
+
 /// The write part of RMW read part `r` (value from r's current reads-from).
 inline event make_write_part(const graph& g, const event& r) {
   event w;
