@@ -29,6 +29,7 @@
 #include "models/front/history.hpp"
 #include "models/graph/graph.hpp"
 #include "stress/bind.hpp"
+#include "stress/fuzz_campaign.hpp"
 #include "stress/greybox.hpp"
 #include "stress/lin_model.hpp"
 
@@ -55,31 +56,10 @@ lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batc
 
 namespace {
 
-struct fuzz_args {
-  std::string variant;
-  sizes z;
-  std::uint64_t executions = 0;  ///< 0: --seconds, or the default budget
-  double seconds = 0;
-  std::uint64_t per_scenario = 100;
-  std::uint64_t seed = 0;
-  std::uint64_t scenario_seed = 0;  ///< --scenario-seed: that one scenario only
-  bool one_scenario = false;
-  std::string scenario_text;  ///< --scenario: this scenario only
-  bool exhaustive = false;    ///< --exhaustive: explore --scenario's executions, all of them
-  bool minimize = true;
-  std::string model = "rc11";
-  std::string client;
-  std::string strategy = "greybox";
-  std::string json_file;   ///< --json: the run and its bug as JSON
-  std::string corpus_dir;  ///< --corpus: the greybox corpus's directory
-  unsigned jobs = 1;       ///< --jobs: campaign threads
-};
-
 constexpr std::uint64_t default_executions = 20000;
 // A minimized scenario of at most this many steps is explored exhaustively (at most
 // exhaustive_cap executions) for the report of the first failing execution in the tree.
 constexpr std::size_t exhaustive_steps = 12;
-constexpr std::uint64_t exhaustive_cap = 1000000;
 // Minimizing: at most max_checks smaller scenarios tried, each drawn as the failing one was
 // (the per-scenario count, from its seed), so the minimized bug repeats from the same seed.
 constexpr int max_checks = 400;
@@ -117,123 +97,11 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   return c.opt("--seed", a.seed);
 }
 
-// The event bound of a scenario's threads: room for 64 events per operation of the longest
-// thread (a correct deque's operation takes far fewer; a loop that never returns still hits it).
-std::uint32_t events_bound(const lincheck::scenario& s) {
-  std::size_t longest = s.prefix.size() + s.owner.size();
-  for (const auto& t : s.thieves)
-    longest = std::max(longest, t.size());
-  return static_cast<std::uint32_t>(
-      std::min<std::size_t>(model::max_events_cap, std::max<std::size_t>(1000, 64 * longest + 64)));
-}
-
-// The sampler that draws the executions of the scenario of seed `seed`: the strategy's, or for
-// greybox by the seed modulo 3 PCT, uniform or the tree walk (greybox.hpp).
-model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed) {
-  if (strategy == "random") return model::options::sampler::random;
-  if (strategy == "pct") return model::options::sampler::pct;
-  if (strategy == "tree") return model::options::sampler::tree;
-  if (strategy == "greybox")
-    return seed % 3 == 0   ? model::options::sampler::pct
-           : seed % 3 == 1 ? model::options::sampler::random
-                           : model::options::sampler::tree;
-  throw harness::usage_error(
-      fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
-}
-
 model::memory_model model_named(const std::string& name) {
   if (name == "rc11") return model::memory_model::rc11;
   if (name == "sc") return model::memory_model::sc;
   throw harness::usage_error(fmt::format("--model: '{}' is neither rc11 nor sc", name));
 }
-
-// Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
-class scenario_runner {
- public:
-  scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m,
-                  std::string strategy)
-      : binding_(b), info_(info), model_(m), strategy_(std::move(strategy)) {}
-  /// The report of the first bug drawn in `executions` executions of s from `seed` (0
-  /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
-  /// `each`, when given, sees the graph of every complete execution.
-  std::string failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
-                      std::uint64_t& count,
-                      const std::function<void(const model::graph&)>& each = nullptr) const {
-    model::options opt;
-    opt.model = model_;
-    opt.sample = {executions, seed, sampler_for(strategy_, seed)};
-    opt.max_events_per_thread = events_bound(s);
-    if (executions == 0) opt.max_executions = exhaustive_cap;
-    if (each)
-      opt.on_complete = [&each](const model::graph& g, const model::consistency_checker&) {
-        each(g);
-      };
-    const auto f = binding_.model(info_.spec, opt, &count)(s, seed);
-    return f ? f->report : std::string();
-  }
-
- private:
-  const lincheck::binding& binding_;
-  const variant_info& info_;
-  model::memory_model model_;
-  std::string strategy_;
-};
-
-// The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with
-// greybox, mutated from the corpus of scenarios that reached new coverage (greybox.hpp).
-// Thread role: any; the jobs of one run share it (its stream, coverage and corpus), so with
-// one job the rounds are those of the seed, with more they interleave as the jobs go.
-class campaign {
- public:
-  campaign(const fuzz_args& a, bool batch)
-      : a_(a),
-        batch_(batch),
-        stream_(a.seed),
-        pool_(static_cast<std::size_t>(model::max_threads) - 1,
-              2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})),
-              batch) {
-    if (!a.corpus_dir.empty()) pool_.open(a.corpus_dir);
-  }
-  bool greybox() const { return a_.strategy == "greybox"; }
-  /// The next round's scenario into s, and its seed.
-  std::uint64_t next(lincheck::scenario& s) {
-    const std::lock_guard<std::mutex> lock(m_);
-    const std::uint64_t seed = splitmix64_next(stream_);
-    const lincheck::scenario fresh = random_scenario(seed, a_.z, batch_);
-    s = greybox() ? pool_.next(stream_, fresh) : fresh;
-    return seed;
-  }
-  /// Runs round s of seed `seed` with `run` (its executions added to `count`); keeps s when it
-  /// reached new coverage. Returns the report of its bug, or "".
-  std::string run(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
-                  std::uint64_t& count) {
-    if (!greybox()) return run.failure(s, a_.per_scenario, seed, count);
-    std::size_t fresh = 0;
-    std::string found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
-      const std::lock_guard<std::mutex> lock(m_);
-      fresh += cov_.add(g);
-    });
-    const std::lock_guard<std::mutex> lock(m_);
-    if (fresh > 0) pool_.add(s);
-    return found;
-  }
-  std::size_t coverage_size() const {
-    const std::lock_guard<std::mutex> lock(m_);
-    return cov_.size();
-  }
-  std::size_t corpus_size() const {
-    const std::lock_guard<std::mutex> lock(m_);
-    return pool_.size();
-  }
-
- private:
-  const fuzz_args& a_;
-  bool batch_;
-  mutable std::mutex m_;
-  std::uint64_t stream_;
-  coverage cov_;
-  corpus pool_;
-};
 
 // Fewer thieves, owner operations and steals while the bug is still drawn (each candidate
 // `draws` times from `seed`): greedy, one step at a time, until no single step can go.

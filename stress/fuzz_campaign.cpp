@@ -1,0 +1,31 @@
+// stress/fuzz_campaign.cpp: the bound and the sampler of a fuzzed scenario (fuzz_campaign.hpp).
+#include "stress/fuzz_campaign.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
+
+namespace stealcheck::stress::fuzz {
+
+std::uint32_t events_bound(const lincheck::scenario& s) {
+  std::size_t longest = s.prefix.size() + s.owner.size();
+  for (const auto& t : s.thieves)
+    longest = std::max(longest, t.size());
+  return static_cast<std::uint32_t>(
+      std::min<std::size_t>(model::max_events_cap, std::max<std::size_t>(1000, 64 * longest + 64)));
+}
+
+model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed) {
+  if (strategy == "random") return model::options::sampler::random;
+  if (strategy == "pct") return model::options::sampler::pct;
+  if (strategy == "tree") return model::options::sampler::tree;
+  if (strategy == "greybox")
+    return seed % 3 == 0   ? model::options::sampler::pct
+           : seed % 3 == 1 ? model::options::sampler::random
+                           : model::options::sampler::tree;
+  throw harness::usage_error(
+      fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
+}
+
+}  // namespace stealcheck::stress::fuzz
+// SPDX-License-Identifier: Apache-2.0

@@ -1,0 +1,147 @@
+// stress/fuzz_campaign.hpp: what `stealcheck fuzz` and its conformance unit share (fuzz.hpp):
+// the run's arguments, the runner that draws or explores one scenario, and the campaign that
+// hands out rounds (generated, or greybox's mutated corpus entries: greybox.hpp).
+// Thread role: a campaign is shared by the run's jobs (it locks); a runner is const.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "deques/variant.hpp"
+#include "harness/random.hpp"
+#include "models/explore/explore.hpp"
+#include "models/graph/memory_model.hpp"
+#include "stress/bind.hpp"
+#include "stress/fuzz.hpp"
+#include "stress/greybox.hpp"
+
+namespace stealcheck::stress::fuzz {
+
+struct fuzz_args {
+  std::string variant;
+  sizes z;
+  std::uint64_t executions = 0;  ///< 0: --seconds, or the default budget
+  double seconds = 0;
+  std::uint64_t per_scenario = 100;
+  std::uint64_t seed = 0;
+  std::uint64_t scenario_seed = 0;  ///< --scenario-seed: that one scenario only
+  bool one_scenario = false;
+  std::string scenario_text;  ///< --scenario: this scenario only
+  bool exhaustive = false;    ///< --exhaustive: explore --scenario's executions, all of them
+  bool minimize = true;
+  std::string model = "rc11";
+  std::string client;
+  std::string strategy = "greybox";
+  std::string json_file;   ///< --json: the run and its bug as JSON
+  std::string corpus_dir;  ///< --corpus: the greybox corpus's directory
+  unsigned jobs = 1;       ///< --jobs: campaign threads
+};
+
+/// The most executions an exhaustive exploration of a scenario runs (--exhaustive).
+constexpr std::uint64_t exhaustive_cap = 1000000;
+
+/// The event bound of a scenario's threads: room for 64 events per operation of the longest
+/// thread (a correct deque's operation takes far fewer; a loop that never returns still hits
+/// it).
+std::uint32_t events_bound(const lincheck::scenario& s);
+
+/// The sampler that draws the executions of the scenario of seed `seed`: the strategy's, or for
+/// greybox by the seed modulo 3 PCT, uniform or the tree walk (greybox.hpp). Throws
+/// harness::usage_error naming an unknown strategy.
+model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed);
+
+// Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
+class scenario_runner {
+ public:
+  scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m,
+                  std::string strategy)
+      : binding_(b), info_(info), model_(m), strategy_(std::move(strategy)) {}
+  /// The report of the first bug drawn in `executions` executions of s from `seed` (0
+  /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
+  /// `each`, when given, sees the graph of every complete execution.
+  std::string failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
+                      std::uint64_t& count,
+                      const std::function<void(const model::graph&)>& each = nullptr) const {
+    model::options opt;
+    opt.model = model_;
+    opt.sample = {executions, seed, sampler_for(strategy_, seed)};
+    opt.max_events_per_thread = events_bound(s);
+    if (executions == 0) opt.max_executions = exhaustive_cap;
+    if (each)
+      opt.on_complete = [&each](const model::graph& g, const model::consistency_checker&) {
+        each(g);
+      };
+    const auto f = binding_.model(info_.spec, opt, &count)(s, seed);
+    return f ? f->report : std::string();
+  }
+
+ private:
+  const lincheck::binding& binding_;
+  const variant_info& info_;
+  model::memory_model model_;
+  std::string strategy_;
+};
+
+// The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with
+// greybox, mutated from the corpus of scenarios that reached new coverage (greybox.hpp).
+// Thread role: any; the jobs of one run share it (its stream, coverage and corpus), so with
+// one job the rounds are those of the seed, with more they interleave as the jobs go.
+class campaign {
+ public:
+  campaign(const fuzz_args& a, bool batch)
+      : a_(a),
+        batch_(batch),
+        stream_(a.seed),
+        pool_(static_cast<std::size_t>(model::max_threads) - 1,
+              2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})),
+              batch) {
+    if (!a.corpus_dir.empty()) pool_.open(a.corpus_dir);
+  }
+  bool greybox() const { return a_.strategy == "greybox"; }
+  /// The next round's scenario into s, and its seed.
+  std::uint64_t next(lincheck::scenario& s) {
+    const std::lock_guard<std::mutex> lock(m_);
+    const std::uint64_t seed = splitmix64_next(stream_);
+    const lincheck::scenario fresh = random_scenario(seed, a_.z, batch_);
+    s = greybox() ? pool_.next(stream_, fresh) : fresh;
+    return seed;
+  }
+  /// Runs round s of seed `seed` with `run` (its executions added to `count`); keeps s when it
+  /// reached new coverage. Returns the report of its bug, or "".
+  std::string run(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
+                  std::uint64_t& count) {
+    if (!greybox()) return run.failure(s, a_.per_scenario, seed, count);
+    std::size_t fresh = 0;
+    std::string found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
+      const std::lock_guard<std::mutex> lock(m_);
+      fresh += cov_.add(g);
+    });
+    const std::lock_guard<std::mutex> lock(m_);
+    if (fresh > 0) pool_.add(s);
+    return found;
+  }
+  std::size_t coverage_size() const {
+    const std::lock_guard<std::mutex> lock(m_);
+    return cov_.size();
+  }
+  std::size_t corpus_size() const {
+    const std::lock_guard<std::mutex> lock(m_);
+    return pool_.size();
+  }
+
+ private:
+  const fuzz_args& a_;
+  bool batch_;
+  mutable std::mutex m_;
+  std::uint64_t stream_;
+  coverage cov_;
+  corpus pool_;
+};
+
+}  // namespace stealcheck::stress::fuzz
+// SPDX-License-Identifier: Apache-2.0
