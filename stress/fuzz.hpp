@@ -1,23 +1,28 @@
 // stress/fuzz.hpp: `stealcheck fuzz`, weak-memory sampling of scenarios larger than the
 // exhaustive clients reach.
 //
-//   stealcheck fuzz VARIANT [--thieves K] [--ops N] [--steals M] [--prefix P]
-//                   [--executions E | --seconds S] [--per-scenario X] [--seed S] [--model M]
-//                   [--client NAME] [--scenario-seed X]
+//   stealcheck fuzz VARIANT [--strategy greybox|random|pct|tree] [--thieves K] [--ops N]
+//                   [--steals M] [--prefix P] [--executions E | --seconds S] [--per-scenario X]
+//                   [--seed S] [--model M] [--client NAME] [--scenario-seed X] [--corpus DIR]
+//                   [--jobs J]
 //
 // Each scenario is generated from the variant's declared shape (the owner's P pushes and pops
 // alone, then N more while K thieves each steal M times, batch steals on a batch-stealing
-// variant; unique values, a final drain) and drawn X times by the model checker's sampling
-// (model::options::sample: one random walk of the exploration tree per execution, each
-// consistent under RC11 or SC and checked as an exhaustive run checks it: values, the
-// variant's spec by hb-linearizability, races, memory errors). With --client, a built-in
-// client is sampled instead. The run prints its seed and the command that repeats it; on a
-// terminal a status line each second. Exit 0 when the budget ends with no bug (not
-// exhaustive), 1 on a bug (its scenario, report and the command that repeats that scenario
-// alone), 2 on bad input (one error line).
+// variant; unique values, a final drain), or with greybox (the default) mutated from a corpus
+// of earlier scenarios that reached new reads-from coverage (greybox.hpp), and drawn X times
+// by the model checker's sampling (model::options::sample: forward sampling by uniform choices
+// or PCT, or random walks of the exploration tree; each execution consistent under RC11 or SC
+// and checked as an exhaustive run checks it: values, the variant's spec by
+// hb-linearizability, races, memory errors). With --client, a built-in client is sampled
+// instead. The run prints its seed and the command that repeats it; on a terminal a status
+// line each second. Exit 0 when the budget ends with no bug (not exhaustive), 1 on a bug (its
+// scenario, minimized, its report and the command that repeats that scenario alone), 2 on bad
+// input (one error line). docs/fuzzing.md says what each strategy guarantees.
 //
-// Thread role: the process's main thread. Source: sampling as C11Tester draws executions
-// (Luo and Demsky, ASPLOS 2021), over stealcheck's own exploration tree (models/explore/).
+// Thread role: the process's main thread (with --jobs, J threads it starts and joins).
+// Source: C11Tester's sampling (Luo and Demsky, ASPLOS 2021), PCT (Burckhardt et al., ASPLOS
+// 2010) as PCTWM adapts it (Gao et al., ASPLOS 2023), greybox fuzzing by reads-from coverage
+// as RFF (Wolff et al., ASPLOS 2024), over stealcheck's own explorer (models/explore/).
 #pragma once
 
 #include <cstdint>
