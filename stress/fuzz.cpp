@@ -267,10 +267,12 @@ int run_fuzz(fuzz_args a) {
   if (!a.exhaustive)
     fmt::print(", {} executions per scenario, seed {}", a.per_scenario,
                a.one_scenario ? a.scenario_seed : a.seed);
-  fmt::print("\n  repeat: {}\n",
-             repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt,
-                            a.scenario_text, a.exhaustive)
-                 .str());
+  // the command that repeats this run (printed now, and in --json)
+  const std::string run_repeat =
+      repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt,
+                     a.scenario_text, a.exhaustive)
+          .str();
+  fmt::print("\n  repeat: {}\n", run_repeat);
   std::fflush(stdout);
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const auto t0 = std::chrono::steady_clock::now();
@@ -287,22 +289,19 @@ int run_fuzz(fuzz_args a) {
   // --json: the run, its counts and its bug (null when none)
   auto finish = [&](int code) {
     if (!json_out.is_open()) return code;
-    nlohmann::json j{
-        {"stealcheck_version", harness::version()},
-        {"variant", a.variant},
-        {"strategy", a.exhaustive ? "exhaustive" : a.strategy},
-        {"model", a.model},
-        {"seed", a.one_scenario ? a.scenario_seed : a.seed},
-        {"jobs", a.jobs},
-        {"per_scenario", a.per_scenario},
-        {"executions", executions.load()},
-        {"scenarios", scenarios.load()},
-        {"seconds", elapsed()},
-        {"exhaustive", a.exhaustive && code == 0 && executions < exhaustive_cap},
-        {"repeat", repeat_command(a, a.one_scenario ? std::optional(a.scenario_seed) : std::nullopt,
-                                  a.scenario_text, a.exhaustive)
-                       .str()},
-        {"bug", bug}};
+    nlohmann::json j{{"stealcheck_version", harness::version()},
+                     {"variant", a.variant},
+                     {"strategy", a.exhaustive ? "exhaustive" : a.strategy},
+                     {"model", a.model},
+                     {"seed", a.one_scenario ? a.scenario_seed : a.seed},
+                     {"jobs", a.jobs},
+                     {"per_scenario", a.per_scenario},
+                     {"executions", executions.load()},
+                     {"scenarios", scenarios.load()},
+                     {"seconds", elapsed()},
+                     {"exhaustive", a.exhaustive && code == 0 && executions < exhaustive_cap},
+                     {"repeat", run_repeat},
+                     {"bug", bug}};
     if (rounds.greybox()) {
       j["coverage"] = rounds.coverage_size();
       j["corpus"] = rounds.corpus_size();
