@@ -9,7 +9,9 @@
 # the median execution of the first bug and the median seconds (over the runs that found it),
 # and the slowest run's seconds. Executions count the same on every machine; seconds depend on
 # the machine and on JOBS runs side by side (default 2: one per core of a 2-core machine).
-# Defaults: 20 seeds, 10 s, "greybox random pct tree". Needs GNU parallel and jq.
+# Defaults: 20 seeds, 10 s, "greybox random pct tree". VARIANTS="a b" limits the run to those
+# known-bads (the deep ones: VARIANTS="$(STEALCHECK list | awk '/, deep/ {print $1}')").
+# Needs GNU parallel and jq.
 set -euo pipefail
 sc=${1:?usage: bench/fuzz-strategies.sh STEALCHECK [SEEDS] [SECONDS] [STRATEGIES] [JOBS]}
 seeds=${2:-20}
@@ -18,7 +20,7 @@ strategies=${4:-greybox random pct tree}
 jobs=${5:-2}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-variants=$("$sc" list | awk '/KNOWN-BAD/ && $1 !~ /^sched/ {print $1}')
+variants=${VARIANTS:-$("$sc" list | awk '/KNOWN-BAD/ && $1 !~ /^sched/ {print $1}')}
 export sc seconds out
 run() {  # variant strategy seed
   "$sc" fuzz "$1" --strategy "$2" --seed "$3" --no-minimize --seconds "$seconds" \

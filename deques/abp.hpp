@@ -263,10 +263,23 @@ struct abp_sites_tag1 : abp_sites {
       "a 1-bit tag: two resets recreate the age a stalled thief holds (ABA)";
 };
 
+/// KNOWN-BAD, deep: ABP with a 2-bit tag. The ABA of abp_tag1 after four resets instead of two:
+/// a thief that read age stalls while the owner empties the deque four times (four pops of the
+/// last item, nine owner operations), more than any model client runs, so only a longer
+/// scenario (`stealcheck fuzz`) wraps the tag. The control is abp itself (a 32-bit tag).
+struct abp_sites_tag2 : abp_sites {
+  static constexpr std::string_view variant = "abp_tag2";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "a 2-bit tag: four resets recreate the age a stalled thief holds (ABA)";
+};
+
 template <class T, class Mem = native_memory>
 using abp = abp_deque<T, Mem, abp_sites, 32>;
 template <class T, class Mem = native_memory>
 using abp_tag1 = abp_deque<T, Mem, abp_sites_tag1, 1>;
+template <class T, class Mem = native_memory>
+using abp_tag2 = abp_deque<T, Mem, abp_sites_tag2, 2>;
 
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

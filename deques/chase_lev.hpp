@@ -307,10 +307,29 @@ struct chase_lev_sites_no_push_fence : chase_lev_sites {
                                    site_kind::fence, "KNOWN-BAD: removed (relaxed = no fence)"};
 };
 
+/// KNOWN-BAD, deep (registered with an initial capacity of 8): the grown ring published by a
+/// relaxed store (resize.store_array). A thief that reads the new ring's address has no
+/// happens-before to the copies into it and reads a slot not yet copied (a value never pushed
+/// there). Only a push that finds the ring full grows it, nine pushes with nothing taken at
+/// capacity 8: more than any model client pushes, so only a longer scenario (`stealcheck fuzz`)
+/// takes the path. RC11 only: under SC, and natively on x86 (stores stay in order), the copies
+/// are visible; the control is `stealcheck fuzz chase_lev --capacity 8`.
+struct chase_lev_sites_grow_relaxed : chase_lev_sites {
+  static constexpr std::string_view variant = "chase_lev_grow_relaxed";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "the grown ring published relaxed: a thief reads a slot not yet copied into it";
+  static constexpr site resize_store_array{"chase_lev::resize.store_array",
+                                           std::memory_order_relaxed, site_kind::store,
+                                           "KNOWN-BAD: relaxed (no release)"};
+};
+
 template <class T, class Mem = native_memory>
 using chase_lev_no_pop_fence = chase_lev<T, Mem, chase_lev_sites_no_pop_fence>;
 template <class T, class Mem = native_memory>
 using chase_lev_no_push_fence = chase_lev<T, Mem, chase_lev_sites_no_push_fence>;
+template <class T, class Mem = native_memory>
+using chase_lev_grow_relaxed = chase_lev<T, Mem, chase_lev_sites_grow_relaxed>;
 
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

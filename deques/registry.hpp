@@ -45,6 +45,8 @@ using abp_default = abp<T, Mem>;
 template <class T, class Mem>
 using abp_tag1_default = abp_tag1<T, Mem>;
 template <class T, class Mem>
+using abp_tag2_default = abp_tag2<T, Mem>;
+template <class T, class Mem>
 using fjp_default = fjp_deque<T, Mem>;
 template <class T, class Mem>
 using dotnet_default = dotnet_deque<T, Mem>;
@@ -87,6 +89,10 @@ using tokio_narrow_index_tag = variant_tag<tokio_narrow_index>;
 using go_pop_runnext_no_cas_tag = variant_tag<go_pop_runnext_no_cas>;
 using crossbeam_lifo_no_recheck_tag = variant_tag<crossbeam_lifo_no_recheck>;
 using crossbeam_fifo_no_restore_tag = variant_tag<crossbeam_fifo_no_restore>;
+using chase_lev_grow_relaxed_tag = variant_tag<chase_lev_grow_relaxed>;
+using abp_tag2_tag = variant_tag<detail::abp_tag2_default>;
+using tokio_index3_tag = variant_tag<tokio_index3>;
+using tokio_wrap_relaxed_head_tag = variant_tag<tokio_wrap_relaxed_head>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -184,6 +190,21 @@ inline constexpr variant_info crossbeam_lifo_no_recheck =
 inline constexpr variant_info crossbeam_fifo_no_restore =
     crossbeam_info(info_from_sites<crossbeam_sites_fifo_no_restore>("KNOWN-BAD crossbeam_fifo"),
                    spec_kind::fifo_owner);
+/// The deep known-bads: bugs on a path that only a scenario larger than the model clients
+/// takes (a growth, a wrapped ring, a wrapped tag or index); `stealcheck fuzz` finds them.
+/// Those whose path needs a full ring run at capacity 8 (the clients push at most 5 values).
+constexpr variant_info deep_info(variant_info i, std::int64_t capacity) {
+  i.capacity = capacity;
+  return i;
+}
+inline constexpr variant_info chase_lev_grow_relaxed =
+    deep_info(info_from_sites<chase_lev_sites_grow_relaxed>("KNOWN-BAD chase_lev, deep"), 8);
+inline constexpr variant_info abp_tag2 =
+    info_from_sites<abp_sites_tag2>("KNOWN-BAD abp, deep", /*bounded=*/true);
+inline constexpr variant_info tokio_index3 =
+    run_queue_info(info_from_sites<tokio_sites_index3>("KNOWN-BAD tokio, deep"));
+inline constexpr variant_info tokio_wrap_relaxed_head = deep_info(
+    run_queue_info(info_from_sites<tokio_sites_wrap_relaxed_head>("KNOWN-BAD tokio, deep")), 8);
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -219,6 +240,10 @@ constexpr void for_each_variant(F&& f) {
   f(go_pop_runnext_no_cas_tag{}, builtin::go_pop_runnext_no_cas);
   f(crossbeam_lifo_no_recheck_tag{}, builtin::crossbeam_lifo_no_recheck);
   f(crossbeam_fifo_no_restore_tag{}, builtin::crossbeam_fifo_no_restore);
+  f(chase_lev_grow_relaxed_tag{}, builtin::chase_lev_grow_relaxed);
+  f(abp_tag2_tag{}, builtin::abp_tag2);
+  f(tokio_index3_tag{}, builtin::tokio_index3);
+  f(tokio_wrap_relaxed_head_tag{}, builtin::tokio_wrap_relaxed_head);
 }
 
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default

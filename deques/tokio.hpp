@@ -450,5 +450,38 @@ struct tokio_sites_narrow_index : tokio_sites {
 template <class T, class Mem = native_memory>
 using tokio_narrow_index = tokio_queue<T, Mem, tokio_sites_narrow_index>;
 
+/// KNOWN-BAD, deep: indices of 3 bits (a ring of at most 4), the same ABA as tokio_narrow_index
+/// but the head must advance by 8 while the thief stalls: more pops and steals than any model
+/// client makes, so only a longer scenario (`stealcheck fuzz`) wraps it. The control is tokio
+/// itself (32-bit indices) on the same scenarios.
+struct tokio_sites_index3 : tokio_sites {
+  static constexpr std::string_view variant = "tokio_index3";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "3-bit indices: a stalled thief's claim succeeds once the head wraps back (8 takes later)";
+  static constexpr unsigned index_bits = 3;
+};
+
+template <class T, class Mem = native_memory>
+using tokio_index3 = tokio_queue<T, Mem, tokio_sites_index3>;
+
+/// KNOWN-BAD, deep (registered with an initial capacity of 8): push reads the head relaxed
+/// (push.load_head). A thief's read of a slot it copied then need not happen before the owner's
+/// next write of that slot, one lap later: a data race on the slot. The ring must wrap (a push
+/// to a slot a thief took from), nine pushes at capacity 8: more than any model client pushes.
+/// RC11 only: under SC, and natively on x86 (a relaxed load is an acquire load there), the read
+/// happens before. The control is `stealcheck fuzz tokio --capacity 8`.
+struct tokio_sites_wrap_relaxed_head : tokio_sites {
+  static constexpr std::string_view variant = "tokio_wrap_relaxed_head";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "push reads the head relaxed: once the ring wraps, a data race on a slot a thief copies";
+  static constexpr site push_load_head{"tokio::push.load_head", std::memory_order_relaxed,
+                                       site_kind::load, "KNOWN-BAD: relaxed (no acquire)"};
+};
+
+template <class T, class Mem = native_memory>
+using tokio_wrap_relaxed_head = tokio_queue<T, Mem, tokio_sites_wrap_relaxed_head>;
+
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

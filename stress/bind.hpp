@@ -43,7 +43,9 @@ struct binding {
   std::function<failure_finder(spec::spec_kind kind, int runs, bool jitter,
                                std::uint64_t* histories)>
       native;
-  std::function<failure_finder(spec::spec_kind kind, model::options, std::uint64_t* executions)>
+  /// `capacity`: the deque's initial capacity (0: the scenarios' default, 4).
+  std::function<failure_finder(spec::spec_kind kind, std::int64_t capacity, model::options,
+                               std::uint64_t* executions)>
       model;
 };
 
@@ -63,13 +65,13 @@ template <template <class, class> class D, value_support Values = value_support:
 void bind(harness::variant& v) {
   using tag = variant_tag<D>;
   v.bind(binding{[](scenario_kind s, const config& c) { return run<tag, Values>(s, c); }});
-  v.bind(
-      lincheck::binding{[](spec::spec_kind kind, int runs, bool jitter, std::uint64_t* histories) {
-                          return lincheck::native_finder<tag>(kind, runs, jitter, histories);
-                        },
-                        [](spec::spec_kind kind, model::options o, std::uint64_t* executions) {
-                          return lincheck::model_finder<tag>(kind, std::move(o), executions);
-                        }});
+  v.bind(lincheck::binding{
+      [](spec::spec_kind kind, int runs, bool jitter, std::uint64_t* histories) {
+        return lincheck::native_finder<tag>(kind, runs, jitter, histories);
+      },
+      [](spec::spec_kind kind, std::int64_t capacity, model::options o, std::uint64_t* executions) {
+        return lincheck::model_finder<tag>(kind, std::move(o), executions, capacity);
+      }});
 }
 
 }  // namespace stealcheck::stress

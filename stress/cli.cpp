@@ -292,8 +292,9 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
   std::uint64_t count = 0;  // native: histories checked; model: executions explored
   const bool model_mode = a.mode == "model";
   o.small = model_mode;
-  const failure_finder finder = model_mode ? b->model(o.spec, model::options{}, &count)
-                                           : b->native(o.spec, o.runs, true, &count);
+  const failure_finder finder = model_mode
+                                    ? b->model(o.spec, v.info().capacity, model::options{}, &count)
+                                    : b->native(o.spec, o.runs, true, &count);
   const auto out = model_mode ? check_generated(name, o, finder)
                               : check_generated_isolated(name, o, finder, &count, 300 + a.runs,
                                                          stress::default_stall_seconds);

@@ -84,6 +84,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
         .opt("--prefix", static_cast<std::uint64_t>(a.z.prefix));
   }
   if (!text.empty()) c.opt("--scenario", text);
+  if (a.z.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.z.capacity));
   if (a.model != "rc11") c.opt("--model", a.model);
   if (exhaustive) return c.opt("--exhaustive");
   if (a.strategy != "greybox") c.opt("--strategy", a.strategy);
@@ -258,6 +259,8 @@ int run_fuzz(fuzz_args a) {
   else
     fmt::print("{} thieves x {} steals, owner {} + {} operations", a.z.thieves, a.z.steals,
                a.z.prefix, a.z.ops);
+  if (a.client.empty() && (a.z.capacity > 0 || info.capacity > 0))
+    fmt::print(", capacity {}", a.z.capacity > 0 ? a.z.capacity : info.capacity);
   const std::size_t operations =
       given ? steps(*given)
             : static_cast<std::size_t>(a.z.prefix + a.z.ops + a.z.thieves * a.z.steals);
@@ -280,8 +283,9 @@ int run_fuzz(fuzz_args a) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   const std::optional<scenario_runner> run =
-      lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm, a.strategy)
-                    : std::nullopt;
+      lb != nullptr
+          ? std::optional<scenario_runner>(std::in_place, *lb, info, mm, a.strategy, a.z.capacity)
+          : std::nullopt;
   campaign rounds(a, info.batch_steal);
   double last_status = 0;
   std::atomic<std::uint64_t> executions{0}, scenarios{0};
@@ -458,6 +462,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--prefix", a->z.prefix, "owner operations before the thieves start")
       ->check(CLI::Range(0, 10000))
       ->capture_default_str();
+  cmd->add_option("--capacity", a->z.capacity,
+                  "the deque's initial capacity (default: the variant's, else 4)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   auto* execs = cmd->add_option("--executions", a->executions,
                                 "stop after this many executions (default 20000)")
                     ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
@@ -491,6 +498,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
     text->excludes(cmd->get_option(size));
   }
   client->excludes(text);
+  client->excludes(cmd->get_option("--capacity"));
   cmd->callback([a, &exit_code, cmd] {
     if (cmd->count("--seed") == 0) a->seed = harness::default_seed();
     a->one_scenario = cmd->count("--scenario-seed") > 0;

@@ -42,6 +42,8 @@ struct sizes {
   int ops = 12;     ///< the owner's operations while the thieves run
   int steals = 4;   ///< each thief's steals
   int prefix = 4;   ///< the owner's operations before the thieves start
+  /// the deque's initial capacity (0: the variant's variant_info::capacity, else 4)
+  std::int64_t capacity = 0;
 };
 
 /// The scenario of seed `seed`: pushes two times in three (the rest pops), each thief's step a

@@ -58,9 +58,14 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
 // Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
 class scenario_runner {
  public:
+  /// `capacity`: the deque's initial capacity (0: the variant's variant_info::capacity).
   scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m,
-                  std::string strategy)
-      : binding_(b), info_(info), model_(m), strategy_(std::move(strategy)) {}
+                  std::string strategy, std::int64_t capacity = 0)
+      : binding_(b),
+        info_(info),
+        model_(m),
+        strategy_(std::move(strategy)),
+        capacity_(capacity > 0 ? capacity : info.capacity) {}
   /// The report of the first bug drawn in `executions` executions of s from `seed` (0
   /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
   /// `each`, when given, sees the graph of every complete execution.
@@ -76,7 +81,7 @@ class scenario_runner {
       opt.on_complete = [&each](const model::graph& g, const model::consistency_checker&) {
         each(g);
       };
-    const auto f = binding_.model(info_.spec, opt, &count)(s, seed);
+    const auto f = binding_.model(info_.spec, capacity_, opt, &count)(s, seed);
     return f ? f->report : std::string();
   }
 
@@ -85,6 +90,7 @@ class scenario_runner {
   const variant_info& info_;
   model::memory_model model_;
   std::string strategy_;
+  std::int64_t capacity_;
 };
 
 // The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with

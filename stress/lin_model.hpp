@@ -30,11 +30,13 @@
 
 namespace stealcheck::stress::lincheck {
 
-/// The scenario as a model-checker client of deque template D.
+/// The scenario as a model-checker client of deque template D, constructed with `capacity`
+/// (0: 4, as the generated scenarios' default; thieves' own deques for batch steals: 4).
 template <template <class, class> class D>
-void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind) {
+void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
+                     std::int64_t capacity = 0) {
   using deque = sized<D<model::clients::value, model::memory>>;
-  model::clients::owned<deque> o(4, kind);
+  model::clients::owned<deque> o(model::clients::cap_or(capacity, 4), kind);
   model::clients::value next = 1;
   auto owner_step_do = [&](owner_step step) {
     if (step == owner_step::push) {
@@ -76,13 +78,16 @@ inline std::string bug_text(const model::bug_report& b) {
 }
 
 /// A failure_finder that model-checks each scenario exhaustively under `opt`, its histories
-/// against the spec `kind` (the variant's variant_info::spec).
+/// against the spec `kind` (the variant's variant_info::spec), the deque constructed with
+/// `capacity` (0: the scenarios' default, see scenario_client).
 template <class Tag>
 failure_finder model_finder(spec::spec_kind kind, model::options opt,
-                            std::uint64_t* executions = nullptr) {
-  return [kind, opt, executions](const scenario& s, std::uint64_t) -> std::optional<found_failure> {
-    const model::result r = model::explore(
-        opt, [&s, kind](model::client& c) { scenario_client<Tag::template deque>(c, s, kind); });
+                            std::uint64_t* executions = nullptr, std::int64_t capacity = 0) {
+  return [kind, opt, executions, capacity](const scenario& s,
+                                           std::uint64_t) -> std::optional<found_failure> {
+    const model::result r = model::explore(opt, [&s, kind, capacity](model::client& c) {
+      scenario_client<Tag::template deque>(c, s, kind, capacity);
+    });
     if (executions != nullptr) *executions += r.complete + r.blocked;
     if (r.ok()) return std::nullopt;
     return found_failure{{}, bug_text(*r.bug), {}};

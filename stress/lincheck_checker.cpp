@@ -43,8 +43,9 @@ harness::check_cell run_mode(const std::string& variant, const binding& b, const
     std::fprintf(stderr, "\r[verify] %s: lincheck %s          ", variant.c_str(),
                  std::string(mode).c_str());
   std::uint64_t count = 0;
-  const failure_finder finder = mode == "native" ? b.native(opts.spec, opts.runs, true, &count)
-                                                 : b.model(opts.spec, model::options{}, &count);
+  const failure_finder finder = mode == "native"
+                                    ? b.native(opts.spec, opts.runs, true, &count)
+                                    : b.model(opts.spec, info.capacity, model::options{}, &count);
   // native runs in a child: a deque that crashes, throws on a thread or hangs is a failure
   // named as such, not the end of stealcheck (model runs have their own crash handling)
   const outcome out = mode == "native"

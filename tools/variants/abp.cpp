@@ -8,7 +8,8 @@
 namespace stealcheck::tools {
 
 const bool abp_registered = register_variant<abp_tag::deque>(builtin::abp) &&
-                            register_variant<abp_tag1_tag::deque>(builtin::abp_tag1);
+                            register_variant<abp_tag1_tag::deque>(builtin::abp_tag1) &&
+                            register_variant<abp_tag2_tag::deque>(builtin::abp_tag2);
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0

@@ -10,7 +10,9 @@ namespace stealcheck::tools {
 const bool tokio_registered =
     register_variant<tokio_tag::deque>(builtin::tokio) &&
     register_variant<tokio_push_checks_real_tag::deque>(builtin::tokio_push_checks_real) &&
-    register_variant<tokio_narrow_index_tag::deque>(builtin::tokio_narrow_index);
+    register_variant<tokio_narrow_index_tag::deque>(builtin::tokio_narrow_index) &&
+    register_variant<tokio_index3_tag::deque>(builtin::tokio_index3) &&
+    register_variant<tokio_wrap_relaxed_head_tag::deque>(builtin::tokio_wrap_relaxed_head);
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0
