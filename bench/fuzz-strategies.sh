@@ -28,6 +28,7 @@ run() {  # variant strategy seed
 }
 export -f run
 parallel -j "$jobs" run ::: $variants ::: $strategies ::: $(seq 1 "$seeds")
+secs2() { if [ -z "$1" ] || [ "$1" = - ]; then echo -; else printf '%.2f' "$1"; fi; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "-"; else print v[int((NR + 1) / 2)]}'; }
 header="| known-bad |"
 rule="|---|"
@@ -55,7 +56,7 @@ for v in $variants; do
     me=$(printf '%s\n' "${execs[@]:-}" | grep . | median || true)
     ms=$(printf '%s\n' "${secs[@]:-}" | grep . | median || true)
     slow=$(printf '%s\n' "${secs[@]:-}" | grep . | sort -g | tail -1 || true)
-    row+=" $found/$seeds, ${me:--}, $(printf '%.2f' "${ms:-0}"), $(printf '%.2f' "${slow:-0}") |"
+    row+=" $found/$seeds, ${me:--}, $(secs2 "$ms"), $(secs2 "$slow") |"
   done
   echo "$row"
 done

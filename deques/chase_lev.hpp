@@ -324,12 +324,27 @@ struct chase_lev_sites_grow_relaxed : chase_lev_sites {
                                            "KNOWN-BAD: relaxed (no release)"};
 };
 
+/// KNOWN-BAD, deep (registered with an initial capacity of 8): the partner of the above, steal
+/// reads the ring's address relaxed (steal.load_array). The release store of a grown ring then
+/// synchronizes with nothing: a thief that reads the new address may read a slot not yet
+/// copied. The same depth (a growth) and the same memory models as chase_lev_grow_relaxed.
+struct chase_lev_sites_steal_array_relaxed : chase_lev_sites {
+  static constexpr std::string_view variant = "chase_lev_steal_array_relaxed";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "steal reads the ring's address relaxed: a slot of a grown ring read before its copy";
+  static constexpr site steal_load_array{"chase_lev::steal.load_array", std::memory_order_relaxed,
+                                         site_kind::load, "KNOWN-BAD: relaxed (no acquire)"};
+};
+
 template <class T, class Mem = native_memory>
 using chase_lev_no_pop_fence = chase_lev<T, Mem, chase_lev_sites_no_pop_fence>;
 template <class T, class Mem = native_memory>
 using chase_lev_no_push_fence = chase_lev<T, Mem, chase_lev_sites_no_push_fence>;
 template <class T, class Mem = native_memory>
 using chase_lev_grow_relaxed = chase_lev<T, Mem, chase_lev_sites_grow_relaxed>;
+template <class T, class Mem = native_memory>
+using chase_lev_steal_array_relaxed = chase_lev<T, Mem, chase_lev_sites_steal_array_relaxed>;
 
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

@@ -90,6 +90,7 @@ using go_pop_runnext_no_cas_tag = variant_tag<go_pop_runnext_no_cas>;
 using crossbeam_lifo_no_recheck_tag = variant_tag<crossbeam_lifo_no_recheck>;
 using crossbeam_fifo_no_restore_tag = variant_tag<crossbeam_fifo_no_restore>;
 using chase_lev_grow_relaxed_tag = variant_tag<chase_lev_grow_relaxed>;
+using chase_lev_steal_array_relaxed_tag = variant_tag<chase_lev_steal_array_relaxed>;
 using abp_tag2_tag = variant_tag<detail::abp_tag2_default>;
 using tokio_index3_tag = variant_tag<tokio_index3>;
 using tokio_wrap_relaxed_head_tag = variant_tag<tokio_wrap_relaxed_head>;
@@ -199,6 +200,8 @@ constexpr variant_info deep_info(variant_info i, std::int64_t capacity) {
 }
 inline constexpr variant_info chase_lev_grow_relaxed =
     deep_info(info_from_sites<chase_lev_sites_grow_relaxed>("KNOWN-BAD chase_lev, deep"), 8);
+inline constexpr variant_info chase_lev_steal_array_relaxed =
+    deep_info(info_from_sites<chase_lev_sites_steal_array_relaxed>("KNOWN-BAD chase_lev, deep"), 8);
 inline constexpr variant_info abp_tag2 =
     info_from_sites<abp_sites_tag2>("KNOWN-BAD abp, deep", /*bounded=*/true);
 inline constexpr variant_info tokio_index3 =
@@ -241,6 +244,7 @@ constexpr void for_each_variant(F&& f) {
   f(crossbeam_lifo_no_recheck_tag{}, builtin::crossbeam_lifo_no_recheck);
   f(crossbeam_fifo_no_restore_tag{}, builtin::crossbeam_fifo_no_restore);
   f(chase_lev_grow_relaxed_tag{}, builtin::chase_lev_grow_relaxed);
+  f(chase_lev_steal_array_relaxed_tag{}, builtin::chase_lev_steal_array_relaxed);
   f(abp_tag2_tag{}, builtin::abp_tag2);
   f(tokio_index3_tag{}, builtin::tokio_index3);
   f(tokio_wrap_relaxed_head_tag{}, builtin::tokio_wrap_relaxed_head);

@@ -85,6 +85,8 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   }
   if (!text.empty()) c.opt("--scenario", text);
   if (a.z.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.z.capacity));
+  for (const std::string& s : a.site_texts)
+    c.opt("--site", s);
   if (a.model != "rc11") c.opt("--model", a.model);
   if (exhaustive) return c.opt("--exhaustive");
   if (a.strategy != "greybox") c.opt("--strategy", a.strategy);
@@ -204,6 +206,11 @@ int run_fuzz(fuzz_args a) {
     throw harness::usage_error(fmt::format("unknown variant '{}' ({} list shows them)", a.variant,
                                            harness::program_name()));
   const model::memory_model mm = model_named(a.model);
+  for (const std::string& s : a.site_texts) {
+    auto r = model::parse_site_override(s, v->info().sites, a.variant);
+    if (const auto* e = std::get_if<std::string>(&r)) throw harness::usage_error(*e);
+    a.overrides.push_back(std::get<model::site_override>(std::move(r)));
+  }
   (void)sampler_for(a.strategy, 0);  // an unknown strategy is bad input before any work
   if (!a.corpus_dir.empty() && a.strategy != "greybox")
     throw harness::usage_error(
@@ -283,9 +290,9 @@ int run_fuzz(fuzz_args a) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   const std::optional<scenario_runner> run =
-      lb != nullptr
-          ? std::optional<scenario_runner>(std::in_place, *lb, info, mm, a.strategy, a.z.capacity)
-          : std::nullopt;
+      lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm, a.strategy,
+                                                     a.z.capacity, a.overrides)
+                    : std::nullopt;
   campaign rounds(a, info.batch_steal);
   double last_status = 0;
   std::atomic<std::uint64_t> executions{0}, scenarios{0};
@@ -358,6 +365,7 @@ int run_fuzz(fuzz_args a) {
         }
         model::options opt;
         opt.model = mm;
+        opt.sites = a.overrides;
         opt.sample = {a.per_scenario, sseed, sampler_for(a.strategy, sseed)};
         const model::result r = model::explore(opt, client_body);
         count = r.executions();
@@ -462,6 +470,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--prefix", a->z.prefix, "owner operations before the thieves start")
       ->check(CLI::Range(0, 10000))
       ->capture_default_str();
+  cmd->add_option("--site", a->site_texts,
+                  "override a memory-order site: NAME=ORDER (a mutant, as `model --site`)");
   cmd->add_option("--capacity", a->z.capacity,
                   "the deque's initial capacity (default: the variant's, else 4)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));

@@ -11,10 +11,12 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "deques/variant.hpp"
 #include "harness/random.hpp"
 #include "models/explore/explore.hpp"
+#include "models/front/site_override.hpp"
 #include "models/graph/memory_model.hpp"
 #include "stress/bind.hpp"
 #include "stress/fuzz.hpp"
@@ -37,9 +39,11 @@ struct fuzz_args {
   std::string model = "rc11";
   std::string client;
   std::string strategy = "greybox";
-  std::string json_file;   ///< --json: the run and its bug as JSON
-  std::string corpus_dir;  ///< --corpus: the greybox corpus's directory
-  unsigned jobs = 1;       ///< --jobs: campaign threads
+  std::string json_file;                        ///< --json: the run and its bug as JSON
+  std::string corpus_dir;                       ///< --corpus: the greybox corpus's directory
+  unsigned jobs = 1;                            ///< --jobs: campaign threads
+  std::vector<std::string> site_texts;          ///< --site NAME=ORDER, as given
+  std::vector<model::site_override> overrides;  ///< the same, checked (run_fuzz)
 };
 
 /// The most executions an exhaustive exploration of a scenario runs (--exhaustive).
@@ -59,13 +63,16 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
 class scenario_runner {
  public:
   /// `capacity`: the deque's initial capacity (0: the variant's variant_info::capacity).
+  /// `sites`: memory-order overrides (a mutant, as `stealcheck model --site` runs one).
   scenario_runner(const lincheck::binding& b, const variant_info& info, model::memory_model m,
-                  std::string strategy, std::int64_t capacity = 0)
+                  std::string strategy, std::int64_t capacity = 0,
+                  std::vector<model::site_override> sites = {})
       : binding_(b),
         info_(info),
         model_(m),
         strategy_(std::move(strategy)),
-        capacity_(capacity > 0 ? capacity : info.capacity) {}
+        capacity_(capacity > 0 ? capacity : info.capacity),
+        sites_(std::move(sites)) {}
   /// The report of the first bug drawn in `executions` executions of s from `seed` (0
   /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
   /// `each`, when given, sees the graph of every complete execution.
@@ -74,6 +81,7 @@ class scenario_runner {
                       const std::function<void(const model::graph&)>& each = nullptr) const {
     model::options opt;
     opt.model = model_;
+    opt.sites = sites_;
     opt.sample = {executions, seed, sampler_for(strategy_, seed)};
     opt.max_events_per_thread = events_bound(s);
     if (executions == 0) opt.max_executions = exhaustive_cap;
@@ -91,6 +99,7 @@ class scenario_runner {
   model::memory_model model_;
   std::string strategy_;
   std::int64_t capacity_;
+  std::vector<model::site_override> sites_;
 };
 
 // The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with

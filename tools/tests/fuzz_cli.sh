@@ -74,6 +74,11 @@ for st in random pct tree; do
   rc=$?
   [ $rc -eq 1 ] || { echo "FAIL: --strategy $st missed chase_lev_no_pop_fence (exit $rc)"; fail=1; }
 done
+# --site: a mutant that a model client kills is found, and its repeat command keeps the site
+out=$("$bin" fuzz chase_lev --site chase_lev::steal.load_bottom=relaxed --seed 1 --executions 20000 2>&1)
+rc=$?
+echo "$out" | grep -q "repeat this bug: .*--site chase_lev::steal.load_bottom=relaxed" && [ $rc -eq 1 ] ||
+  { echo "FAIL: --site: exit $rc"; echo "$out" | head -5; fail=1; }
 # --jobs: two threads share one campaign; a bug stops both and its command repeats it alone
 out=$("$bin" fuzz chase_lev_no_pop_fence --seed 1 --jobs 2 --executions 20000 2>&1)
 rc=$?

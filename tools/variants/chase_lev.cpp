@@ -11,7 +11,9 @@ const bool chase_lev_registered =
     register_variant<chase_lev_tag::deque>(builtin::chase_lev) &&
     register_variant<chase_lev_no_pop_fence_tag::deque>(builtin::chase_lev_no_pop_fence) &&
     register_variant<chase_lev_no_push_fence_tag::deque>(builtin::chase_lev_no_push_fence) &&
-    register_variant<chase_lev_grow_relaxed_tag::deque>(builtin::chase_lev_grow_relaxed);
+    register_variant<chase_lev_grow_relaxed_tag::deque>(builtin::chase_lev_grow_relaxed) &&
+    register_variant<chase_lev_steal_array_relaxed_tag::deque>(
+        builtin::chase_lev_steal_array_relaxed);
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0
