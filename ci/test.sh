@@ -10,6 +10,7 @@ passed=0
 failed=0
 status=0
 failures=()  # "preset: what failed", repeated after the total so the last lines name them
+why=$(mktemp)  # the first lines of each failure's own output, printed last as well
 for preset in ${PRESETS:-release tsan asan-ubsan}; do
   echo "== preset $preset: build"
   start=$(date +%s)
@@ -35,24 +36,35 @@ for preset in ${PRESETS:-release tsan asan-ubsan}; do
     failures+=("$preset: $t")
   done < <(sed -n '/The following tests FAILED:/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - ' |
     sed -E 's/^[[:space:]]+//')
+  # what each failed test printed that names the failure (the lines with FAIL, error, Failure)
+  awk -v p="$preset" '/Test +#[0-9]+: .*(\*\*\*|Failed|Timeout)/ && !/Passed/ {name=$0; n=0; next}
+    /Test +#[0-9]+: .*Passed/ || /^ *Start +[0-9]+:/ {name=""}
+    name != "" && n < 5 && /FAIL|[Ee]rror|Failure|BUG|taken twice|lost|never|did not|killed|grew/ {
+      print p ": " substr($0, 1, 160); n++ }' "$log" >>"$why"
   # As a user would: install this build, build examples/ against the installed package only,
   # its correct deques pass and its buggy one is caught (ci/example.sh).
   # And the model clients still reach every branch of each built-in variant that
   # proofs/<variant>.coverage.md records (ci/coverage.sh: the coverage preset, gcov).
   if [ "$preset" = release ]; then
     for check in "ci/example.sh build/$preset" "ci/coverage.sh"; do
-      if bash $check; then
+      out=$(mktemp)
+      bash $check 2>&1 | tee "$out"
+      if [ "${PIPESTATUS[0]}" -eq 0 ]; then
         passed=$((passed + 1))
       else
         failed=$((failed + 1))
         status=1
         failures+=("$preset: $check")
+        grep -E 'FAIL|[Ee]rror' "$out" | tail -n 4 | cut -c1-160 | sed "s|^|$preset: $check: |" >>"$why"
       fi
+      rm -f "$out"
     done
   fi
   echo "== preset $preset: done in $(($(date +%s) - start)) s"
   rm -f "$log"
 done
+cat "$why"
+rm -f "$why"
 for f in "${failures[@]}"; do
   echo "FAILED $f"
 done
