@@ -22,7 +22,7 @@ trap 'rm -rf "$out"' EXIT
 variants=${VARIANTS:-$("$sc" list | awk 'NR > 1 && !/KNOWN-BAD/ && $1 != "sched" {print $1}')}
 for v in $variants; do
   "$sc" mutate "$v" --jobs "$jobs" --json "$out/$v.mutate.json" >/dev/null 2>&1 || true
-  jq -r --arg v "$v" '.mutants[] | select(.verdict == "killed") | "\($v) \(.site)=\(.order)"' \
+  jq -r --arg v "$v" '(.mutants // [])[] | select(.verdict == "killed") | "\($v) \(.site)=\(.order)"' \
     "$out/$v.mutate.json"
 done >"$out/mutants.txt"
 export sc seconds out
