@@ -4,7 +4,7 @@
 //   stealcheck fuzz VARIANT [--strategy greybox|random|pct|tree] [--thieves K] [--ops N]
 //                   [--steals M] [--prefix P] [--executions E | --seconds S] [--per-scenario X]
 //                   [--seed S] [--model M] [--client NAME] [--scenario-seed X] [--corpus DIR]
-//                   [--jobs J]
+//                   [--jobs J] [--capacity C] [--site NAME=ORDER]
 //
 // Each scenario is generated from the variant's declared shape (the owner's P pushes and pops
 // alone, then N more while K thieves each steal M times, batch steals on a batch-stealing
@@ -14,10 +14,12 @@
 // or PCT, or random walks of the exploration tree; each execution consistent under RC11 or SC
 // and checked as an exhaustive run checks it: values, the variant's spec by
 // hb-linearizability, races, memory errors). With --client, a built-in client is sampled
-// instead. The run prints its seed and the command that repeats it; on a terminal a status
-// line each second. Exit 0 when the budget ends with no bug (not exhaustive), 1 on a bug (its
-// scenario, minimized, its report and the command that repeats that scenario alone), 2 on bad
-// input (one error line). docs/fuzzing.md says what each strategy guarantees.
+// instead. --capacity sets the deque's initial capacity (default the variant's, else 4);
+// --site runs a mutant (a site's order replaced, as `stealcheck model --site`). The run
+// prints its seed and the command that repeats it; on a terminal a status line each second.
+// Exit 0 when the budget ends with no bug (not exhaustive), 1 on a bug (its scenario,
+// minimized, its report and the command that repeats that scenario alone), 2 on bad input (one
+// error line). docs/fuzzing.md says what each strategy guarantees.
 //
 // Thread role: the process's main thread (with --jobs, J threads it starts and joins).
 // Source: C11Tester's sampling (Luo and Demsky, ASPLOS 2021), PCT (Burckhardt et al., ASPLOS
