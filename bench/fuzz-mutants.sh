@@ -32,31 +32,16 @@ run() {  # variant site=order seed
 }
 export -f run
 parallel -j "$jobs" --colsep ' ' run {1} {2} {3} :::: "$out/mutants.txt" ::: $(seq 1 "$seeds")
-secs2() { if [ -z "$1" ] || [ "$1" = - ]; then echo -; else printf '%.2f' "$1"; fi; }
-median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "-"; else print v[int((NR + 1) / 2)]}'; }
+. "$(dirname "$0")/fuzz-cell.sh"
 echo "| variant | mutant | found, median execution, median s, slowest s |"
 echo "|---|---|---|"
 all=0
 every=0
 while read -r v m; do
-  found=0
-  execs=()
-  secs=()
-  for n in $(seq 1 "$seeds"); do
-    f="$out/$v.$m.$n.json"
-    [ -s "$f" ] || continue
-    if [ "$(jq '.bug != null' "$f")" = true ]; then
-      found=$((found + 1))
-      execs+=("$(jq '.executions + 1' "$f")")
-      secs+=("$(jq '.seconds' "$f")")
-    fi
-  done
+  cell=$(fuzz_cell "$out/$v.$m" "$seeds")
   all=$((all + 1))
-  [ "$found" -lt "$seeds" ] || every=$((every + 1))
-  me=$(printf '%s\n' "${execs[@]:-}" | grep . | median || true)
-  ms=$(printf '%s\n' "${secs[@]:-}" | grep . | median || true)
-  slow=$(printf '%s\n' "${secs[@]:-}" | grep . | sort -g | tail -1 || true)
-  echo "| \`$v\` | \`$m\` | $found/$seeds, ${me:--}, $(secs2 "$ms"), $(secs2 "$slow") |"
+  [ "${cell%%/*}" -lt "$seeds" ] || every=$((every + 1))
+  echo "| \`$v\` | \`$m\` | $cell |"
 done <"$out/mutants.txt"
 echo
 echo "$every of $all killed mutants found by $seeds/$seeds seeds within $seconds s"

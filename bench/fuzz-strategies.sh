@@ -28,8 +28,7 @@ run() {  # variant strategy seed
 }
 export -f run
 parallel -j "$jobs" run ::: $variants ::: $strategies ::: $(seq 1 "$seeds")
-secs2() { if [ -z "$1" ] || [ "$1" = - ]; then echo -; else printf '%.2f' "$1"; fi; }
-median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "-"; else print v[int((NR + 1) / 2)]}'; }
+. "$(dirname "$0")/fuzz-cell.sh"
 header="| known-bad |"
 rule="|---|"
 for s in $strategies; do
@@ -41,22 +40,7 @@ echo "$rule"
 for v in $variants; do
   row="| \`$v\` |"
   for s in $strategies; do
-    found=0
-    execs=()
-    secs=()
-    for n in $(seq 1 "$seeds"); do
-      f="$out/$v.$s.$n.json"
-      [ -s "$f" ] || continue
-      if [ "$(jq '.bug != null' "$f")" = true ]; then
-        found=$((found + 1))
-        execs+=("$(jq '.executions + 1' "$f")")
-        secs+=("$(jq '.seconds' "$f")")
-      fi
-    done
-    me=$(printf '%s\n' "${execs[@]:-}" | grep . | median || true)
-    ms=$(printf '%s\n' "${secs[@]:-}" | grep . | median || true)
-    slow=$(printf '%s\n' "${secs[@]:-}" | grep . | sort -g | tail -1 || true)
-    row+=" $found/$seeds, ${me:--}, $(secs2 "$ms"), $(secs2 "$slow") |"
+    row+=" $(fuzz_cell "$out/$v.$s" "$seeds") |"
   done
   echo "$row"
 done
