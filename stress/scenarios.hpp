@@ -286,21 +286,30 @@ result no_starvation(const config& c) {
     }
     return true;
   };
+  std::vector<std::atomic<std::uint64_t>> tries(wins.size());
+  std::atomic<std::uint64_t> slow_pushes{0};
   auto owner = [&](jitter& j, take_log& log, counters& k) {
-    // "Eventually": push until every thief has won once. The cap (100x ops, at least 10^6)
-    // only bounds a real starvation bug; oversubscribed and sanitized runs need slack.
-    config capped = c;
-    capped.ops = std::max<std::uint64_t>(c.ops * 100, 1000000);
-    stop_rule stop(capped, k);
-    for (std::uint64_t ops = 0; !stop.done(ops) && !all_won(); ++ops) {
+    // "Eventually" under a fair scheduler: push at full speed for the run's length, then, while
+    // a thief has not won, one push a millisecond (at most 2,000), so that a thief an
+    // oversubscribed or sanitized machine had not scheduled gets the CPU. A thief that never
+    // wins through both phases is starved by the deque, not by the machine.
+    stop_rule stop(c, k);
+    std::uint64_t ops = 0;
+    for (; !stop.done(ops) && !all_won(); ++ops) {
       owner_push(d, log, k);
       std::this_thread::yield();  // give every thief its chance
       j();
     }
+    for (std::uint64_t slow = 0; slow < 2000 && !all_won(); ++slow) {
+      owner_push(d, log, k);
+      slow_pushes.store(slow + 1, std::memory_order_relaxed);  // read after the join
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
   };
   auto thief = [&](std::uint32_t me, jitter& j, take_log& log, counters& k,
                    const std::atomic<bool>& done) {
-    while (!done.load(std::memory_order_acquire)) {  // pairs with the owner's release store
+    while (!done.load(std::memory_order_acquire)) {       // pairs with the owner's release store
+      tries[me].fetch_add(1, std::memory_order_relaxed);  // a counter, read after the join
       if (steal_once(d, static_cast<D*>(nullptr), me, log, k)) {
         wins[me].fetch_add(1, std::memory_order_relaxed);
       }
@@ -311,8 +320,11 @@ result no_starvation(const config& c) {
   for (std::size_t i = 1; i < wins.size() && r.ok; ++i) {
     if (wins[i].load(std::memory_order_relaxed) == 0) {
       r.ok = false;
-      r.failure =
-          fmt::format("thief {} never succeeded while the owner pushed {} values", i, r.pushed);
+      r.failure = fmt::format(
+          "thief {} never succeeded in {} steal attempts while the owner pushed {} values (the "
+          "last {} one a millisecond)",
+          i, tries[i].load(std::memory_order_relaxed), r.pushed,
+          slow_pushes.load(std::memory_order_relaxed));
     }
   }
   return r;

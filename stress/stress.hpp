@@ -20,7 +20,9 @@
 //   last_item      owner push then pop of a single item, many times, racing thieves: the
 //                  SB+scfs race of Chase-Lev's last item (catches chase_lev_no_pop_fence).
 //   resize         capacity 1 and bursts of growing size while thieves steal.
-//   no_starvation  every thief eventually succeeds while the owner keeps pushing.
+//   no_starvation  every thief eventually succeeds while the owner keeps pushing (at full
+//                  speed for the run, then one push a millisecond, at most 2,000, until every
+//                  thief has won: a thief the machine had not scheduled gets the CPU).
 //   destructors    non-trivial values: each destroyed exactly once, including those left in
 //                  the deque when it is destroyed.
 //

@@ -62,6 +62,14 @@ class aborting_steal : public locked_deque<T, Mem> {
   steal_result<T> steal() { std::abort(); }
 };
 
+// A thief that never wins: every steal reports a lost race, however long the deque is.
+template <class T, class Mem = native_memory>
+class starving_steal : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() { return steal_result<T>::abort(); }
+};
+
 // Spins on a flag nobody sets: an operation that never returns.
 void hang(const std::atomic<bool>& never) {
   while (!never.load(std::memory_order_relaxed))
@@ -291,6 +299,20 @@ TEST(NativeFault, StressStopsALoopingSteal) {
   ASSERT_FALSE(r.ok);
   expect_has(r.failure, "an operation did not return within 1 s");
   expect_has(r.failure, "stuck in steal()");
+}
+
+// no_starvation fails a deque whose thieves never win, after the owner's slow phase (one
+// push a millisecond) has given them the CPU; the correct deque passes the same run.
+TEST(NativeFault, NoStarvationCatchesThievesThatNeverWin) {
+  auto starve = [](auto tag) {
+    return printed(run_isolated(
+        [] { return run<decltype(tag)>(scenario_kind::no_starvation, small_config()); }, 120, 0));
+  };
+  EXPECT_TRUE(starve(variant_tag<correct>{}).ok);
+  const result r = starve(variant_tag<starving_steal>{});
+  ASSERT_FALSE(r.ok);
+  expect_has(r.failure, "thief 1 never succeeded in ");
+  expect_has(r.failure, "one a millisecond)");
 }
 
 // A child past the memory ceiling is killed and the operation it was in named.
