@@ -44,10 +44,10 @@ else
 fi
 test -f "$prefix/lib/cmake/stealcheck/stealcheckConfig.cmake" || fail "no package config"
 test -x "$prefix/bin/stealcheck" || fail "no stealcheck executable"
-# The public surface: five headers; everything they include is under stealcheck/detail/.
+# The public surface: six headers; everything they include is under stealcheck/detail/.
 public=$(cd "$prefix/include/stealcheck" && ls -p | grep -v / | sort | tr '\n' ' ')
-[ "$public" = "atomic.hpp cli.hpp deque.hpp register.hpp testing.hpp " ] ||
-  fail "the public headers are not exactly the five documented ones: $public"
+[ "$public" = "atomic.hpp cli.hpp deque.hpp model.hpp register.hpp testing.hpp " ] ||
+  fail "the public headers are not exactly the six documented ones: $public"
 test -f "$prefix/include/stealcheck/detail/deques/deque.hpp" || fail "no internal headers in detail/"
 # examples/ (and its case studies) include only public headers: it compiles against them alone.
 if grep -rnE '#include ["<](stealcheck/detail|deques|harness|models|stress|oracle)/' examples/; then

@@ -84,7 +84,56 @@ class unit_test : public ::testing::Test {
   std::string full_name_;
 };
 
+// One STEALCHECK_MODEL_TEST under one memory model.
+class model_test : public ::testing::Test {
+ public:
+  model_test(model::options o, void (*body)(), std::string full_name)
+      : options_(std::move(o)), body_(body), full_name_(std::move(full_name)) {}
+
+  void TestBody() override {
+    model::options o = options_;
+    if (const char* r = std::getenv("STEALCHECK_REPLAY")) o.replay = r;
+    if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one execution\n");
+    const model::result r = model::check(o, body_);
+    const std::string self =
+        harness::shell_quote(program_invocation_name) + " --gtest_filter=" + full_name_;
+    if (r.bug) {
+      ADD_FAILURE() << model::headline(*r.bug) << "\n"
+                    << r.bug->trace << "  replay this execution alone: STEALCHECK_REPLAY="
+                    << harness::shell_quote(r.bug->replay_token) << " " << self;
+      return;
+    }
+    std::printf("%s: %s", std::string(model::model_name(o.model)).c_str(),
+                model::summary(r).c_str());
+    if (r.complete == 0)
+      ADD_FAILURE() << "no execution completed: all " << r.blocked
+                    << " were blocked (a spin_until never satisfied, or a mutex always held), so "
+                       "the test checked nothing";
+  }
+
+ private:
+  model::options options_;
+  void (*body_)();
+  std::string full_name_;
+};
+
 }  // namespace
+
+bool register_model_test(const char* suite, const char* name, const model_test_options& o,
+                         void (*body)(), const char* file, int line) {
+  for (const auto& [on, m] :
+       {std::pair{o.rc11, model::memory_model::rc11}, std::pair{o.sc, model::memory_model::sc}}) {
+    if (!on) continue;
+    model::options opt = o.explore;
+    opt.model = m;
+    const std::string test = std::string(name) + "_" + std::string(model::model_name(m));
+    const std::string full = std::string(suite) + "." + test;
+    ::testing::RegisterTest(
+        suite, test.c_str(), nullptr, nullptr, file, line,
+        [opt, body, full]() -> ::testing::Test* { return new model_test(opt, body, full); });
+  }
+  return true;
+}
 
 std::vector<harness::checker> conformance_checkers() {
   return {model::checker({model::memory_model::rc11, model::memory_model::sc}),

@@ -6,8 +6,8 @@
 // The model backend is stealcheck::model::memory (models/runtime/memory.hpp); checkers instantiate
 // a deque with it themselves.
 //
-// The public surface is this header and the four beside it (atomic.hpp, register.hpp,
-// testing.hpp, cli.hpp), with what they name above. The headers they include are installed
+// The public surface is this header and the five beside it (atomic.hpp, model.hpp,
+// register.hpp, testing.hpp, cli.hpp), with what they name above. The headers they include are installed
 // under include/stealcheck/detail/: internal, free to change between versions; include only
 // <stealcheck/...> headers.
 #pragma once

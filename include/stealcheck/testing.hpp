@@ -29,11 +29,27 @@
 // STEALCHECK_SEED (default 1), STEALCHECK_SCALE (percent of the full iteration counts, default
 // 100), STEALCHECK_REPLAY (set it for one test only, with --gtest_filter),
 // STEALCHECK_FUZZ_EXECUTIONS (fuzz_rc11's executions; default 2,000 times the scale / 100).
+//
+// Your own model tests (<stealcheck/model.hpp>) as GoogleTest tests:
+//
+//   STEALCHECK_MODEL_TEST(EventCount, NoLostWakeup, {.sc = true}) {
+//     ... the body of model::check: shared state, model::thread, STEALCHECK_ASSERT ...
+//   }
+//
+// registers EventCount.NoLostWakeup_rc11 (and, with .sc = true, EventCount.NoLostWakeup_sc),
+// each exploring every execution of the body under that memory model with the options of
+// `.explore` (model::options: the event bound, jobs, sampling). A test fails on the first bug,
+// printing its kind, message and trace and the line that replays that one execution
+// (`STEALCHECK_REPLAY=<token> <binary> --gtest_filter=<test>`); it also fails when no execution
+// completed (every one blocked by a spin_until or a held mutex: the test proved nothing). A
+// passing test prints its counts. Each test's body is a function, run once per execution.
+//
 // Thread role: registration at static initialization; tests run on GoogleTest's thread.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <stealcheck/model.hpp>
 #include <stealcheck/register.hpp>
 #include <string>
 #include <vector>
@@ -47,7 +63,28 @@ std::vector<harness::checker> conformance_checkers();
 /// `suite`. Returns true.
 bool register_suite(const char* suite, harness::variant v, const char* file, int line);
 
+/// What a STEALCHECK_MODEL_TEST explores: under which memory models (one test each), and the
+/// exploration's options (`explore.model` is set per test).
+struct model_test_options {
+  bool rc11 = true;  ///< register <Name>_rc11
+  bool sc = false;   ///< register <Name>_sc
+  model::options explore{};
+};
+
+/// Registers the tests of one STEALCHECK_MODEL_TEST. Returns true.
+bool register_model_test(const char* suite, const char* name, const model_test_options& o,
+                         void (*body)(), const char* file, int line);
+
 }  // namespace stealcheck::testing
+
+/// STEALCHECK_MODEL_TEST(Suite, Name, model_test_options initializer) { body }
+#define STEALCHECK_MODEL_TEST(suite, name, ...)                                         \
+  static void STEALCHECK_CAT(stealcheck_model_body_, __LINE__)();                       \
+  [[maybe_unused]] static const bool STEALCHECK_CAT(stealcheck_model_test_, __LINE__) = \
+      ::stealcheck::testing::register_model_test(                                       \
+          #suite, #name, ::stealcheck::testing::model_test_options __VA_ARGS__,         \
+          &STEALCHECK_CAT(stealcheck_model_body_, __LINE__), __FILE__, __LINE__);       \
+  static void STEALCHECK_CAT(stealcheck_model_body_, __LINE__)()
 
 /// STEALCHECK_CONFORMANCE_SUITE(Suite, D, variant_info initializer)
 #define STEALCHECK_CONFORMANCE_SUITE(suite, D, ...)                                               \
