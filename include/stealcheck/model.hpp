@@ -31,6 +31,9 @@
 // randomness, no global state that survives a run), and it should join its threads before the
 // state they use goes out of scope.
 //
+// A deque's operations can be judged as stealcheck's own clients judge theirs: checked_deque
+// records push, pop and steal and checks values and order against the spec (below).
+//
 // What is checked, in every execution: STEALCHECK_ASSERT, data races on model::nonatomic,
 // use after free and double free of model::memory::create/destroy, leaks, deadlocks (every
 // thread waiting on a mutex or a join that no one can release), exceptions escaping a thread,
@@ -60,13 +63,20 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
+#include "deques/spec.hpp"
+#include "deques/variant.hpp"
 #include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
 #include "models/report/verdict.hpp"
 #include "models/runtime/memory.hpp"
 
@@ -168,6 +178,42 @@ inline void assert_that(bool ok, std::string_view what, std::string_view conditi
   detail::running("STEALCHECK_ASSERT")
       .check(false, fmt::format("{}\n  condition: {}", what, condition), src);
 }
+
+/// A deque whose operations are recorded and judged as stealcheck's own clients judge theirs
+/// (models/front/clients.hpp, owned): a value taken twice (unless the spec is at_least_once) or
+/// never pushed fails as soon as the operation returns; finish() drains the deque and fails on a
+/// value lost, then checks that the results are explained by the sequential spec (lifo_owner,
+/// fifo_owner, at_least_once: deques/spec.hpp) in an order that respects happens-before. A
+/// failure names the value and lists the operations per thread in the report.
+/// Deque: a deque of std::int64_t on model::memory (my_deque<std::int64_t, model::memory>).
+/// Values pushed must be distinct (the judge tells values apart by value).
+/// Thread roles: push, pop and finish by one owner thread; steal by any model thread; finish
+/// after every thread that used the deque was joined. Complexity: the order check is a search
+/// over linearizations, exponential in the worst case; at most 64 operations have their order
+/// checked (more: values only).
+template <class Deque>
+class checked_deque {
+ public:
+  using value = std::int64_t;
+  /// The deque constructed with `capacity` (when it has such a constructor), judged by `spec`.
+  explicit checked_deque(std::int64_t capacity, spec::spec_kind spec = spec::spec_kind::lifo_owner)
+      : o_(capacity, spec) {}
+
+  /// Owner: pushes v. Returns false when a bounded deque is full (v stays with the owner).
+  bool push(value v) { return o_.push(c(), v); }
+  /// Owner: pops; nullopt when the deque is empty.
+  std::optional<value> pop() { return o_.pop(c()); }
+  /// Any thread: steals; the item, empty, or abort (a lost race).
+  steal_result<value> steal() { return o_.steal(c()); }
+  /// Owner, after joining every thread: drains the deque and runs every check.
+  void finish() { o_.finish(c()); }
+  /// The deque itself, for operations the recorder does not know (not recorded or judged).
+  Deque& deque() noexcept { return o_.d; }
+
+ private:
+  static client& c() { return detail::running("model::checked_deque"); }
+  clients::owned<Deque> o_;
+};
 
 /// A bug's first line: "BUG <kind>: <message>" (the kind once: a message may start with it).
 inline std::string headline(const bug_report& b) {

@@ -49,7 +49,8 @@ struct owned {
     pushed.reserve(8);  // one allocation per execution, not one per growth
   }
 
-  void push(client& c, value v) {
+  /// Returns false when a bounded deque is full (the value stays with the owner).
+  bool push(client& c, value v) {
     deque_op op;
     op.kind = spec::op_kind::push;
     op.has_value = true;
@@ -64,23 +65,31 @@ struct owned {
     });
     if (!ok) {
       h.discard_last();  // bounded and full: the value stays with the owner
-      return;
+      return false;
     }
     pushed.push_back(v);
+    return true;
   }
-  void pop(client& c) {
+  std::optional<value> pop(client& c) {
+    std::optional<value> got;
     deque_op op;
     op.kind = spec::op_kind::pop;
-    h.record(c, op, [&](deque_op& o) { o.set_taken(d.pop()); });
+    h.record(c, op, [&](deque_op& o) {
+      got = d.pop();
+      o.set_taken(got);
+    });
+    return got;
   }
-  void steal(client& c) {
+  steal_result<value> steal(client& c) {
+    steal_result<value> got = steal_result<value>::empty();
     deque_op op;
     op.kind = spec::op_kind::steal;
     h.record(c, op, [&](deque_op& o) {
-      auto r = d.steal();
-      o.status = r.status();
-      o.set_taken(std::move(r).take());
+      got = d.steal();
+      o.status = got.status();
+      o.set_taken(got.has_value() ? std::optional<value>(*got) : std::nullopt);
     });
+    return got;
   }
   /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
   void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {

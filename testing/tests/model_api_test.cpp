@@ -10,6 +10,9 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
+#include "deques/registry.hpp"
+#include "models/front/clients.hpp"
+
 namespace model = stealcheck::model;
 
 namespace {
@@ -148,6 +151,42 @@ TEST(ModelApi, ASpinThatNeverEndsIsBlockedNotABug) {
   EXPECT_TRUE(r.ok()) << model::summary(r);
   EXPECT_EQ(r.complete, 0u);
   EXPECT_GT(r.blocked_assume, 0u);
+}
+
+// The built-in client push2_pop_steal2 (owner: push 1, push 2, pop; a thief steals twice; then
+// the drain) written on the public API with checked_deque.
+template <class Tag>
+void push2_pop_steal2_public() {
+  model::checked_deque<typename Tag::template deque<std::int64_t, model::memory>> d(
+      4, stealcheck::spec::spec_kind::lifo_owner);
+  model::thread thief([&] {
+    d.steal();
+    d.steal();
+  });
+  d.push(1);
+  d.push(2);
+  d.pop();
+  thief.join();
+  d.finish();
+}
+
+TEST(ModelApi, CheckedDequeHasTheBuiltInClientsCountsAndVerdicts) {
+  using stealcheck::chase_lev_tag, stealcheck::chase_lev_no_pop_fence_tag;
+  const model::result pub = model::check({}, [] { push2_pop_steal2_public<chase_lev_tag>(); });
+  const model::result builtin = model::explore({}, [](model::client& c) {
+    model::clients::run_script<chase_lev_tag::deque>(c, model::clients::scripts::push2_pop_steal2,
+                                                     stealcheck::builtin::chase_lev);
+  });
+  ASSERT_TRUE(pub.ok()) << model::summary(pub);
+  ASSERT_TRUE(builtin.ok()) << model::summary(builtin);
+  EXPECT_EQ(pub.complete, builtin.complete);
+  EXPECT_EQ(pub.blocked, builtin.blocked);
+  // the pop fence left out: the owner and the thief both take the last value
+  const model::result bad =
+      model::check({}, [] { push2_pop_steal2_public<chase_lev_no_pop_fence_tag>(); });
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.bug->message.find("taken twice"), std::string::npos) << bad.bug->message;
+  EXPECT_NE(bad.bug->trace.find("steal -> "), std::string::npos) << bad.bug->trace;
 }
 
 }  // namespace
