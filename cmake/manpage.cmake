@@ -3,7 +3,7 @@
 # subcommand's `--help` goes in as the section SUBCOMMANDS, so the page says what the
 # command says, and changes when it does.
 find_program(HELP2MAN help2man REQUIRED)
-set(subcommands list stress verify lincheck model mutate litmus bench)
+set(subcommands list stress verify lincheck model fuzz certify merge mutate litmus bench)
 set(text "[SUBCOMMANDS]\n")
 foreach(sub ${subcommands})
   execute_process(COMMAND ${EXE} ${sub} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)

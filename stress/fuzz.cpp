@@ -100,12 +100,6 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   return c.opt("--seed", a.seed);
 }
 
-model::memory_model model_named(const std::string& name) {
-  if (name == "rc11") return model::memory_model::rc11;
-  if (name == "sc") return model::memory_model::sc;
-  throw harness::usage_error(fmt::format("--model: '{}' is neither rc11 nor sc", name));
-}
-
 // Fewer thieves, owner operations and steals while the bug is still drawn (each candidate
 // `draws` times from `seed`): greedy, one step at a time, until no single step can go.
 lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, std::uint64_t draws,

@@ -1,4 +1,5 @@
-// stress/fuzz_campaign.cpp: the bound and the sampler of a fuzzed scenario (fuzz_campaign.hpp).
+// stress/fuzz_campaign.cpp: the bound and the sampler of a fuzzed scenario, the --model option
+// (fuzz_campaign.hpp).
 #include "stress/fuzz_campaign.hpp"
 
 #include <fmt/format.h>
@@ -25,6 +26,12 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
                            : model::options::sampler::tree;
   throw harness::usage_error(
       fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
+}
+
+model::memory_model model_named(const std::string& name) {
+  if (name == "rc11") return model::memory_model::rc11;
+  if (name == "sc") return model::memory_model::sc;
+  throw harness::usage_error(fmt::format("--model: '{}' is neither rc11 nor sc", name));
 }
 
 }  // namespace stealcheck::stress::fuzz

@@ -59,6 +59,9 @@ std::uint32_t events_bound(const lincheck::scenario& s);
 /// harness::usage_error naming an unknown strategy.
 model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed);
 
+/// The memory model a --model option names (rc11, sc); throws harness::usage_error otherwise.
+model::memory_model model_named(const std::string& name);
+
 // Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
 class scenario_runner {
  public:

@@ -6,6 +6,7 @@
 #include "harness/cli.hpp"
 #include "models/front/cli.hpp"
 #include "models/front/mutate.hpp"
+#include "stress/certify.hpp"
 #include "stress/cli.hpp"
 #include "stress/fuzz.hpp"
 #include "tools/variants/builtin.hpp"
@@ -24,6 +25,7 @@ int cli_main(int argc, char** argv, const char* program,
   harness::add_verify_command(app, all_checkers(), exit_code);
   stress::lincheck::add_lincheck_command(app, exit_code);
   stress::fuzz::add_fuzz_command(app, exit_code);
+  stress::certify::add_certify_command(app, exit_code);
   model::add_model_command(app, exit_code);
   model::add_merge_command(app, exit_code);
   model::add_mutate_command(app, exit_code);

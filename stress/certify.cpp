@@ -1,0 +1,382 @@
+// stress/certify.cpp: `stealcheck certify` (certify.hpp).
+#include "stress/certify.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "harness/registry.hpp"
+#include "harness/replay.hpp"
+#include "stress/bind.hpp"
+#include "stress/fuzz_campaign.hpp"
+#include "stress/lin_model.hpp"
+
+namespace stealcheck::stress::certify {
+namespace {
+
+using lincheck::owner_step;
+using lincheck::scenario;
+using lincheck::thief_step;
+
+// Every sequence of length 0..n over `alphabet`, shortest first.
+template <class Step>
+std::vector<std::vector<Step>> sequences(int from, int n, const std::vector<Step>& alphabet) {
+  std::vector<std::vector<Step>> out;
+  std::vector<std::vector<Step>> level{{}};
+  for (int len = 0; len <= n; ++len) {
+    if (len >= from) out.insert(out.end(), level.begin(), level.end());
+    std::vector<std::vector<Step>> next;
+    for (const auto& s : level)
+      for (Step a : alphabet) {
+        next.push_back(s);
+        next.back().push_back(a);
+      }
+    level = std::move(next);
+  }
+  return out;
+}
+
+std::size_t steps(const scenario& s) {
+  std::size_t n = s.prefix.size() + s.owner.size();
+  for (const auto& t : s.thieves)
+    n += t.size();
+  return n;
+}
+
+// The multisets of k thief sequences (indices into `seqs`, non-decreasing), for k = 0..most.
+void thief_sets(std::size_t kinds, int most, std::vector<std::vector<std::size_t>>& out) {
+  std::vector<std::size_t> cur;
+  auto rec = [&](auto& self, std::size_t min) -> void {
+    out.push_back(cur);
+    if (static_cast<int>(cur.size()) == most) return;
+    for (std::size_t i = min; i < kinds; ++i) {
+      cur.push_back(i);
+      self(self, i);
+      cur.pop_back();
+    }
+  };
+  rec(rec, 0);
+}
+
+// a * b and a + b, saturating at UINT64_MAX.
+std::uint64_t mul_sat(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+std::uint64_t add_sat(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+// n^k, saturating.
+std::uint64_t power(std::uint64_t n, int k) {
+  std::uint64_t r = 1;
+  for (int i = 0; i < k; ++i)
+    r = mul_sat(r, n);
+  return r;
+}
+
+// A fingerprint of the variant's sites, names and orders (FNV-1a, 64 bits): two certificates
+// with the same fingerprint checked the same orders.
+std::string sites_fingerprint(const variant_info& info) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  auto mix = [&h](std::string_view s) {
+    for (const char c : s) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 0x100000001b3ULL;
+    }
+    h ^= 0xff;
+    h *= 0x100000001b3ULL;
+  };
+  for (const site* s : info.sites) {
+    mix(s->name);
+    mix(std::to_string(static_cast<int>(s->order)));
+  }
+  return fmt::format("{:016x}", h);
+}
+
+// The most scenarios a bound may have (before symmetry): a larger one would not finish anyway.
+constexpr std::uint64_t max_scenarios = 10'000'000;
+
+struct certify_args {
+  std::string variant;
+  bound b;
+  std::string model = "rc11";
+  std::int64_t capacity = 0;
+  unsigned jobs = 1;
+  std::string shard;  // "I/S"
+  std::string json_file, markdown_file;
+};
+
+harness::command_line command_of(const certify_args& a) {
+  harness::command_line c{"certify", a.variant, {}};
+  c.opt("--owner", static_cast<std::uint64_t>(a.b.owner))
+      .opt("--thieves", static_cast<std::uint64_t>(a.b.thieves))
+      .opt("--steals", static_cast<std::uint64_t>(a.b.steals));
+  if (a.b.prefix > 0) c.opt("--prefix", static_cast<std::uint64_t>(a.b.prefix));
+  if (a.model != "rc11") c.opt("--model", a.model);
+  if (a.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.capacity));
+  if (!a.shard.empty()) c.opt("--shard", a.shard);
+  return c;
+}
+
+// The command that explores scenario s alone (its report, exhaustively).
+harness::command_line alone(const certify_args& a, const scenario& s) {
+  harness::command_line c{"fuzz", a.variant, {}};
+  c.opt("--scenario", lincheck::describe(s)).opt("--exhaustive");
+  if (a.model != "rc11") c.opt("--model", a.model);
+  if (a.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.capacity));
+  return c;
+}
+
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
+  unsigned long long i = 0, n = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%llu/%llu%c", &i, &n, &extra) != 2 || n == 0 || i >= n)
+    throw harness::usage_error(
+        fmt::format("--shard: '{}' is not I/S with 0 <= I < S (for example 0/4)", text));
+  return {i, n};
+}
+
+int run_certify(const certify_args& a) {
+  const harness::variant* v = harness::find_variant(a.variant);
+  if (v == nullptr)
+    throw harness::usage_error(fmt::format("unknown variant '{}' ({} list shows them)", a.variant,
+                                           harness::program_name()));
+  const lincheck::binding* lb = v->binding<lincheck::binding>();
+  if (lb == nullptr || !runs_model(v->info().backends))
+    throw harness::usage_error(fmt::format(
+        "variant '{}' has no model-checked scenario binding (certify explores scenarios)",
+        a.variant));
+  const model::memory_model mm = fuzz::model_named(a.model);
+  const auto [shard_index, shard_count] =
+      a.shard.empty() ? std::pair<std::uint64_t, std::uint64_t>{0, 1} : parse_shard(a.shard);
+  std::ofstream json_out, md_out;
+  if (!a.json_file.empty() && !(json_out.open(a.json_file), json_out))
+    throw harness::usage_error(fmt::format("cannot write JSON file '{}'", a.json_file));
+  if (!a.markdown_file.empty() && !(md_out.open(a.markdown_file), md_out))
+    throw harness::usage_error(fmt::format("cannot write Markdown file '{}'", a.markdown_file));
+  const variant_info& info = v->info();
+  const std::uint64_t generated = scenario_count(a.b, info.batch_steal);
+  if (generated > max_scenarios)
+    throw harness::usage_error(fmt::format(
+        "the bound has {} scenarios, more than {} (a smaller --owner, --prefix, --thieves or "
+        "--steals)",
+        generated, max_scenarios));
+  const std::vector<scenario> all = scenarios(a.b, info.batch_steal);
+  std::vector<scenario> mine;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (i % shard_count == shard_index) mine.push_back(all[i]);
+  const std::string command = command_of(a).str();
+  const std::int64_t capacity =
+      a.capacity > 0 ? a.capacity : model::clients::cap_or(info.capacity, 4);
+  const std::string bound_text =
+      fmt::format("at most {} owner operation{}{}, at most {} thie{} of at most {} {} each",
+                  a.b.owner, a.b.owner == 1 ? "" : "s",
+                  a.b.prefix > 0 ? fmt::format(" after a prefix of at most {}", a.b.prefix) : "",
+                  a.b.thieves, a.b.thieves == 1 ? "f" : "ves", a.b.steals,
+                  info.batch_steal ? "steals or batch steals" : "steals");
+  fmt::print("certify {} under {}: every scenario with {}\n", a.variant,
+             model::model_name(mm) == "rc11" ? "RC11" : "SC", bound_text);
+  fmt::print("  {} scenarios, {} classes after thief symmetry{}\n", generated, all.size(),
+             shard_count > 1
+                 ? fmt::format("; shard {}/{}: {} classes", shard_index, shard_count, mine.size())
+                 : "");
+  std::fflush(stdout);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  std::atomic<std::uint64_t> complete{0}, total{0}, done{0};
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> failing{mine.size()};  // the smallest failing index so far
+  std::vector<std::string> reports(mine.size());
+  std::mutex report_mutex;
+  auto job = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= mine.size() || i > failing.load()) return;
+      model::options opt;
+      opt.model = mm;
+      opt.max_events_per_thread = fuzz::events_bound(mine[i]);
+      std::uint64_t here = 0;
+      opt.on_complete = [&here](const model::graph&, const model::consistency_checker&) { ++here; };
+      std::uint64_t count = 0;
+      const auto f = lb->model(info.spec, capacity, opt, &count)(mine[i], 0);
+      complete += here;
+      total += count;
+      ++done;
+      if (f) {
+        const std::lock_guard<std::mutex> lock(report_mutex);
+        reports[i] = f->report;
+        std::size_t cur = failing.load();
+        while (i < cur && !failing.compare_exchange_weak(cur, i)) {
+        }
+      }
+    }
+  };
+  auto status = [&] {
+    if (!terminal) return;
+    std::fprintf(stderr, "\r%llu of %zu classes, %llu executions, %.0f s",
+                 static_cast<unsigned long long>(done.load()), mine.size(),
+                 static_cast<unsigned long long>(total.load()), elapsed());
+  };
+  {
+    std::vector<std::thread> threads;
+    for (unsigned j = 1; j < a.jobs; ++j)
+      threads.emplace_back(job);
+    std::atomic<bool> finished{false};
+    std::thread progress;
+    if (terminal)
+      progress = std::thread([&] {
+        while (!finished) {
+          std::this_thread::sleep_for(std::chrono::seconds(1));
+          status();
+        }
+      });
+    job();
+    for (auto& t : threads)
+      t.join();
+    finished = true;
+    if (progress.joinable()) progress.join();
+    if (terminal) std::fprintf(stderr, "\r%78s\r", "");
+  }
+  const double seconds = elapsed();
+  const std::uint64_t executions = total.load(), completed = complete.load();
+  nlohmann::json j{{"stealcheck_version", harness::version()},
+                   {"variant", a.variant},
+                   {"sites", sites_fingerprint(info)},
+                   {"model", a.model},
+                   {"bound",
+                    {{"owner", a.b.owner},
+                     {"thieves", a.b.thieves},
+                     {"steals", a.b.steals},
+                     {"prefix", a.b.prefix}}},
+                   {"capacity", capacity},
+                   {"shard", {{"index", shard_index}, {"count", shard_count}}},
+                   {"scenarios_generated", generated},
+                   {"classes", all.size()},
+                   {"classes_run", done.load()},
+                   {"executions", {{"complete", completed}, {"blocked", executions - completed}}},
+                   {"seconds", seconds},
+                   {"command", command}};
+  const std::size_t bad = failing.load();
+  if (bad < mine.size()) {
+    const scenario& s = mine[bad];
+    const std::string again = alone(a, s).str();
+    fmt::print("VIOLATION in {} ({} steps; no scenario with fewer steps{} fails):\n{}\n",
+               lincheck::describe(s), steps(s), shard_count > 1 ? " in this shard" : "",
+               reports[bad]);
+    fmt::print("  explore it alone: {}\n", again);
+    j["violation"] = {{"scenario", lincheck::describe(s)},
+                      {"steps", steps(s)},
+                      {"report", reports[bad]},
+                      {"alone", again}};
+    if (json_out.is_open()) json_out << j.dump(2) << "\n";
+    return 1;
+  }
+  fmt::print(
+      "certificate: {} under {}, every scenario with {}: {} classes ({} scenarios), {} "
+      "executions ({} complete, {} blocked), no violation; {:.1f} s\n",
+      a.variant, model::model_name(mm) == "rc11" ? "RC11" : "SC", bound_text, mine.size(),
+      shard_count > 1 ? fmt::format("shard {}/{} of {}", shard_index, shard_count, generated)
+                      : std::to_string(generated),
+      executions, completed, executions - completed, seconds);
+  fmt::print("  stealcheck {}, sites {}, capacity {}\n  command: {}\n", harness::version(),
+             sites_fingerprint(info), capacity, command);
+  j["violation"] = nullptr;
+  if (json_out.is_open()) json_out << j.dump(2) << "\n";
+  if (md_out.is_open())
+    md_out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.variant,
+                          model::model_name(mm), a.b.owner, a.b.prefix, a.b.thieves, a.b.steals,
+                          all.size(), generated, completed, executions - completed);
+  return 0;
+}
+
+}  // namespace
+
+std::uint64_t scenario_count(const bound& b, bool batch) {
+  const std::uint64_t kinds = batch ? power(2, b.steals + 1) - 2 : b.steals;  // 1..M steps
+  std::uint64_t ordered = 0;  // thieves in every order: kinds^k for k = 0..thieves
+  for (int k = 0; k <= b.thieves; ++k)
+    ordered = add_sat(ordered, power(kinds, k));
+  // owner and prefix sequences of length 0..n: 2^(n+1) - 1 each
+  return mul_sat(mul_sat(power(2, b.prefix + 1) - 1, power(2, b.owner + 1) - 1), ordered);
+}
+
+std::vector<scenario> scenarios(const bound& b, bool batch) {
+  const auto prefixes = sequences<owner_step>(0, b.prefix, {owner_step::push, owner_step::pop});
+  const auto owners = sequences<owner_step>(0, b.owner, {owner_step::push, owner_step::pop});
+  const std::vector<thief_step> alphabet =
+      batch ? std::vector<thief_step>{thief_step::steal, thief_step::steal_batch}
+            : std::vector<thief_step>{thief_step::steal};
+  const auto thief_seqs = sequences<thief_step>(1, b.steals, alphabet);
+  std::vector<std::vector<std::size_t>> sets;
+  thief_sets(thief_seqs.size(), b.thieves, sets);
+  std::vector<scenario> out;
+  out.reserve(prefixes.size() * owners.size() * sets.size());
+  for (const auto& p : prefixes)
+    for (const auto& o : owners)
+      for (const auto& set : sets) {
+        scenario s{p, o, {}};
+        for (std::size_t i : set)
+          s.thieves.push_back(thief_seqs[i]);
+        out.push_back(std::move(s));
+      }
+  std::vector<std::pair<std::pair<std::size_t, std::string>, std::size_t>> order;
+  order.reserve(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    order.push_back({{steps(out[i]), lincheck::describe(out[i])}, i});
+  std::sort(order.begin(), order.end());
+  std::vector<scenario> sorted;
+  sorted.reserve(out.size());
+  for (const auto& [key, i] : order)
+    sorted.push_back(std::move(out[i]));
+  return sorted;
+}
+
+void add_certify_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<certify_args>();
+  CLI::App* cmd = app.add_subcommand(
+      "certify", "explore every scenario up to a bound exhaustively, and write its certificate");
+  cmd->add_option("variant", a->variant, "variant (stealcheck list)")->required();
+  cmd->add_option("--owner", a->b.owner, "the owner's operations while the thieves run, at most")
+      ->check(CLI::Range(0, 12))
+      ->capture_default_str();
+  cmd->add_option("--thieves", a->b.thieves, "thief threads, at most")
+      ->check(CLI::Range(0, static_cast<int>(model::max_threads) - 1))
+      ->capture_default_str();
+  cmd->add_option("--steals", a->b.steals, "each thief's steals, at most")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
+  cmd->add_option("--prefix", a->b.prefix, "the owner's operations before the thieves, at most")
+      ->check(CLI::Range(0, 8))
+      ->capture_default_str();
+  cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
+  cmd->add_option("--capacity", a->capacity,
+                  "the deque's initial capacity (default: the variant's, else 4)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  cmd->add_option("--jobs", a->jobs, "scenarios explored at once (default 1)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--shard", a->shard, "run the classes of shard I of S (I/S)");
+  cmd->add_option("--json", a->json_file, "write the certificate (or the violation) as JSON");
+  cmd->add_option("--markdown", a->markdown_file, "write the certificate as a Markdown table row");
+  cmd->callback([a, &exit_code] { exit_code = run_certify(*a); });
+}
+
+}  // namespace stealcheck::stress::certify
+// SPDX-License-Identifier: Apache-2.0

@@ -1,0 +1,61 @@
+#!/bin/sh
+# tools/tests/certify_cli.sh STEALCHECK: `stealcheck certify` end to end.
+#  - a correct variant certifies a small bound (exit 0), and its --json counts are those of
+#    the text; two shards' counts add up to the whole run's; --jobs 2 gives the same counts;
+#  - a known-bad fails with a smallest failing scenario (exit 1): chase_lev_no_pop_fence with
+#    the owner's push push pop against two steals (5 steps: the built-in client
+#    push2_pop_steal2 is one of them), and the command the report gives explores it alone to
+#    the same bug;
+#    under SC (where its bug cannot show) the same bound certifies;
+#  - bad input is one error line and exit 2.
+set -u
+bin=$1
+fail=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+no() { echo "FAIL: $*"; fail=1; }
+count() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); e=j['executions']; print(j['classes_run'], e['complete'], e['blocked'])" "$1"; }
+
+bound="--owner 3 --thieves 2 --steals 2"
+"$bin" certify chase_lev $bound --json "$work/all.json" >"$work/all.txt" 2>&1 ||
+  no "certify chase_lev exited $?: $(tail -n 3 "$work/all.txt")"
+grep -q "^certificate: chase_lev under RC11, every scenario with at most 3 owner operations" "$work/all.txt" ||
+  no "no certificate line: $(cat "$work/all.txt")"
+whole=$(count "$work/all.json")
+set -- $whole
+grep -q "$1 classes .*, $(($2 + $3)) executions ($2 complete, $3 blocked), no violation" "$work/all.txt" ||
+  no "the text does not give the JSON's counts ($whole): $(grep '^certificate' "$work/all.txt")"
+"$bin" certify chase_lev $bound --shard 0/2 --json "$work/s0.json" >/dev/null 2>&1 || no "shard 0/2"
+"$bin" certify chase_lev $bound --shard 1/2 --json "$work/s1.json" >/dev/null 2>&1 || no "shard 1/2"
+sum=$(python3 -c "
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+print(a['classes_run'] + b['classes_run'], *(a['executions'][k] + b['executions'][k] for k in ('complete', 'blocked')))
+" "$work/s0.json" "$work/s1.json")
+[ "$sum" = "$whole" ] || no "shards add up to '$sum', the whole run is '$whole'"
+"$bin" certify chase_lev $bound --jobs 2 --json "$work/j2.json" >/dev/null 2>&1 || no "--jobs 2"
+[ "$(count "$work/j2.json")" = "$whole" ] || no "--jobs 2 counts $(count "$work/j2.json"), not $whole"
+
+"$bin" certify chase_lev_no_pop_fence $bound --jobs 2 >"$work/bad.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] || no "certify chase_lev_no_pop_fence exited $rc, not 1"
+grep -q "^VIOLATION in prefix \[ \] owner \[ push push pop \] thief1 \[ steal .* (5 steps" "$work/bad.txt" ||
+  no "not the smallest failing scenario: $(grep -m1 VIOLATION "$work/bad.txt")"
+grep -q "taken twice" "$work/bad.txt" || no "the violation does not name the value taken twice"
+again=$(sed -n 's/^  explore it alone: [^ ]* //p' "$work/bad.txt")
+(eval "\"\$bin\" $again") >"$work/again.txt" 2>&1
+[ $? -eq 1 ] && grep -q "taken twice" "$work/again.txt" ||
+  no "'$again' did not explore the scenario to the same bug"
+"$bin" certify chase_lev_no_pop_fence $bound --model sc >"$work/sc.txt" 2>&1 ||
+  no "under SC chase_lev_no_pop_fence did not certify: $(tail -n 2 "$work/sc.txt")"
+
+for args in "nope" "chase_lev --shard 2/2" "chase_lev --shard x" "chase_lev --model tso" \
+  "chase_lev --owner 12 --thieves 7 --steals 8 --prefix 8" "chase_lev --json /nonexistent/dir/f.json" \
+  "chase_lev --steals 0"; do
+  "$bin" certify $args >/dev/null 2>"$work/err.txt"
+  rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$work/err.txt")" -eq 1 ] ||
+    no "certify $args: exit $rc, $(wc -l <"$work/err.txt") error lines: $(head -n 2 "$work/err.txt")"
+done
+[ $fail -eq 0 ] && echo "certify_cli: OK ($whole)"
+exit $fail
