@@ -10,6 +10,8 @@
 #   - a failing model test's own replay line reruns that one execution in the test binary;
 #   - the example's own model tests (stealcheck/model.hpp: a client of ws_deque, an event
 #     count) pass under RC11 and SC, and the tests that their known-bad twins are caught pass;
+#   - `certify` certifies ws_deque at a small bound and finds ws_deque_relaxed_array's smallest
+#     failing scenario;
 #   - the example's own CLI lists its variants beside the built-in ones, and `verify` runs
 #     every column on them (the buggy one caught as an expected failure); `mutate ws_deque`
 #     finds every declared site needed or documented;
@@ -141,6 +143,17 @@ again=$(sed -n 's/^  repeat this bug: [^ ]* //p' "$work/fuzz.log")
   grep -q "NOT exhaustive" "$work/fuzz-ok.log" ||
   { head -n 20 "$work/fuzz-ok.log"; fail "fuzz reported a bug in ws_deque"; }
 tail -n 1 "$work/fuzz-ok.log"
+# certify from the installed package, on the user's deques: the correct one certifies a small
+# bound; the buggy one (its ring grown from capacity 1) fails with its smallest scenario.
+"$cli" certify ws_deque --owner 3 --thieves 2 --steals 2 --capacity 1 >"$work/certify.log" 2>&1 &&
+  grep -q "^certificate: ws_deque under RC11" "$work/certify.log" ||
+  { cat "$work/certify.log"; fail "certify ws_deque"; }
+tail -n 3 "$work/certify.log" | head -n 1 | cut -c1-200
+"$cli" certify ws_deque_relaxed_array --owner 3 --thieves 2 --steals 2 --capacity 1 >"$work/certify-bad.log" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "^VIOLATION in " "$work/certify-bad.log" ||
+  { head -n 20 "$work/certify-bad.log"; fail "certify did not catch ws_deque_relaxed_array (exit $rc)"; }
+grep -m1 "^VIOLATION" "$work/certify-bad.log" | cut -c1-200
 "$cli" model nope >/dev/null 2>"$work/err.log"
 [ $? -eq 2 ] && [ "$(wc -l <"$work/err.log")" -eq 1 ] || fail "bad input is not one line and exit 2"
 

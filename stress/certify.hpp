@@ -20,8 +20,8 @@
 // scenarios (generated, and classes after symmetry), the executions (complete, blocked), the
 // time and the command; exit 0. Bad input: one error line, exit 2.
 //
-// --shard I/S runs the classes whose index modulo S is I (smallest first within the shard); the
-// counts of the S shards add up to the whole certificate's.
+// --shard I/S runs the classes whose index modulo S is I (smallest first within the shard);
+// `stealcheck merge` adds the S shards' --json files up to the whole certificate.
 //
 // Thread role: the process's main thread (with --jobs, J threads it starts and joins).
 // Complexity: the sum over the classes of their executions (exponential in the scenario size).

@@ -1,6 +1,7 @@
 // models/front/merge.cpp: `stealcheck merge FILE...` (see cli.hpp): the JSON files of a
-// sharded model run (`stealcheck model ... --shard I/N --json FILE`) added up, after checking
-// that they are the shards 0..N-1 of one run, each once.
+// sharded model run (`stealcheck model ... --shard I/N --json FILE`) or certify run
+// (`stealcheck certify ... --shard I/S --json FILE`) added up, after checking that they are the
+// shards 0..N-1 of one run, each once.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,9 +58,127 @@ std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
   return out;
 }
 
+nlohmann::json read_json(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw harness::usage_error(fmt::format("{}: cannot read the file", file));
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw harness::usage_error(fmt::format("{}: not JSON ({})", file, harness::json_error_text(e)));
+  }
+}
+
+// The shards of one `stealcheck certify --shard I/S --json FILE` run added up: the classes
+// run and the executions; the violation with the fewest steps, if any shard found one.
+int merge_certificates(const std::vector<std::string>& files, const std::string& json_file) {
+  constexpr const char* same[] = {"variant", "model",    "sites",   "stealcheck_version",
+                                  "bound",   "capacity", "classes", "scenarios_generated"};
+  std::vector<nlohmann::json> at;
+  std::vector<std::string> from;
+  std::uint64_t classes_run = 0, complete = 0, blocked = 0;
+  double seconds = 0, longest = 0;
+  const nlohmann::json* violation = nullptr;
+  std::vector<nlohmann::json> all;
+  all.reserve(files.size());
+  for (const std::string& f : files) {
+    all.push_back(read_json(f));
+    const nlohmann::json& j = all.back();
+    if (!j.is_object() || !j.contains("classes_run") || !j.contains("shard") ||
+        !j.contains("executions") ||
+        !std::all_of(std::begin(same), std::end(same),
+                     [&](const char* k) { return j.contains(k); }))
+      throw harness::usage_error(
+          fmt::format("{}: not the JSON of stealcheck certify --shard I/S --json", f));
+    for (const char* k : same)
+      if (j[k] != all.front()[k])
+        throw harness::usage_error(
+            fmt::format("{}: {} {}, not {} as in {}: the shards come from different runs", f, k,
+                        j[k].dump(), all.front()[k].dump(), files.front()));
+    const auto count = j["shard"]["count"].get<std::uint64_t>();
+    const auto index = j["shard"]["index"].get<std::uint64_t>();
+    if (at.empty()) {
+      at.resize(count);
+      from.resize(count);
+    }
+    if (count != at.size())
+      throw harness::usage_error(fmt::format("{}: shard {} of {}, not of {} as in {}", f, index,
+                                             count, at.size(), files.front()));
+    if (index >= count)
+      throw harness::usage_error(fmt::format("{}: shard {} of {}?", f, index, count));
+    if (!at[index].is_null())
+      throw harness::usage_error(
+          fmt::format("{} and {} both hold shard {}", from[index], f, index));
+    at[index] = j;
+    from[index] = f;
+    classes_run += j["classes_run"].get<std::uint64_t>();
+    complete += j["executions"]["complete"].get<std::uint64_t>();
+    blocked += j["executions"]["blocked"].get<std::uint64_t>();
+    const double t = j.value("seconds", 0.0);
+    seconds += t;
+    longest = std::max(longest, t);
+  }
+  std::string missing;
+  for (std::size_t i = 0; i < at.size(); ++i)
+    if (at[i].is_null()) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+  if (!missing.empty())
+    throw harness::usage_error(fmt::format("shard(s) {} of {} missing", missing, at.size()));
+  for (const nlohmann::json& j : at)
+    if (j.contains("violation") && !j["violation"].is_null() &&
+        (violation == nullptr || j["violation"]["steps"] < (*violation)["steps"]))
+      violation = &j["violation"];
+  const nlohmann::json& f = at.front();
+  const auto classes = f["classes"].get<std::uint64_t>();
+  if (violation == nullptr && classes_run != classes)
+    throw harness::usage_error(fmt::format(
+        "the shards ran {} of {} classes and found no violation: a shard did not finish",
+        classes_run, classes));
+  // the whole run's command: a shard's without its --shard (certify writes it last)
+  std::string command = f.value("command", "");
+  if (const auto p = command.find(" --shard "); p != std::string::npos) command.erase(p);
+  const auto& b = f["bound"];
+  nlohmann::json m = f;
+  m.erase("shard");
+  m["shards"] = at.size();
+  m["classes_run"] = classes_run;
+  m["executions"] = {{"complete", complete}, {"blocked", blocked}};
+  m["seconds"] = seconds;
+  m["command"] = command;
+  m["violation"] = violation != nullptr ? *violation : nlohmann::json(nullptr);
+  if (violation != nullptr) {
+    fmt::print("VIOLATION in {} ({} steps):\n{}\n  explore it alone: {}\n",
+               (*violation)["scenario"].get<std::string>(), (*violation)["steps"].dump(),
+               (*violation)["report"].get<std::string>(), (*violation)["alone"].get<std::string>());
+  } else {
+    fmt::print(
+        "certificate: {} under {}, owner {} (prefix {}), {} thieves of {} steals: {} classes ({} "
+        "scenarios), {} executions ({} complete, {} blocked), no violation; from {} shards, "
+        "{:.1f} s in all, the longest {:.1f} s\n  stealcheck {}, sites {}\n  command: {}\n",
+        f["variant"].get<std::string>(), f["model"].get<std::string>() == "sc" ? "SC" : "RC11",
+        b["owner"].dump(), b["prefix"].dump(), b["thieves"].dump(), b["steals"].dump(), classes,
+        f["scenarios_generated"].dump(), complete + blocked, complete, blocked, at.size(), seconds,
+        longest, f["stealcheck_version"].get<std::string>(), f["sites"].get<std::string>(),
+        command);
+  }
+  if (!json_file.empty()) {
+    std::ofstream out(json_file);
+    if (!out) throw harness::usage_error("cannot write JSON file '" + json_file + "'");
+    out << m.dump(2) << "\n";
+  }
+  return violation != nullptr ? 1 : 0;
+}
+
 }  // namespace
 
 int run_merge_command(const std::vector<std::string>& files, const std::string& json_file) {
+  try {
+    const nlohmann::json first = read_json(files.front());
+    if (first.is_object() && first.contains("classes_run"))
+      return merge_certificates(files, json_file);
+  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+    throw harness::usage_error(
+        fmt::format("a certificate shard file has a field of the wrong type ({})",
+                    harness::json_error_text(e)));
+  }
   const std::vector<shard_entry> all = read_shards(files);
   try {
     for (const shard_entry& s : all)
@@ -185,8 +304,9 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
-      "merge", "add up the JSON files of a sharded model run (stealcheck model --shard I/N)");
-  cmd->add_option("files", *files, "the shards' JSON files (stealcheck model --json)")->required();
+      "merge", "add up the JSON files of a sharded model or certify run (--shard I/N --json FILE)");
+  cmd->add_option("files", *files, "the shards' JSON files (stealcheck model or certify --json)")
+      ->required();
   cmd->add_option("--json", *json, "write the merged results as JSON");
   cmd->callback([files, json, &exit_code] { exit_code = run_merge_command(*files, *json); });
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tools/tests/certify_cli.sh STEALCHECK: `stealcheck certify` end to end.
 #  - a correct variant certifies a small bound (exit 0), and its --json counts are those of
-#    the text; two shards' counts add up to the whole run's; --jobs 2 gives the same counts;
+#    the text; `merge` adds two shards' up to the whole run's (a missing shard is bad input);
+#    --jobs 2 gives the same counts;
 #  - a known-bad fails with a smallest failing scenario (exit 1): chase_lev_no_pop_fence with
 #    the owner's push push pop against two steals (5 steps: the built-in client
 #    push2_pop_steal2 is one of them), and the command the report gives explores it alone to
@@ -27,12 +28,14 @@ grep -q "$1 classes .*, $(($2 + $3)) executions ($2 complete, $3 blocked), no vi
   no "the text does not give the JSON's counts ($whole): $(grep '^certificate' "$work/all.txt")"
 "$bin" certify chase_lev $bound --shard 0/2 --json "$work/s0.json" >/dev/null 2>&1 || no "shard 0/2"
 "$bin" certify chase_lev $bound --shard 1/2 --json "$work/s1.json" >/dev/null 2>&1 || no "shard 1/2"
-sum=$(python3 -c "
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:])
-print(a['classes_run'] + b['classes_run'], *(a['executions'][k] + b['executions'][k] for k in ('complete', 'blocked')))
-" "$work/s0.json" "$work/s1.json")
-[ "$sum" = "$whole" ] || no "shards add up to '$sum', the whole run is '$whole'"
+"$bin" merge "$work/s0.json" "$work/s1.json" --json "$work/merged.json" >"$work/merged.txt" 2>&1 ||
+  no "merge of the two shards exited $?: $(cat "$work/merged.txt")"
+[ "$(count "$work/merged.json")" = "$whole" ] ||
+  no "the shards add up to '$(count "$work/merged.json")', the whole run is '$whole'"
+grep -q "command: stealcheck certify chase_lev $bound\$" "$work/merged.txt" ||
+  no "merge does not give the whole run's command: $(cat "$work/merged.txt")"
+"$bin" merge "$work/s0.json" >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -q "shard(s) 1 of 2 missing" "$work/err.txt" || no "a missing shard: $(cat "$work/err.txt")"
 "$bin" certify chase_lev $bound --jobs 2 --json "$work/j2.json" >/dev/null 2>&1 || no "--jobs 2"
 [ "$(count "$work/j2.json")" = "$whole" ] || no "--jobs 2 counts $(count "$work/j2.json"), not $whole"
 
