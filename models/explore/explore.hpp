@@ -25,6 +25,7 @@
 // Source: TruSt exploration (Kokologiannakis et al., POPL 2022) over RC11 (PLDI 2017).
 #pragma once
 
+#include <atomic>
 #include <boost/container/static_vector.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -112,6 +113,10 @@ struct options {
   /// (models/runtime/watchdog.cpp). Counted in wakeups of a once-a-second watchdog, so a process
   /// stopped in a debugger is not judged. 0: never. Token replays are not watched.
   std::uint32_t stall_seconds = 60;
+  /// When set, incremented (relaxed) once per execution explored, complete or blocked, from the
+  /// explorer's threads, for a progress display to read (`stealcheck model` on a terminal).
+  /// The explorer never reads it. A run that starts again sequentially after a bug counts again.
+  std::atomic<std::uint64_t>* progress = nullptr;
 };
 
 /// The handle a client body gets. Thread role: model threads of the running exploration.

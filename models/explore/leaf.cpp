@@ -150,6 +150,8 @@ void explorer::leaf() {
     return;
   }
   if (!check_final(complete)) return;
+  if (opt_.progress != nullptr && mode_->explores())
+    opt_.progress->fetch_add(1, std::memory_order_relaxed);  // a counter for a display only
   if (complete) {
     ++res_.complete;
     est_complete_ += weight_;  // a dive's (1 otherwise)

@@ -5,6 +5,7 @@
 // reported, not undefined.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <stealcheck/model.hpp>
 #include <stealcheck/testing.hpp>
@@ -117,6 +118,18 @@ TEST(ModelApi, JobsGiveTheSequentialCounts) {
   ASSERT_TRUE(one.ok() && par.ok());
   EXPECT_EQ(one.complete, par.complete);
   EXPECT_EQ(one.blocked, par.blocked);
+}
+
+TEST(ModelApi, ProgressCountsEveryExecution) {
+  for (unsigned jobs : {1u, 2u}) {
+    std::atomic<std::uint64_t> seen{0};
+    model::options o;
+    o.jobs = jobs;
+    o.progress = &seen;
+    const model::result r = model::check(o, [] { event_count(true); });
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(seen.load(), r.executions()) << "jobs " << jobs;
+  }
 }
 
 TEST(ModelApi, MisuseIsReportedNotUndefined) {
