@@ -256,6 +256,41 @@ pid_t fork_retrying() {
   }
 }
 
+// A file in memory the child's stderr goes to (memfd), or -1: the parent reads what the child
+// wrote there (a C library's abort message, a sanitizer's report) after it ended.
+int stderr_capture() {
+  return ::memfd_create("stealcheck-child-stderr", MFD_CLOEXEC);
+}
+
+// What the child wrote to its stderr (at most the last 64 KB), and closes fd.
+std::string read_capture(int fd) {
+  if (fd < 0) return {};
+  std::string out;
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  const off_t from = size > (64 << 10) ? size - (64 << 10) : 0;
+  out.resize(static_cast<std::size_t>(std::max<off_t>(size - from, 0)));
+  std::size_t got = 0;
+  while (got < out.size()) {
+    const ssize_t n =
+        ::pread(fd, out.data() + got, out.size() - got, from + static_cast<off_t>(got));
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  out.resize(got);
+  ::close(fd);
+  return out;
+}
+
+// The last line of text that is not empty.
+std::string last_line(const std::string& text) {
+  std::size_t end = text.find_last_not_of("\n\r ");
+  if (end == std::string::npos) return {};
+  const std::size_t begin = text.rfind('\n', end);
+  return text.substr(
+      begin == std::string::npos ? 0 : begin + 1,
+      std::min<std::size_t>(end - (begin == std::string::npos ? 0 : begin + 1) + 1, 200));
+}
+
 }  // namespace
 
 child_outcome run_in_child(const std::function<std::string()>& body, double deadline_seconds,
@@ -271,16 +306,19 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
   }
   std::fflush(stdout);
   std::fflush(stderr);
+  const int err_fd = stderr_capture();
   pid_t pid = -1;
   try {
     pid = fork_retrying();
   } catch (...) {
     ::close(fds[0]);
     ::close(fds[1]);
+    if (err_fd >= 0) ::close(err_fd);
     unmap_board(b);
     throw;
   }
-  if (pid == 0) {  // child
+  if (pid == 0) {                                    // child
+    if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);  // (dup2 clears close-on-exec on the copy)
     ::close(fds[0]);
     child_fd = fds[1];
     oplog::activate(b);
@@ -311,13 +349,21 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
+  const std::string said = read_capture(err_fd);
   child_outcome out;
   if (how == ending::finished && !text.empty() && text[0] == 'R') {
     out.ok = true;
     out.payload = text.substr(1);
   } else {
     out.failure = failure_of(how, text, status, *b, before, w);
+    // The C library prints why it aborts (a value freed twice: "double free or corruption"):
+    // the failure names it, so no stray line is left to guess about.
+    if (const std::string last = last_line(said); !last.empty())
+      out.failure += fmt::format("; its last line on stderr: \"{}\"", last);
   }
+  // Anything longer (a sanitizer's report) goes on to this process's stderr, after the run.
+  if (said.find('\n') != said.rfind('\n') || (out.ok && !said.empty()))
+    std::fwrite(said.data(), 1, said.size(), stderr);
   unmap_board(b);
   return out;
 }

@@ -54,12 +54,16 @@ class crashing_steal : public locked_deque<T, Mem> {
   }
 };
 
-// A steal that aborts the process, as glibc does when it finds a value freed twice.
+// A steal that aborts the process, as glibc does when it finds a value freed twice (with the
+// line glibc prints first).
 template <class T, class Mem = native_memory>
 class aborting_steal : public locked_deque<T, Mem> {
  public:
   using locked_deque<T, Mem>::locked_deque;
-  steal_result<T> steal() { std::abort(); }
+  steal_result<T> steal() {
+    std::fputs("double free or corruption (fasttop)\n", stderr);
+    std::abort();
+  }
 };
 
 // A thief that never wins: every steal reports a lost race, however long the deque is.
@@ -249,6 +253,8 @@ TEST(NativeFault, StressNamesAnAbortThreadAndOperation) {
   ASSERT_FALSE(r.ok);
   expect_has(r.failure, "crashed with SIGABRT (Aborted) in thief ");
   expect_has(r.failure, "during steal()");
+  // what the child printed before it aborted is in the report, not a stray line
+  expect_has(r.failure, "its last line on stderr: \"double free or corruption (fasttop)\"");
 }
 
 TEST(NativeFault, StressNamesSignalThreadAndOperation) {
