@@ -281,14 +281,20 @@ std::string read_capture(int fd) {
   return out;
 }
 
-// The last line of text that is not empty.
-std::string last_line(const std::string& text) {
-  std::size_t end = text.find_last_not_of("\n\r ");
-  if (end == std::string::npos) return {};
-  const std::size_t begin = text.rfind('\n', end);
-  return text.substr(
-      begin == std::string::npos ? 0 : begin + 1,
-      std::min<std::size_t>(end - (begin == std::string::npos ? 0 : begin + 1) + 1, 200));
+// The line of the child's stderr that says why it died: a sanitizer's "SUMMARY: ..." line,
+// else the last line that is not empty (the C library's abort message); at most 200 bytes.
+std::string telling_line(const std::string& text) {
+  std::size_t begin = text.rfind("\nSUMMARY: ");
+  if (begin != std::string::npos || text.rfind("SUMMARY: ", 0) == 0) {
+    begin = begin == std::string::npos ? 0 : begin + 1;
+  } else {
+    const std::size_t end = text.find_last_not_of("\n\r ");
+    if (end == std::string::npos) return {};
+    const std::size_t nl = text.rfind('\n', end);
+    begin = nl == std::string::npos ? 0 : nl + 1;
+  }
+  const std::size_t eol = std::min(text.find('\n', begin), text.size());
+  return text.substr(begin, std::min<std::size_t>(eol - begin, 200));
 }
 
 }  // namespace
@@ -358,8 +364,8 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
     out.failure = failure_of(how, text, status, *b, before, w);
     // The C library prints why it aborts (a value freed twice: "double free or corruption"):
     // the failure names it, so no stray line is left to guess about.
-    if (const std::string last = last_line(said); !last.empty())
-      out.failure += fmt::format("; its last line on stderr: \"{}\"", last);
+    if (const std::string why = telling_line(said); !why.empty())
+      out.failure += fmt::format("; its stderr: \"{}\"", why);
   }
   // Anything longer (a sanitizer's report) goes on to this process's stderr, after the run.
   if (said.find('\n') != said.rfind('\n') || (out.ok && !said.empty()))

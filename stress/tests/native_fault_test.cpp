@@ -74,6 +74,20 @@ class starving_steal : public locked_deque<T, Mem> {
   steal_result<T> steal() { return steal_result<T>::abort(); }
 };
 
+// A steal that dies as a sanitizer reports: a report whose SUMMARY line is not its last.
+template <class T, class Mem = native_memory>
+class sanitizer_abort_steal : public locked_deque<T, Mem> {
+ public:
+  using locked_deque<T, Mem>::locked_deque;
+  steal_result<T> steal() {
+    std::fputs(
+        "==1==ERROR: AddressSanitizer: attempting double-free\n    #0 0x1 in f\n\n"
+        "SUMMARY: AddressSanitizer: double-free deque.hpp:52 in steal\n==1==ABORTING\n",
+        stderr);
+    std::abort();
+  }
+};
+
 // Spins on a flag nobody sets: an operation that never returns.
 void hang(const std::atomic<bool>& never) {
   while (!never.load(std::memory_order_relaxed))
@@ -254,7 +268,12 @@ TEST(NativeFault, StressNamesAnAbortThreadAndOperation) {
   expect_has(r.failure, "crashed with SIGABRT (Aborted) in thief ");
   expect_has(r.failure, "during steal()");
   // what the child printed before it aborted is in the report, not a stray line
-  expect_has(r.failure, "its last line on stderr: \"double free or corruption (fasttop)\"");
+  expect_has(r.failure, "its stderr: \"double free or corruption (fasttop)\"");
+  // a sanitizer's report is named by its SUMMARY line, not by its last one
+  const result s = stress_mixed<sanitizer_abort_steal>();
+  ASSERT_FALSE(s.ok);
+  expect_has(s.failure,
+             "its stderr: \"SUMMARY: AddressSanitizer: double-free deque.hpp:52 in steal\"");
 }
 
 TEST(NativeFault, StressNamesSignalThreadAndOperation) {
