@@ -183,6 +183,7 @@ int run_certify(const certify_args& a) {
   for (std::size_t i = 0; i < all.size(); ++i)
     if (i % shard_count == shard_index) mine.push_back(all[i]);
   const std::string command = command_of(a).str();
+  const char* const model_label = mm == model::memory_model::rc11 ? "RC11" : "SC";
   const std::int64_t capacity =
       a.capacity > 0 ? a.capacity : model::clients::cap_or(info.capacity, 4);
   const std::string bound_text =
@@ -191,8 +192,7 @@ int run_certify(const certify_args& a) {
                   a.b.prefix > 0 ? fmt::format(" after a prefix of at most {}", a.b.prefix) : "",
                   a.b.thieves, a.b.thieves == 1 ? "f" : "ves", a.b.steals,
                   info.batch_steal ? "steals or batch steals" : "steals");
-  fmt::print("certify {} under {}: every scenario with {}\n", a.variant,
-             model::model_name(mm) == "rc11" ? "RC11" : "SC", bound_text);
+  fmt::print("certify {} under {}: every scenario with {}\n", a.variant, model_label, bound_text);
   fmt::print("  {} scenarios, {} classes after thief symmetry{}\n", generated, all.size(),
              shard_count > 1
                  ? fmt::format("; shard {}/{}: {} classes", shard_index, shard_count, mine.size())
@@ -295,7 +295,7 @@ int run_certify(const certify_args& a) {
   fmt::print(
       "certificate: {} under {}, every scenario with {}: {} classes ({} scenarios), {} "
       "executions ({} complete, {} blocked), no violation; {:.1f} s\n",
-      a.variant, model::model_name(mm) == "rc11" ? "RC11" : "SC", bound_text, mine.size(),
+      a.variant, model_label, bound_text, mine.size(),
       shard_count > 1 ? fmt::format("shard {}/{} of {}", shard_index, shard_count, generated)
                       : std::to_string(generated),
       executions, completed, executions - completed, seconds);
@@ -314,10 +314,10 @@ int run_certify(const certify_args& a) {
         "| model | owner | prefix | thieves | steals | capacity | classes | scenarios | complete "
         "| blocked | sites |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `{}` |\n",
-        command, harness::version(), a.variant, model::model_name(mm) == "rc11" ? "RC11" : "SC",
-        bound_text, capacity, mine.size(), generated, executions, completed, executions - completed,
-        model::model_name(mm), a.b.owner, a.b.prefix, a.b.thieves, a.b.steals, capacity,
-        mine.size(), generated, completed, executions - completed, sites_fingerprint(info));
+        command, harness::version(), a.variant, model_label, bound_text, capacity, mine.size(),
+        generated, executions, completed, executions - completed, model::model_name(mm), a.b.owner,
+        a.b.prefix, a.b.thieves, a.b.steals, capacity, mine.size(), generated, completed,
+        executions - completed, sites_fingerprint(info));
   return 0;
 }
 
