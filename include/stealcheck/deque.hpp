@@ -7,9 +7,9 @@
 // a deque with it themselves.
 //
 // The public surface is this header and the five beside it (atomic.hpp, model.hpp,
-// register.hpp, testing.hpp, cli.hpp), with what they name above. The headers they include are installed
-// under include/stealcheck/detail/: internal, free to change between versions; include only
-// <stealcheck/...> headers.
+// register.hpp, testing.hpp, cli.hpp), with what they name above. The headers they include are
+// installed under include/stealcheck/detail/: internal, free to change between versions; include
+// only <stealcheck/...> headers.
 #pragma once
 
 #include "deques/deque.hpp"
