@@ -34,3 +34,4 @@ for v in $("$bin" list | awk '/KNOWN-BAD/ && $1 !~ /^sched/ {print $1}'); do
     head -n 3 | paste -sd, - | sed 's/,/, /g')
   printf '| %s | `%s` | %s | %.1f | %s |\n' "$v" "$scenario" "$steps" "$secs" "${clients:-none}"
 done
+# SPDX-License-Identifier: Apache-2.0

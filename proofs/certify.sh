@@ -13,3 +13,4 @@ bound=("$@")
 for v in $("$bin" list | awk 'NR > 1 && !/KNOWN-BAD/ && $1 != "sched" {print $1}'); do
   "$bin" certify "$v" "${bound[@]}" --jobs 2 --markdown "proofs/$v.certificate.md" | grep '^certificate'
 done
+# SPDX-License-Identifier: Apache-2.0

@@ -15,3 +15,4 @@ eval "\"\$bin\" $cmd --jobs 2 --markdown \"\$out\"" >/dev/null || {
 }
 diff -u "$file" "$out" || { echo "FAIL: $file is stale: regenerate it with proofs/certify.sh"; exit 1; }
 echo "$file: current ($cmd)"
+# SPDX-License-Identifier: Apache-2.0

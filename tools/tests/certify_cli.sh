@@ -62,3 +62,4 @@ for args in "nope" "chase_lev --shard 2/2" "chase_lev --shard x" "chase_lev --mo
 done
 [ $fail -eq 0 ] && echo "certify_cli: OK ($whole)"
 exit $fail
+# SPDX-License-Identifier: Apache-2.0
