@@ -38,11 +38,14 @@ class event_count {
     return epoch_.load(std::memory_order_acquire);  // pairs with notify's release fetch_add
   }
   /// The condition held after all: withdraw the announcement.
-  void cancel_wait() { waiters_.fetch_sub(1, std::memory_order_relaxed); }
+  void cancel_wait() {
+    // relaxed: a count; a notifier that still sees this waiter only moves the epoch for nothing
+    waiters_.fetch_sub(1, std::memory_order_relaxed);
+  }
   /// Sleeps until the epoch is no longer k (a notify after prepare_wait moved it).
   void wait(key k) {
-    epoch_.wait(k, std::memory_order_acquire);  // pairs with notify's release fetch_add
-    waiters_.fetch_sub(1, std::memory_order_relaxed);
+    epoch_.wait(k, std::memory_order_acquire);         // pairs with notify's release fetch_add
+    waiters_.fetch_sub(1, std::memory_order_relaxed);  // a count, as in cancel_wait
   }
   /// Wakes every announced waiter; call after making the condition true.
   void notify() {

@@ -56,7 +56,7 @@ void waiter_and_notifier() {
   EventCount ec;
   model::atomic<int> ready{0};
   model::thread notifier([&] {
-    ready.store(1, std::memory_order_release);  // the condition, then the wake-up
+    ready.store(1, std::memory_order_release);  // pairs with the waiter's acquire load of ready
     ec.notify();
   });
   const auto key = ec.prepare_wait();
