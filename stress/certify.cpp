@@ -50,13 +50,6 @@ std::vector<std::vector<Step>> sequences(int from, int n, const std::vector<Step
   return out;
 }
 
-std::size_t steps(const scenario& s) {
-  std::size_t n = s.prefix.size() + s.owner.size();
-  for (const auto& t : s.thieves)
-    n += t.size();
-  return n;
-}
-
 // The multisets of k thief sequences (indices into `seqs`, non-decreasing), for k = 0..most.
 void thief_sets(std::size_t kinds, int most, std::vector<std::vector<std::size_t>>& out) {
   std::vector<std::size_t> cur;

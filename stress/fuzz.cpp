@@ -64,13 +64,6 @@ constexpr std::size_t exhaustive_steps = 12;
 // (the per-scenario count, from its seed), so the minimized bug repeats from the same seed.
 constexpr int max_checks = 400;
 
-std::size_t steps(const lincheck::scenario& s) {
-  std::size_t n = s.prefix.size() + s.owner.size();
-  for (const auto& t : s.thieves)
-    n += t.size();
-  return n;
-}
-
 // The command that repeats a run; with `scenario` set, that one generated scenario; with `text`,
 // a scenario written out (sampled from `scenario`'s seed, or with `exhaustive` all of it).
 harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint64_t> scenario,

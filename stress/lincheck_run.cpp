@@ -15,6 +15,13 @@
 
 namespace stealcheck::stress::lincheck {
 
+std::size_t steps(const scenario& s) noexcept {
+  std::size_t n = s.prefix.size() + s.owner.size();
+  for (const auto& t : s.thieves)
+    n += t.size();
+  return n;
+}
+
 std::string describe(const scenario& s) {
   auto owner = [](const std::vector<owner_step>& v) {
     std::string out;

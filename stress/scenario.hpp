@@ -7,6 +7,7 @@
 // scenarios (stress/lincheck_run.hpp) on the main thread and shrinks failing ones.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@ struct scenario {
   std::vector<owner_step> owner;
   std::vector<std::vector<thief_step>> thieves;
 };
+
+/// The scenario's operations: the prefix's, the owner's and every thief's steps.
+std::size_t steps(const scenario& s) noexcept;
 
 /// "prefix [ push push ] owner [ pop push ] thief1 [ steal steal ] thief2 [ steal_batch ]"
 std::string describe(const scenario& s);

@@ -15,13 +15,6 @@ namespace {
 
 using lincheck::scenario;
 
-std::size_t steps(const scenario& s) {
-  std::size_t n = s.prefix.size() + s.owner.size();
-  for (const auto& t : s.thieves)
-    n += t.size();
-  return n;
-}
-
 // The scenario with its thieves in a canonical order: equal for the scenarios of one class.
 std::string canonical(scenario s) {
   std::sort(s.thieves.begin(), s.thieves.end());
