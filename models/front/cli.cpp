@@ -260,16 +260,19 @@ std::shared_ptr<const node_counts> read_counts(const model_request& req, const s
 
 }  // namespace
 
-nlohmann::json read_clients_json(const std::string& file, const std::string& what,
-                                 const std::string& writer) {
+nlohmann::json read_json_file(const std::string& file, const std::string& what) {
   std::ifstream in(file);
   if (!in) throw harness::usage_error(fmt::format("{}: cannot read the file", what));
-  nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    return nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
     throw harness::usage_error(fmt::format("{}: not JSON ({})", what, harness::json_error_text(e)));
   }
+}
+
+nlohmann::json read_clients_json(const std::string& file, const std::string& what,
+                                 const std::string& writer) {
+  const nlohmann::json j = read_json_file(file, what);
   if (!j.is_array() || j.empty())
     throw harness::usage_error(
         fmt::format("{}: not the JSON of {} (an array of clients)", what, writer));

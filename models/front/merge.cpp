@@ -58,16 +58,6 @@ std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
   return out;
 }
 
-nlohmann::json read_json(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw harness::usage_error(fmt::format("{}: cannot read the file", file));
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw harness::usage_error(fmt::format("{}: not JSON ({})", file, harness::json_error_text(e)));
-  }
-}
-
 // The shards of one `stealcheck certify --shard I/S --json FILE` run added up: the classes
 // run and the executions; the violation with the fewest steps, if any shard found one.
 int merge_certificates(const std::vector<std::string>& files, const std::string& json_file) {
@@ -81,7 +71,7 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
   std::vector<nlohmann::json> all;
   all.reserve(files.size());
   for (const std::string& f : files) {
-    all.push_back(read_json(f));
+    all.push_back(read_json_file(f, f));
     const nlohmann::json& j = all.back();
     if (!j.is_object() || !j.contains("classes_run") || !j.contains("shard") ||
         !j.contains("executions") ||
@@ -171,7 +161,7 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
 
 int run_merge_command(const std::vector<std::string>& files, const std::string& json_file) {
   try {
-    const nlohmann::json first = read_json(files.front());
+    const nlohmann::json first = read_json_file(files.front(), files.front());
     if (first.is_object() && first.contains("classes_run"))
       return merge_certificates(files, json_file);
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
