@@ -133,9 +133,9 @@ grep -E "^[0-9]+ killed" "$work/mutate.log"
 # and repeated by the command the report ends with; the correct one clean.
 "$cli" fuzz ws_deque_relaxed_array --seed 1 --executions 20000 >"$work/fuzz.log" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && grep -q "^BUG in execution" "$work/fuzz.log" && grep -q "minimized to" "$work/fuzz.log" ||
+[ "$rc" -eq 1 ] && grep -q "^BUG in execution" "$work/fuzz.log" && grep -q -E "minimized to|^  client: " "$work/fuzz.log" ||
   { head -n 20 "$work/fuzz.log"; fail "fuzz did not find ws_deque_relaxed_array's bug (exit $rc)"; }
-grep -m2 -E "^BUG|minimized to" "$work/fuzz.log" | cut -c1-160
+grep -m2 -E "^BUG|minimized to|^  client: " "$work/fuzz.log" | cut -c1-160
 again=$(sed -n 's/^  repeat this bug: [^ ]* //p' "$work/fuzz.log")
 (eval "\"\$cli\" $again") >"$work/fuzz-again.log" 2>&1
 [ $? -eq 1 ] || { head -n 20 "$work/fuzz-again.log"; fail "fuzz's repeat command did not repeat the bug"; }

@@ -81,6 +81,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
   for (const std::string& s : a.site_texts)
     c.opt("--site", s);
   if (a.model != "rc11") c.opt("--model", a.model);
+  if (!a.clients && a.client.empty() && text.empty() && !scenario) c.opt("--no-clients");
   if (exhaustive) return c.opt("--exhaustive");
   if (a.strategy != "greybox") c.opt("--strategy", a.strategy);
   c.opt("--per-scenario", a.per_scenario);
@@ -219,16 +220,18 @@ int run_fuzz(fuzz_args a) {
     if (a.scenario_seed == 0) a.scenario_seed = a.seed;
   }
   // the body: one built-in client, or the scenario of a seed
-  std::function<void(model::client&)> client_body;
+  const model::binding* mb = v->binding<model::binding>();
+  const std::vector<model::clients::client_entry> clients =
+      mb != nullptr ? mb->clients() : std::vector<model::clients::client_entry>{};
+  const model::clients::client_entry* named = nullptr;  // --client
   const lincheck::binding* lb = v->binding<lincheck::binding>();
   if (!a.client.empty()) {
-    const model::binding* mb = v->binding<model::binding>();
     if (mb == nullptr)
       throw harness::usage_error(
           fmt::format("variant '{}' has no model-checker binding", a.variant));
-    for (const auto& cl : mb->clients())
-      if (cl.name == a.client) client_body = cl.run;
-    if (!client_body)
+    for (const auto& cl : clients)
+      if (cl.name == a.client) named = &cl;
+    if (named == nullptr)
       throw harness::usage_error(
           fmt::format("unknown client '{}' for variant {}", a.client, a.variant));
   } else if (lb == nullptr) {
@@ -280,7 +283,7 @@ int run_fuzz(fuzz_args a) {
       lb != nullptr ? std::optional<scenario_runner>(std::in_place, *lb, info, mm, a.strategy,
                                                      a.z.capacity, a.overrides)
                     : std::nullopt;
-  campaign rounds(a, info.batch_steal);
+  campaign rounds(a, info.batch_steal, clients);
   double last_status = 0;
   std::atomic<std::uint64_t> executions{0}, scenarios{0};
   nlohmann::json bug;  // null: none
@@ -331,6 +334,7 @@ int run_fuzz(fuzz_args a) {
   struct found_bug {
     std::string report;
     lincheck::scenario s;
+    const model::clients::client_entry* client;  ///< a built-in client's round: this one
     std::uint64_t seed = 0, execution = 0, scenario = 0;
     double seconds = 0;
   };
@@ -344,32 +348,32 @@ int run_fuzz(fuzz_args a) {
       if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
       std::string found;
       lincheck::scenario s;
+      const model::clients::client_entry* client = nullptr;
       std::uint64_t sseed = a.scenario_seed, count = 0;
       if (!a.client.empty()) {
         if (!a.one_scenario) {
           const std::lock_guard<std::mutex> lock(client_mutex);
           sseed = splitmix64_next(client_stream);
         }
-        model::options opt;
-        opt.model = mm;
-        opt.sites = a.overrides;
-        opt.sample = {a.per_scenario, sseed, sampler_for(a.strategy, sseed)};
-        const model::result r = model::explore(opt, client_body);
-        count = r.executions();
-        if (r.bug) found = lincheck::bug_text(*r.bug);
+        found =
+            sample_client(named->run, mm, a.overrides, a.strategy, a.per_scenario, sseed, count);
       } else if (a.one_scenario) {
         s = given ? *given : random_scenario(sseed, a.z, info.batch_steal);
         found = run->failure(s, a.exhaustive ? 0 : a.per_scenario, sseed, count);
       } else {
-        sseed = rounds.next(s);
-        found = rounds.run(*run, s, sseed, count);
+        round r = rounds.next();
+        found = rounds.run(*run, r, count);
+        s = std::move(r.s);
+        sseed = r.seed;
+        client = r.client;
       }
       const std::uint64_t before = executions.fetch_add(count);
       const std::uint64_t round = ++scenarios;
       if (!found.empty()) {
         const std::lock_guard<std::mutex> lock(first_mutex);
         if (!first)
-          first = found_bug{std::move(found), s, sseed, before + count + 1, round, elapsed()};
+          first =
+              found_bug{std::move(found), s, client, sseed, before + count + 1, round, elapsed()};
         stop = true;
       }
       if (a.jobs == 1) status();
@@ -398,10 +402,27 @@ int run_fuzz(fuzz_args a) {
     if (terminal) std::fprintf(stderr, "\r%78s\r", "");
     fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", first->execution, first->scenario,
                first->seconds);
-    if (!a.client.empty()) {
-      const std::string repeat = repeat_command(a, first->seed).str();
+    if (const auto* cl = named != nullptr ? named : first->client) {
+      fuzz_args c = a;
+      c.client = cl->name;
+      if (named == nullptr) fmt::print("  client: {} (a built-in client, sampled)\n", c.client);
+      if (!cl->large) {  // the first failing execution in the client's tree, as scenarios do
+        model::options opt;
+        opt.model = mm;
+        opt.sites = a.overrides;
+        opt.max_executions = exhaustive_cap;
+        const model::result r = model::explore(opt, cl->run);
+        if (r.bug)
+          first->report = fmt::format(
+              "explored exhaustively: the first failing execution, after {} others\n  {}",
+              r.executions() - 1, lincheck::bug_text(*r.bug));
+      }
+      const std::string repeat = repeat_command(c, first->seed).str();
       fmt::print("  {}\n  repeat this bug: {}\n", first->report, repeat);
-      bug = {{"scenario_seed", first->seed}, {"report", first->report}, {"repeat", repeat}};
+      bug = {{"client", c.client},
+             {"scenario_seed", first->seed},
+             {"report", first->report},
+             {"repeat", repeat}};
     } else {
       bug = report_bug(a, *run, first->s, first->seed, std::move(first->report));
     }
@@ -481,6 +502,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--exhaustive", a->exhaustive,
                 "explore every execution of --scenario's scenario (at most 10^6)");
   cmd->add_flag("!--no-minimize", a->minimize, "report a bug's scenario as found, not minimized");
+  cmd->add_flag("!--no-clients", a->clients,
+                "sample generated scenarios only (by default every 4th round samples one of the "
+                "built-in clients)");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
   cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON");
   cmd->add_option("--jobs", a->jobs,
@@ -512,8 +536,11 @@ harness::checker checker() {
     if (b == nullptr || !runs_model(v.info().backends)) return units;
     const std::string variant(v.name());
     const variant_info info = v.info();
+    const model::binding* mb = v.binding<model::binding>();
+    std::vector<model::clients::client_entry> clients =
+        mb != nullptr ? mb->clients() : std::vector<model::clients::client_entry>{};
     units.push_back(
-        {"rc11", [variant, b, info](const harness::verify_options& o) {
+        {"rc11", [variant, b, info, clients](const harness::verify_options& o) {
            harness::check_cell cell;
            const auto t0 = std::chrono::steady_clock::now();
            fuzz_args a;
@@ -521,16 +548,25 @@ harness::checker checker() {
            a.seed = o.seed;
            a.executions = unit_executions(o);
            const scenario_runner run(*b, info, model::memory_model::rc11, a.strategy);
-           campaign rounds(a, info.batch_steal);
+           campaign rounds(a, info.batch_steal, clients);
            std::uint64_t executions = 0, scenarios = 0;
            while (executions < a.executions) {
-             lincheck::scenario s;
-             const std::uint64_t seed = rounds.next(s);
-             std::string found = rounds.run(run, s, seed, executions);
+             const round r = rounds.next();
+             std::string found = rounds.run(run, r, executions);
              ++scenarios;
              if (found.empty()) continue;
-             const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));
              cell.verdict = harness::cell_verdict::fail;
+             if (r.client != nullptr) {
+               fuzz_args with = a;
+               with.client = r.client->name;
+               cell.failure = fmt::format("in execution {} of scenario {}, client {}:\n{}",
+                                          executions, scenarios, with.client, found);
+               cell.replay = repeat_command(with, r.seed);
+               break;
+             }
+             const lincheck::scenario& s = r.s;
+             const std::uint64_t seed = r.seed;
+             const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));
              cell.failure =
                  fmt::format("in execution {} of scenario {}, minimized to {}:\n{}", executions + 1,
                              scenarios, lincheck::describe(bug.scenario), bug.report);

@@ -4,7 +4,7 @@
 //   stealcheck fuzz VARIANT [--strategy greybox|random|pct|tree] [--thieves K] [--ops N]
 //                   [--steals M] [--prefix P] [--executions E | --seconds S] [--per-scenario X]
 //                   [--seed S] [--model M] [--client NAME] [--scenario-seed X] [--corpus DIR]
-//                   [--jobs J] [--capacity C] [--site NAME=ORDER]
+//                   [--jobs J] [--capacity C] [--site NAME=ORDER] [--no-clients]
 //
 // Each scenario is generated from the variant's declared shape (the owner's P pushes and pops
 // alone, then N more while K thieves each steal M times, batch steals on a batch-stealing
@@ -13,8 +13,11 @@
 // by the model checker's sampling (model::options::sample: forward sampling by uniform choices
 // or PCT, or random walks of the exploration tree; each execution consistent under RC11 or SC
 // and checked as an exhaustive run checks it: values, the variant's spec by
-// hb-linearizability, races, memory errors). With --client, a built-in client is sampled
-// instead. --capacity sets the deque's initial capacity (default the variant's, else 4);
+// hb-linearizability, races, memory errors). Every fourth round samples one of the variant's
+// built-in model clients instead, each in turn (shapes the generator does not make: a thief
+// stealing from a thief's deque, size_hint, a deque destroyed under a thief; --no-clients:
+// generated scenarios only); with --client, that client alone. --capacity sets the deque's initial
+// capacity (default the variant's, else 4);
 // --site runs a mutant (a site's order replaced, as `stealcheck model --site`). The run
 // prints its seed and the command that repeats it; on a terminal a status line each second.
 // Exit 0 when the budget ends with no bug (not exhaustive), 1 on a bug (its scenario,

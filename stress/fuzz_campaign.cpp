@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.hpp"
+#include "stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
 
@@ -26,6 +27,19 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
                            : model::options::sampler::tree;
   throw harness::usage_error(
       fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
+}
+
+std::string sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
+                          const std::vector<model::site_override>& sites,
+                          const std::string& strategy, std::uint64_t executions, std::uint64_t seed,
+                          std::uint64_t& count) {
+  model::options opt;
+  opt.model = m;
+  opt.sites = sites;
+  opt.sample = {executions, seed, sampler_for(strategy, seed)};
+  const model::result r = model::explore(opt, body);
+  count += r.executions();
+  return r.bug ? lincheck::bug_text(*r.bug) : std::string();
 }
 
 model::memory_model model_named(const std::string& name) {

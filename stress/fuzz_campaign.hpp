@@ -16,6 +16,7 @@
 #include "deques/variant.hpp"
 #include "harness/random.hpp"
 #include "models/explore/explore.hpp"
+#include "models/front/clients.hpp"
 #include "models/front/site_override.hpp"
 #include "models/graph/memory_model.hpp"
 #include "stress/bind.hpp"
@@ -36,6 +37,7 @@ struct fuzz_args {
   std::string scenario_text;  ///< --scenario: this scenario only
   bool exhaustive = false;    ///< --exhaustive: explore --scenario's executions, all of them
   bool minimize = true;
+  bool clients = true;  ///< campaigns sample the built-in clients too (--no-clients: not)
   std::string model = "rc11";
   std::string client;
   std::string strategy = "greybox";
@@ -58,6 +60,19 @@ std::uint32_t events_bound(const lincheck::scenario& s);
 /// greybox by the seed modulo 3 PCT, uniform or the tree walk (greybox.hpp). Throws
 /// harness::usage_error naming an unknown strategy.
 model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed);
+
+/// Of a campaign's rounds, every client_every-th samples a built-in client (each in turn)
+/// instead of a generated scenario: the clients hold shapes the generator does not make (a
+/// thief that steals from a thief's own deque, size_hint, a deque destroyed under a thief).
+constexpr std::uint64_t client_every = 4;
+
+/// A built-in client sampled `executions` times from `seed` by `strategy`'s sampler, under
+/// `m` with the memory-order overrides `sites`: the report of its first bug (as
+/// lincheck::bug_text writes it), or "". Adds the executions to `count`.
+std::string sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
+                          const std::vector<model::site_override>& sites,
+                          const std::string& strategy, std::uint64_t executions, std::uint64_t seed,
+                          std::uint64_t& count);
 
 /// The memory model a --model option names (rc11, sc); throws harness::usage_error otherwise.
 model::memory_model model_named(const std::string& name);
@@ -95,6 +110,11 @@ class scenario_runner {
     const auto f = binding_.model(info_.spec, capacity_, opt, &count)(s, seed);
     return f ? f->report : std::string();
   }
+  /// The same for a built-in client (sample_client, with this runner's model and sites).
+  std::string client_failure(const model::clients::client_entry& c, std::uint64_t executions,
+                             std::uint64_t seed, std::uint64_t& count) const {
+    return sample_client(c.run, model_, sites_, strategy_, executions, seed, count);
+  }
 
  private:
   const lincheck::binding& binding_;
@@ -105,34 +125,53 @@ class scenario_runner {
   std::vector<model::site_override> sites_;
 };
 
+/// One round of a campaign: a scenario, or a built-in client, and the seed of its draws.
+struct round {
+  lincheck::scenario s;
+  std::uint64_t seed = 0;
+  const model::clients::client_entry* client = nullptr;  ///< a client's round: this one
+};
+
 // The rounds of a campaign: each a scenario and its seed. Generated from the seed stream; with
-// greybox, mutated from the corpus of scenarios that reached new coverage (greybox.hpp).
+// greybox, mutated from the corpus of scenarios that reached new coverage (greybox.hpp). Every
+// client_every-th round samples one of `clients` instead (each in turn, its seeds from a stream
+// of their own), when there are any and a.clients.
 // Thread role: any; the jobs of one run share it (its stream, coverage and corpus), so with
 // one job the rounds are those of the seed, with more they interleave as the jobs go.
 class campaign {
  public:
-  campaign(const fuzz_args& a, bool batch)
+  campaign(const fuzz_args& a, bool batch, std::vector<model::clients::client_entry> clients = {})
       : a_(a),
         batch_(batch),
+        clients_(a.clients ? std::move(clients) : std::vector<model::clients::client_entry>{}),
         stream_(a.seed),
+        client_stream_(a.seed ^ 0x636c69656e7473ULL),  // "clients"
         pool_(static_cast<std::size_t>(model::max_threads) - 1,
               2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})),
               batch) {
     if (!a.corpus_dir.empty()) pool_.open(a.corpus_dir);
   }
   bool greybox() const { return a_.strategy == "greybox"; }
-  /// The next round's scenario into s, and its seed.
-  std::uint64_t next(lincheck::scenario& s) {
+  /// The next round.
+  round next() {
     const std::lock_guard<std::mutex> lock(m_);
-    const std::uint64_t seed = splitmix64_next(stream_);
-    const lincheck::scenario fresh = random_scenario(seed, a_.z, batch_);
-    s = greybox() ? pool_.next(stream_, fresh) : fresh;
-    return seed;
+    round r;
+    if (!clients_.empty() && ++rounds_ % client_every == 0) {
+      r.client = &clients_[(rounds_ / client_every - 1) % clients_.size()];
+      r.seed = splitmix64_next(client_stream_);
+      return r;
+    }
+    r.seed = splitmix64_next(stream_);
+    const lincheck::scenario fresh = random_scenario(r.seed, a_.z, batch_);
+    r.s = greybox() ? pool_.next(stream_, fresh) : fresh;
+    return r;
   }
-  /// Runs round s of seed `seed` with `run` (its executions added to `count`); keeps s when it
+  /// Runs round r with `run` (its executions added to `count`); keeps its scenario when it
   /// reached new coverage. Returns the report of its bug, or "".
-  std::string run(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
-                  std::uint64_t& count) {
+  std::string run(const scenario_runner& run, const round& r, std::uint64_t& count) {
+    if (r.client != nullptr) return run.client_failure(*r.client, a_.per_scenario, r.seed, count);
+    const lincheck::scenario& s = r.s;
+    const std::uint64_t seed = r.seed;
     if (!greybox()) return run.failure(s, a_.per_scenario, seed, count);
     std::size_t fresh = 0;
     std::string found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
@@ -155,8 +194,9 @@ class campaign {
  private:
   const fuzz_args& a_;
   bool batch_;
+  std::vector<model::clients::client_entry> clients_;
   mutable std::mutex m_;
-  std::uint64_t stream_;
+  std::uint64_t stream_, client_stream_, rounds_ = 0;
   coverage cov_;
   corpus pool_;
 };

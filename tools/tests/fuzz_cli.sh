@@ -24,7 +24,7 @@ fi
 for v in $known_bad; do
   out=$("$bin" fuzz "$v" --seed 1 --executions 50000 2>&1)
   rc=$?
-  first=$(echo "$out" | sed -n '/^BUG/,$p' | grep -v '^  scenario:' | grep -m1 -E '^  [a-z_]+: ')
+  first=$(echo "$out" | sed -n '/^BUG/,$p' | grep -v -E '^  (scenario|client):' | grep -m1 -E '^  [a-z_]+: ')
   if [ $rc -ne 1 ] || [ -z "$first" ]; then
     echo "FAIL $v: exit $rc, not a bug report"
     echo "$out" | head -5
@@ -34,7 +34,7 @@ for v in $known_bad; do
   again=$(echo "$out" | sed -n 's/^  repeat this bug: [^ ]* //p')
   out2=$(eval "\"\$bin\" $again" 2>&1)  # the command quotes its scenario for a shell
   rc2=$?
-  first2=$(echo "$out2" | sed -n '/^BUG/,$p' | grep -v '^  scenario:' | grep -m1 -E '^  [a-z_]+: ')
+  first2=$(echo "$out2" | sed -n '/^BUG/,$p' | grep -v -E '^  (scenario|client):' | grep -m1 -E '^  [a-z_]+: ')
   if [ $rc2 -ne 1 ] || [ "$first2" != "$first" ]; then
     echo "FAIL $v: the repeat gave exit $rc2 and '$first2', not '$first'"
     fail=1
@@ -57,8 +57,8 @@ for vc in $correct; do
     fail=1
   fi
 done
-# --json: the bug, minimized, with the command that repeats it
-"$bin" fuzz chase_lev_no_pop_fence --seed 1 --json fuzz.json >/dev/null 2>&1
+# --json: the bug, minimized, with the command that repeats it (generated scenarios only)
+"$bin" fuzz chase_lev_no_pop_fence --seed 1 --no-clients --json fuzz.json >/dev/null 2>&1
 python3 - fuzz.json <<'PY' || { echo "FAIL: --json"; fail=1; }
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -79,6 +79,21 @@ out=$("$bin" fuzz chase_lev --site chase_lev::steal.load_bottom=relaxed --seed 1
 rc=$?
 echo "$out" | grep -q "repeat this bug: .*--site chase_lev::steal.load_bottom=relaxed" && [ $rc -eq 1 ] ||
   { echo "FAIL: --site: exit $rc"; echo "$out" | head -5; fail=1; }
+# the built-in clients among the rounds: a mutant whose bug needs a thief that steals from
+# another thief's deque (a shape no generated scenario has) is found in the client that has it,
+# explored exhaustively, and its repeat command names the client; --no-clients misses it
+site=go::steal_into.store_dest_tail=relaxed
+out=$("$bin" fuzz go --site $site --seed 1 --executions 20000 --json fuzz-client.json 2>&1)
+rc=$?
+{ [ $rc -eq 1 ] && echo "$out" | grep -q '^  client: steal_from_thief' &&
+  echo "$out" | grep -q '^  explored exhaustively' &&
+  echo "$out" | grep -q "repeat this bug: .*--client steal_from_thief .*--site $site"; } ||
+  { echo "FAIL: a client's round: exit $rc"; echo "$out" | head -8; fail=1; }
+python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["bug"]; assert b["client"] == "steal_from_thief", b' \
+  fuzz-client.json || { echo "FAIL: --json has no client"; fail=1; }
+"$bin" fuzz go --site $site --seed 1 --executions 20000 --no-clients >/dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: --no-clients gave exit $rc (generated scenarios now reach it?)"; fail=1; }
 # --jobs: two threads share one campaign; a bug stops both and its command repeats it alone
 out=$("$bin" fuzz chase_lev_no_pop_fence --seed 1 --jobs 2 --executions 20000 2>&1)
 rc=$?
