@@ -285,7 +285,7 @@ int run_fuzz(fuzz_args a) {
                     : std::nullopt;
   campaign rounds(a, info.batch_steal, clients);
   double last_status = 0;
-  std::atomic<std::uint64_t> executions{0}, scenarios{0};
+  std::atomic<std::uint64_t> executions{0}, scenarios{0}, with_bug{0};
   nlohmann::json bug;  // null: none
   // --json: the run, its counts and its bug (null when none)
   auto finish = [&](int code) {
@@ -299,10 +299,12 @@ int run_fuzz(fuzz_args a) {
                      {"per_scenario", a.per_scenario},
                      {"executions", executions.load()},
                      {"scenarios", scenarios.load()},
+                     {"events", rounds.events()},
                      {"seconds", elapsed()},
                      {"exhaustive", a.exhaustive && code == 0 && executions < exhaustive_cap},
                      {"repeat", run_repeat},
                      {"bug", bug}};
+    if (a.keep_going) j["scenarios_with_bug"] = with_bug.load();
     if (rounds.greybox()) {
       j["coverage"] = rounds.coverage_size();
       j["corpus"] = rounds.corpus_size();
@@ -371,10 +373,11 @@ int run_fuzz(fuzz_args a) {
       const std::uint64_t round = ++scenarios;
       if (!found.empty()) {
         const std::lock_guard<std::mutex> lock(first_mutex);
+        ++with_bug;
         if (!first)
           first =
               found_bug{std::move(found), s, client, sseed, before + count + 1, round, elapsed()};
-        stop = true;
+        if (!a.keep_going) stop = true;
       }
       if (a.jobs == 1) status();
       if (a.one_scenario) break;
@@ -400,6 +403,12 @@ int run_fuzz(fuzz_args a) {
   }
   if (first) {
     if (terminal) std::fprintf(stderr, "\r%78s\r", "");
+    if (a.keep_going)
+      fmt::print("bugs in {} of {} scenarios ({:.1f} %), {} executions in {:.2f} s; the first:\n",
+                 with_bug.load(), scenarios.load(),
+                 100.0 * static_cast<double>(with_bug.load()) /
+                     static_cast<double>(std::max<std::uint64_t>(1, scenarios.load())),
+                 executions.load(), elapsed());
     fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", first->execution, first->scenario,
                first->seconds);
     if (const auto* cl = named != nullptr ? named : first->client) {
@@ -434,9 +443,13 @@ int run_fuzz(fuzz_args a) {
                executions >= exhaustive_cap ? "stopped at the cap: NOT exhaustive" : "every one");
     return finish(0);
   }
-  fmt::print("no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s)",
-             executions.load(), scenarios.load(), elapsed(),
+  fmt::print("no bug: {} executions of {} scenarios in {:.2f} s ({:.0f} execs/s", executions.load(),
+             scenarios.load(), elapsed(),
              static_cast<double>(executions.load()) / std::max(elapsed(), 1e-9));
+  if (rounds.events() > 0)
+    fmt::print(", {:.0f} events/s",
+               static_cast<double>(rounds.events()) / std::max(elapsed(), 1e-9));
+  fmt::print(")");
   if (rounds.greybox() && !a.one_scenario && a.client.empty())
     fmt::print(", coverage {} tuples, corpus {}", rounds.coverage_size(), rounds.corpus_size());
   fmt::print("; sampled, NOT exhaustive\n");
@@ -502,6 +515,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--exhaustive", a->exhaustive,
                 "explore every execution of --scenario's scenario (at most 10^6)");
   cmd->add_flag("!--no-minimize", a->minimize, "report a bug's scenario as found, not minimized");
+  cmd->add_flag("--keep-going", a->keep_going,
+                "go on after a bug to the end of the budget and count the scenarios with one (with "
+                "--per-scenario 1: the share of single executions that show a bug)");
   cmd->add_flag("!--no-clients", a->clients,
                 "sample generated scenarios only (by default every 4th round samples one of the "
                 "built-in clients)");

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.hpp"
+#include "models/graph/graph.hpp"
 #include "stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
@@ -32,14 +33,27 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
 std::string sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
                           const std::vector<model::site_override>& sites,
                           const std::string& strategy, std::uint64_t executions, std::uint64_t seed,
-                          std::uint64_t& count) {
+                          std::uint64_t& count,
+                          const std::function<void(const model::graph&)>& each) {
   model::options opt;
   opt.model = m;
   opt.sites = sites;
-  opt.sample = {executions, seed, sampler_for(strategy, seed)};
+  // greybox draws a client by the tree walk: a client is small, and a walk of its tree takes
+  // its rare branches far more often than forward sampling does
+  opt.sample = {
+      executions, seed,
+      strategy == "greybox" ? model::options::sampler::tree : sampler_for(strategy, seed)};
+  if (each)
+    opt.on_complete = [&each](const model::graph& g, const model::consistency_checker&) {
+      each(g);
+    };
   const model::result r = model::explore(opt, body);
   count += r.executions();
   return r.bug ? lincheck::bug_text(*r.bug) : std::string();
+}
+
+std::uint64_t event_count(const model::graph& g) {
+  return g.event_count();
 }
 
 model::memory_model model_named(const std::string& name) {

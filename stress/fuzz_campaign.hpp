@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -37,7 +38,8 @@ struct fuzz_args {
   std::string scenario_text;  ///< --scenario: this scenario only
   bool exhaustive = false;    ///< --exhaustive: explore --scenario's executions, all of them
   bool minimize = true;
-  bool clients = true;  ///< campaigns sample the built-in clients too (--no-clients: not)
+  bool clients = true;      ///< campaigns sample the built-in clients too (--no-clients: not)
+  bool keep_going = false;  ///< --keep-going: count the scenarios with a bug, stop at none
   std::string model = "rc11";
   std::string client;
   std::string strategy = "greybox";
@@ -66,13 +68,19 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
 /// thief that steals from a thief's own deque, size_hint, a deque destroyed under a thief).
 constexpr std::uint64_t client_every = 4;
 
-/// A built-in client sampled `executions` times from `seed` by `strategy`'s sampler, under
+/// A built-in client sampled `executions` times from `seed` by `strategy`'s sampler (greybox:
+/// the tree walk, which takes a small client's rare branches far more often), under
 /// `m` with the memory-order overrides `sites`: the report of its first bug (as
 /// lincheck::bug_text writes it), or "". Adds the executions to `count`.
+/// `each`, when given, sees the graph of every complete execution.
 std::string sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
                           const std::vector<model::site_override>& sites,
                           const std::string& strategy, std::uint64_t executions, std::uint64_t seed,
-                          std::uint64_t& count);
+                          std::uint64_t& count,
+                          const std::function<void(const model::graph&)>& each = nullptr);
+
+/// The events of g (model::graph::event_count, here where graph.hpp is included).
+std::uint64_t event_count(const model::graph& g);
 
 /// The memory model a --model option names (rc11, sc); throws harness::usage_error otherwise.
 model::memory_model model_named(const std::string& name);
@@ -112,8 +120,9 @@ class scenario_runner {
   }
   /// The same for a built-in client (sample_client, with this runner's model and sites).
   std::string client_failure(const model::clients::client_entry& c, std::uint64_t executions,
-                             std::uint64_t seed, std::uint64_t& count) const {
-    return sample_client(c.run, model_, sites_, strategy_, executions, seed, count);
+                             std::uint64_t seed, std::uint64_t& count,
+                             const std::function<void(const model::graph&)>& each = nullptr) const {
+    return sample_client(c.run, model_, sites_, strategy_, executions, seed, count, each);
   }
 
  private:
@@ -169,12 +178,15 @@ class campaign {
   /// Runs round r with `run` (its executions added to `count`); keeps its scenario when it
   /// reached new coverage. Returns the report of its bug, or "".
   std::string run(const scenario_runner& run, const round& r, std::uint64_t& count) {
-    if (r.client != nullptr) return run.client_failure(*r.client, a_.per_scenario, r.seed, count);
+    auto tally = [this](const model::graph& g) { events_ += event_count(g); };
+    if (r.client != nullptr)
+      return run.client_failure(*r.client, a_.per_scenario, r.seed, count, tally);
     const lincheck::scenario& s = r.s;
     const std::uint64_t seed = r.seed;
-    if (!greybox()) return run.failure(s, a_.per_scenario, seed, count);
+    if (!greybox()) return run.failure(s, a_.per_scenario, seed, count, tally);
     std::size_t fresh = 0;
     std::string found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
+      tally(g);
       const std::lock_guard<std::mutex> lock(m_);
       fresh += cov_.add(g);
     });
@@ -182,6 +194,8 @@ class campaign {
     if (fresh > 0) pool_.add(s);
     return found;
   }
+  /// The events of every complete execution run so far (the throughput in events/s).
+  std::uint64_t events() const noexcept { return events_.load(); }
   std::size_t coverage_size() const {
     const std::lock_guard<std::mutex> lock(m_);
     return cov_.size();
@@ -197,6 +211,7 @@ class campaign {
   std::vector<model::clients::client_entry> clients_;
   mutable std::mutex m_;
   std::uint64_t stream_, client_stream_, rounds_ = 0;
+  std::atomic<std::uint64_t> events_{0};
   coverage cov_;
   corpus pool_;
 };

@@ -94,6 +94,21 @@ python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["bug"]; assert b["cl
 "$bin" fuzz go --site $site --seed 1 --executions 20000 --no-clients >/dev/null 2>&1
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: --no-clients gave exit $rc (generated scenarios now reach it?)"; fail=1; }
+# --keep-going: the budget runs out, the scenarios with a bug are counted (one execution each:
+# the detection rate per execution), strictly between none and all on a mutant; none on the
+# correct variant
+out=$("$bin" fuzz chase_lev --site chase_lev::steal.load_bottom=relaxed --client push2_pop_steal2 \
+  --strategy tree --per-scenario 1 --executions 300 --keep-going --no-minimize --seed 1 2>&1)
+rc=$?
+counts=$(echo "$out" | sed -n 's/^bugs in \([0-9]*\) of \([0-9]*\) scenarios.*/\1 \2/p')
+set -- $counts
+{ [ $rc -eq 1 ] && [ "${1:-0}" -gt 0 ] && [ "${1:-0}" -lt "${2:-0}" ] && [ $(($2 - $1)) -ge 300 ]; } ||
+  { echo "FAIL: --keep-going: exit $rc, counts '$counts'"; echo "$out" | head -4; fail=1; }
+out=$("$bin" fuzz chase_lev --client push2_pop_steal2 --strategy tree --per-scenario 1 \
+  --executions 300 --keep-going --seed 1 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ! echo "$out" | grep -q '^bugs in' ||
+  { echo "FAIL: --keep-going on chase_lev: exit $rc"; fail=1; }
 # --jobs: two threads share one campaign; a bug stops both and its command repeats it alone
 out=$("$bin" fuzz chase_lev_no_pop_fence --seed 1 --jobs 2 --executions 20000 2>&1)
 rc=$?
