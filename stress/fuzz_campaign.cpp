@@ -18,14 +18,15 @@ std::uint32_t events_bound(const lincheck::scenario& s) {
       std::min<std::size_t>(model::max_events_cap, std::max<std::size_t>(1000, 64 * longest + 64)));
 }
 
-model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed) {
+model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed,
+                                    std::size_t steps) {
   if (strategy == "random") return model::options::sampler::random;
   if (strategy == "pct") return model::options::sampler::pct;
   if (strategy == "tree") return model::options::sampler::tree;
   if (strategy == "greybox")
-    return seed % 3 == 0   ? model::options::sampler::pct
-           : seed % 3 == 1 ? model::options::sampler::random
-                           : model::options::sampler::tree;
+    return seed % 3 == 0 || steps > greybox_pct_above ? model::options::sampler::pct
+           : seed % 3 == 1                            ? model::options::sampler::random
+                                                      : model::options::sampler::tree;
   throw harness::usage_error(
       fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
 }

@@ -58,10 +58,17 @@ constexpr std::uint64_t exhaustive_cap = 1000000;
 /// it).
 std::uint32_t events_bound(const lincheck::scenario& s);
 
-/// The sampler that draws the executions of the scenario of seed `seed`: the strategy's, or for
-/// greybox by the seed modulo 3 PCT, uniform or the tree walk (greybox.hpp). Throws
-/// harness::usage_error naming an unknown strategy.
-model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed);
+/// A generated scenario of more than this many steps is drawn by PCT under greybox: at that
+/// size the uniform and tree samplers spend most of their time in the SC axiom's check (a
+/// stale sc read re-ranks psc), PCT's reads mostly take the latest write.
+constexpr std::size_t greybox_pct_above = 200;
+
+/// The sampler that draws the executions of the scenario of seed `seed` and `steps` steps: the
+/// strategy's, or for greybox by the seed modulo 3 PCT, uniform or the tree walk (greybox.hpp;
+/// PCT alone above greybox_pct_above steps). Throws harness::usage_error naming an unknown
+/// strategy.
+model::options::sampler sampler_for(const std::string& strategy, std::uint64_t seed,
+                                    std::size_t steps = 0);
 
 /// Of a campaign's rounds, every client_every-th samples a built-in client (each in turn)
 /// instead of a generated scenario: the clients hold shapes the generator does not make (a
@@ -108,7 +115,7 @@ class scenario_runner {
     model::options opt;
     opt.model = model_;
     opt.sites = sites_;
-    opt.sample = {executions, seed, sampler_for(strategy_, seed)};
+    opt.sample = {executions, seed, sampler_for(strategy_, seed, lincheck::steps(s))};
     opt.max_events_per_thread = events_bound(s);
     if (executions == 0) opt.max_executions = exhaustive_cap;
     if (each)

@@ -14,7 +14,9 @@
 // scenario instead. The executions of each scenario are drawn by one of the samplers, by the
 // scenario's seed modulo 3: PCT, uniform (both forward: models/explore/forward.hpp) or the
 // walk of the exploration tree, so that each reaches what it is best at (PCT a thread that
-// stalls, uniform many stale reads, the tree walk rare read-write pairs) and
+// stalls, uniform many stale reads, the tree walk rare read-write pairs; a scenario of more than
+// 200 steps by PCT alone, fuzz_campaign.hpp's greybox_pct_above), the built-in clients by the
+// tree walk, and
 // `fuzz --strategy greybox --scenario TEXT --scenario-seed S` repeats the draws of a bug.
 //
 // Corpus directory (--corpus DIR): one small file per entry, the scenario as `describe`
