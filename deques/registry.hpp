@@ -94,6 +94,7 @@ using chase_lev_steal_array_relaxed_tag = variant_tag<chase_lev_steal_array_rela
 using abp_tag2_tag = variant_tag<detail::abp_tag2_default>;
 using tokio_index3_tag = variant_tag<tokio_index3>;
 using tokio_wrap_relaxed_head_tag = variant_tag<tokio_wrap_relaxed_head>;
+using the_ticket2_tag = variant_tag<the_ticket2>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -192,7 +193,8 @@ inline constexpr variant_info crossbeam_fifo_no_restore =
     crossbeam_info(info_from_sites<crossbeam_sites_fifo_no_restore>("KNOWN-BAD crossbeam_fifo"),
                    spec_kind::fifo_owner);
 /// The deep known-bads: bugs on a path that only a scenario larger than the model clients
-/// takes (a growth, a wrapped ring, a wrapped tag or index); `stealcheck fuzz` finds them.
+/// takes (a growth, a wrapped ring, a wrapped tag or index, a third thief); `stealcheck fuzz`
+/// finds them.
 /// Those whose path needs a full ring run at capacity 8 (the clients push at most 5 values).
 constexpr variant_info deep_info(variant_info i, std::int64_t capacity) {
   i.capacity = capacity;
@@ -208,6 +210,8 @@ inline constexpr variant_info tokio_index3 =
     run_queue_info(info_from_sites<tokio_sites_index3>("KNOWN-BAD tokio, deep"));
 inline constexpr variant_info tokio_wrap_relaxed_head = deep_info(
     run_queue_info(info_from_sites<tokio_sites_wrap_relaxed_head>("KNOWN-BAD tokio, deep")), 8);
+inline constexpr variant_info the_ticket2 =
+    info_from_sites<the_sites_ticket2>("KNOWN-BAD the, deep");
 }  // namespace builtin
 
 /// Calls f(variant_tag<D>{}, info) for every built-in variant, the correct ones first, then
@@ -248,6 +252,7 @@ constexpr void for_each_variant(F&& f) {
   f(abp_tag2_tag{}, builtin::abp_tag2);
   f(tokio_index3_tag{}, builtin::tokio_index3);
   f(tokio_wrap_relaxed_head_tag{}, builtin::tokio_wrap_relaxed_head);
+  f(the_ticket2_tag{}, builtin::the_ticket2);
 }
 
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default

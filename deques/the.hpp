@@ -162,8 +162,10 @@ struct the_sites {
   }
 };
 
-/// THE deque (see the file comment). `Sites` selects the memory orders.
-template <class T, class Mem = native_memory, class Sites = the_sites>
+/// THE deque (see the file comment). `Sites` selects the memory orders; `Lock` is the deque's
+/// lock L (BasicLockable, constructed from its name), by default the backend's mutex.
+template <class T, class Mem = native_memory, class Sites = the_sites,
+          class Lock = typename Mem::mutex>
 class the_deque {
   using ring = detail::growing_ring<T, Mem>;
   using codec = typename ring::codec;
@@ -267,7 +269,7 @@ class the_deque {
   alignas(64) typename Mem::template atomic<std::int64_t> top_{0, "top"};
   alignas(64) typename Mem::template atomic<std::int64_t> bottom_{0, "bottom"};
   typename Mem::template atomic<ring*> array_;
-  mutable typename Mem::mutex mutex_{"lock"};
+  mutable Lock mutex_{"lock"};
 };
 
 /// KNOWN-BAD: the THE deque without the store-load fence in pop (Sec. 5: "a memory barrier
@@ -284,6 +286,86 @@ struct the_sites_no_pop_fence : the_sites {
 
 template <class T, class Mem = native_memory>
 using the_no_pop_fence = the_deque<T, Mem, the_sites_no_pop_fence>;
+
+/// A ticket lock (Mellor-Crummey and Scott, "Algorithms for Scalable Synchronization on
+/// Shared-Memory Multiprocessors", TOCS 1991, Sec. 2.2) whose tickets are `Bits` bits wide: a
+/// thread takes the next ticket and waits until the ticket served is its own. Mutual exclusion
+/// holds while at most 2^Bits threads hold or wait for the lock at once; one more takes a
+/// ticket equal to the holder's and enters beside it (the ticket spin locks of Linux had 8-bit
+/// tickets and required fewer than 256 CPUs for that reason). Thread role: any. lock() waits
+/// (a blocking wait under the model checker); unlock() by the holder. `Sites` names the orders
+/// (the_sites_ticket2 below).
+template <class Mem, class Sites, unsigned Bits>
+class narrow_ticket_lock {
+  static constexpr std::uint32_t mask = (std::uint32_t{1} << Bits) - 1;
+
+ public:
+  explicit narrow_ticket_lock(const char* /*name*/) {}
+  void lock() {
+    // acq_rel (lock.take_ticket) pairs with the earlier takers' RMWs: their unlocks before
+    // them happen before this load of now_serving, so a stale value cannot equal the ticket
+    const std::uint32_t mine = next_.fetch_add(1, Mem::order(Sites::lock_take_ticket)) & mask;
+    for (;;) {
+      // acquire (lock.load_serving) pairs with unlock.store_serving: the previous holder's
+      // critical section happens before this one
+      const std::uint32_t now = serving_.load(Mem::order(Sites::lock_load_serving));
+      if (now == mine) return;
+      Mem::spin_while_equal(serving_, now, Mem::order(Sites::lock_load_serving));
+    }
+  }
+  void unlock() {
+    const std::uint32_t now = serving_.load(Mem::order(Sites::unlock_load_serving));  // holder
+    // release (unlock.store_serving) pairs with lock.load_serving: publishes the critical
+    // section to the next holder
+    serving_.store((now + 1) & mask, Mem::order(Sites::unlock_store_serving));
+  }
+
+ private:
+  typename Mem::template atomic<std::uint32_t> next_{0, "next_ticket"};
+  typename Mem::template atomic<std::uint32_t> serving_{0, "now_serving"};
+};
+
+/// KNOWN-BAD (deep): the THE deque whose lock is a ticket lock with 2-bit tickets. While at most
+/// four parties hold or wait for the lock (the owner deciding a last item or growing, and three
+/// thieves) it excludes; a fifth takes the holder's ticket and enters beside it, and a waiter
+/// can see the ticket served wrap past its own and wait forever. The model clients have at
+/// most three threads at the lock; fuzz's larger scenarios (four thieves or more) reach it.
+struct the_sites_ticket2 : the_sites {
+  static constexpr std::string_view variant = "the_ticket2";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "a ticket lock of 2-bit tickets: a fifth party at the lock shares the holder's ticket";
+  using mo = std::memory_order;
+  static constexpr site lock_take_ticket{
+      "the::lock.take_ticket", mo::acq_rel, site_kind::rmw,
+      "a ticket taker sees every earlier taker's unlocks: with tickets that wrap, a stale "
+      "now_serving equal to its ticket would let it in early (relaxed: 1-bit tickets "
+      "deadlock with one thief)"};
+  static constexpr site lock_load_serving{
+      "the::lock.load_serving", mo::acquire, site_kind::load,
+      "pairs with unlock.store_serving: the previous critical section happens before"};
+  static constexpr site unlock_load_serving{"the::unlock.load_serving", mo::relaxed,
+                                            site_kind::load, "the holder reads its own ticket"};
+  static constexpr site unlock_store_serving{
+      "the::unlock.store_serving", mo::release, site_kind::store,
+      "pairs with lock.load_serving: publishes the critical section to the next holder"};
+  template <class S>
+  static constexpr std::array<const site*, 29> list() {
+    const auto base = the_sites::list<S>();
+    std::array<const site*, 29> all{};
+    for (std::size_t i = 0; i < base.size(); ++i)
+      all[i] = base[i];
+    all[25] = &S::lock_take_ticket;
+    all[26] = &S::lock_load_serving;
+    all[27] = &S::unlock_load_serving;
+    all[28] = &S::unlock_store_serving;
+    return all;
+  }
+};
+
+template <class T, class Mem = native_memory>
+using the_ticket2 =
+    the_deque<T, Mem, the_sites_ticket2, narrow_ticket_lock<Mem, the_sites_ticket2, 2>>;
 
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

@@ -43,7 +43,7 @@ namespace stealcheck::stress::fuzz {
 
 /// The size of a generated scenario.
 struct sizes {
-  int thieves = 3;  ///< thief threads (1 .. 7: the model runs at most 8 threads)
+  int thieves = 4;  ///< thief threads (1 .. 7: the model runs at most 8 threads)
   int ops = 12;     ///< the owner's operations while the thieves run
   int steals = 4;   ///< each thief's steals
   int prefix = 4;   ///< the owner's operations before the thieves start

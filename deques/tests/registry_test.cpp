@@ -24,8 +24,8 @@ TEST(Registry, NamesAreUniqueAndTheKnownBadAreMarked) {
     for (const site* s : info.sites)
       EXPECT_FALSE(s->why.empty()) << s->name;
   });
-  EXPECT_EQ(names.size(), 31u);
-  EXPECT_EQ(bad, 18);
+  EXPECT_EQ(names.size(), 32u);
+  EXPECT_EQ(bad, 19);
   static_assert(batch_stealing_deque<steal_half<int>>);
   static_assert(batch_stealing_deque<tokio_queue<int>>);
   static_assert(batch_stealing_deque<go_runq<int>>);
@@ -69,6 +69,23 @@ TEST(Registry, KnownBadVariantsWeakenExactlyOneSite) {
   EXPECT_EQ(diff("tokio", "tokio_wrap_relaxed_head"), "tokio::push.load_head;");
   EXPECT_EQ(diff("abp", "abp_tag2"), "");
   EXPECT_EQ(diff("tokio", "tokio_index3"), "");
+}
+
+TEST(Registry, TheTicket2KeepsEveryOrderOfTheAndAddsItsLocksSites) {
+  std::span<const site*const> good, bad;
+  for_each_variant([&](auto, const variant_info& info) {
+    if (info.name == "the") good = info.sites;
+    if (info.name == "the_ticket2") bad = info.sites;
+  });
+  ASSERT_EQ(bad.size(), good.size() + 4);
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    EXPECT_EQ(good[i]->name, bad[i]->name);
+    EXPECT_EQ(good[i]->order, bad[i]->order) << bad[i]->name;
+  }
+  for (std::size_t i = good.size(); i < bad.size(); ++i)
+    EXPECT_TRUE(std::string_view(bad[i]->name).starts_with("the::lock.") ||
+                std::string_view(bad[i]->name).starts_with("the::unlock."))
+        << bad[i]->name;
 }
 
 TEST(Registry, UnknownVariantIsReported) {
