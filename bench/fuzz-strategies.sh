@@ -10,7 +10,8 @@
 # and the slowest run's seconds. Executions count the same on every machine; seconds depend on
 # the machine and on JOBS runs side by side (default 2: one per core of a 2-core machine).
 # Defaults: 20 seeds, 10 s, "greybox random pct tree". VARIANTS="a b" limits the run to those
-# known-bads (the deep ones: VARIANTS="$(STEALCHECK list | awk '/, deep/ {print $1}')").
+# known-bads (the deep ones: VARIANTS="$(STEALCHECK list | awk '/, deep/ {print $1}')");
+# SIZES="--thieves 7 --ops 100 --steals 100 --prefix 0" replaces the default sizes.
 # Needs GNU parallel and jq.
 set -euo pipefail
 sc=${1:?usage: bench/fuzz-strategies.sh STEALCHECK [SEEDS] [SECONDS] [STRATEGIES] [JOBS]}
@@ -21,9 +22,11 @@ jobs=${5:-2}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 variants=${VARIANTS:-$("$sc" list | awk '/KNOWN-BAD/ && $1 !~ /^sched/ {print $1}')}
-export sc seconds out
+sizes=${SIZES:-}
+export sc seconds out sizes
 run() {  # variant strategy seed
-  "$sc" fuzz "$1" --strategy "$2" --seed "$3" --no-minimize --seconds "$seconds" \
+  # shellcheck disable=SC2086 # the sizes are words
+  "$sc" fuzz "$1" $sizes --strategy "$2" --seed "$3" --no-minimize --seconds "$seconds" \
     --json "$out/$1.$2.$3.json" >/dev/null 2>&1 || true
 }
 export -f run

@@ -6,7 +6,9 @@
 # For each size and strategy one run of
 #   STEALCHECK fuzz VARIANT SIZES --strategy S --no-clients --per-scenario 20 --seconds SECONDS \
 #     --seed 1 --json F
-# (generated scenarios only, so that every execution has the size of its row) and prints a
+# (generated scenarios only, so that every execution has the size of its row; the time is
+# checked between scenarios, so a sampler that takes seconds per execution overruns SECONDS by
+# up to 20 of them) and prints a
 # Markdown table: per size, the events of an execution (mean) and per strategy executions per
 # second and events per second. Rates depend on the machine; run it with nothing else running.
 # Defaults: 5 s a run, chase_lev. Needs jq.

@@ -339,16 +339,18 @@ struct the_sites_ticket2 : the_sites {
   static constexpr site lock_take_ticket{
       "the::lock.take_ticket", mo::acq_rel, site_kind::rmw,
       "a ticket taker sees every earlier taker's unlocks: with tickets that wrap, a stale "
-      "now_serving equal to its ticket would let it in early (relaxed: 1-bit tickets "
-      "deadlock with one thief)"};
+      "now_serving equal to its ticket would let it in early (relaxed: with 1-bit tickets a "
+      "one-thief client deadlocks; with 2-bit the clients' three threads do not reach it)"};
   static constexpr site lock_load_serving{
       "the::lock.load_serving", mo::acquire, site_kind::load,
-      "pairs with unlock.store_serving: the previous critical section happens before"};
+      "pairs with unlock.store_serving: the previous critical section happens before "
+      "(relaxed: killed in push2_pop_steal2)"};
   static constexpr site unlock_load_serving{"the::unlock.load_serving", mo::relaxed,
                                             site_kind::load, "the holder reads its own ticket"};
   static constexpr site unlock_store_serving{
       "the::unlock.store_serving", mo::release, site_kind::store,
-      "pairs with lock.load_serving: publishes the critical section to the next holder"};
+      "pairs with lock.load_serving: publishes the critical section to the next holder "
+      "(relaxed: killed in push2_pop_steal2)"};
   template <class S>
   static constexpr std::array<const site*, 29> list() {
     const auto base = the_sites::list<S>();
