@@ -336,7 +336,7 @@ int run_fuzz(fuzz_args a) {
   struct found_bug {
     std::string report;
     lincheck::scenario s;
-    const model::clients::client_entry* client;  ///< a built-in client's round: this one
+    const model::clients::client_entry* client = nullptr;  ///< a built-in client's round
     std::uint64_t seed = 0, execution = 0, scenario = 0;
     double seconds = 0;
   };
