@@ -27,7 +27,7 @@ fail() { echo "ci/example.sh: FAIL: $*"; exit 1; }
 
 # The Debian package (cpack -G DEB, cmake/package.cmake), unpacked with dpkg-deb -x into a
 # temporary root: what `apt install ./stealcheck_*.deb` would put under /usr. FROM=install uses
-# `cmake --install --prefix` instead (the README's "Check your own deque").
+# `cmake --install --prefix` instead (docs/your-deque.md).
 if [ "${FROM:-deb}" = deb ]; then
   echo "== package: cpack -G DEB, unpacked with dpkg-deb -x into $work/root"
   cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/deb" >"$work/cpack.log" 2>&1 ||

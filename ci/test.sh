@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and run the whole test suite (ctest) in
 # the release, tsan and asan-ubsan presets, and in release also the outside-project check
-# (ci/example.sh: install, build examples/ against the package) and the coverage of the deques
-# by the model clients (ci/coverage.sh). PRESETS="release" runs fewer.
+# (ci/example.sh: install, build examples/ against the package), the coverage of the deques
+# by the model clients (ci/coverage.sh) and the manual's site with its API reference
+# (ci/docs.sh: fails on a warning or a broken link). PRESETS="release" runs fewer.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh || exit 1
@@ -45,8 +46,9 @@ for preset in ${PRESETS:-release tsan asan-ubsan}; do
   # its correct deques pass and its buggy one is caught (ci/example.sh).
   # And the model clients still reach every branch of each built-in variant that
   # proofs/<variant>.coverage.md records (ci/coverage.sh: the coverage preset, gcov).
+  # And the manual builds as a site, with no warning and no broken link (ci/docs.sh).
   if [ "$preset" = release ]; then
-    for check in "ci/example.sh build/$preset" "ci/coverage.sh"; do
+    for check in "ci/example.sh build/$preset" "ci/coverage.sh" "ci/docs.sh build/docs"; do
       out=$(mktemp)
       bash $check 2>&1 | tee "$out"
       if [ "${PIPESTATUS[0]}" -eq 0 ]; then

@@ -170,7 +170,7 @@ constexpr std::string_view order_name(std::memory_order o) noexcept {
 }
 
 /// A location's name for the nonatomic constructor (see "Location names" above): a distinct
-/// type, since nonatomic<U>'s other constructor forwards any arguments to U's.
+/// type, since `nonatomic<U>`'s other constructor forwards any arguments to `U`'s.
 struct named {
   const char* text;
 };

@@ -130,8 +130,11 @@ template <class D>
 struct sized : D {
   explicit sized(std::int64_t capacity) requires std::constructible_from<D, std::int64_t>
       : D(capacity) {}
+  // the same constructor for a D without one from a capacity: one entry in the docs
+  /// @cond
   explicit sized(std::int64_t /*capacity*/) requires(!std::constructible_from<D, std::int64_t>)
       : D() {}
+  /// @endcond
 };
 
 }  // namespace stealcheck

@@ -1,25 +1,28 @@
-// stealcheck/register.hpp: register a deque variant with every checker.
-//
-//   #include <stealcheck/register.hpp>
-//   template <class T, class Mem> class my_deque { ... };  // written against deques/memory.hpp
-//   STEALCHECK_REGISTER_VARIANT(my_deque, {.name = "my_deque", .summary = "my runtime's deque"});
-//
-// One line per variant, in any translation unit of the program (a user's own CLI or test
-// binary, or stealcheck's built-in variants): no central list. The second argument is a
-// stealcheck::variant_info (deques/variant.hpp): name, summary, bounded, batch steal, which
-// values it holds, memory-order sites, known-bad, initial capacity for the model clients.
-// Registration instantiates every checker for the deque in this translation unit, with this
-// translation unit's compiler flags.
-//
-// What the deque must offer (deques/deque.hpp): `value_type`; owner-only `push(T)` (void, or
-// bool when bounded: false = full), `pop() -> std::optional<T>`; any-thread
-// `steal() -> stealcheck::steal_result<T>`; a constructor from std::int64_t (initial capacity)
-// or a default constructor; with batch_steal, `steal_into(D& mine)`. With
-// `.values = stealcheck::value_support::scalar` it only ever holds 8-byte trivially copyable
-// values (what a deque keeping them in Mem::atomic<T> can hold).
-//
-// Thread role: registration runs during static initialization. Errors: a name registered
-// twice ends the program at start-up with one line naming it and exit code 2.
+/// @file
+/// stealcheck/register.hpp: register a deque variant with every checker.
+///
+/// @code
+/// #include <stealcheck/register.hpp>
+/// template <class T, class Mem> class my_deque { ... };  // written against deques/memory.hpp
+/// STEALCHECK_REGISTER_VARIANT(my_deque, {.name = "my_deque", .summary = "my runtime's deque"});
+/// @endcode
+///
+/// One line per variant, in any translation unit of the program (a user's own CLI or test
+/// binary, or stealcheck's built-in variants): no central list. The second argument is a
+/// stealcheck::variant_info (deques/variant.hpp): name, summary, bounded, batch steal, which
+/// values it holds, memory-order sites, known-bad, initial capacity for the model clients.
+/// Registration instantiates every checker for the deque in this translation unit, with this
+/// translation unit's compiler flags.
+///
+/// What the deque must offer (deques/deque.hpp): `value_type`; owner-only `push(T)` (void, or
+/// bool when bounded: false = full), `pop() -> std::optional<T>`; any-thread
+/// `steal() -> stealcheck::steal_result<T>`; a constructor from std::int64_t (initial capacity)
+/// or a default constructor; with batch_steal, `steal_into(D& mine)`. With
+/// `.values = stealcheck::value_support::scalar` it only ever holds 8-byte trivially copyable
+/// values (what a deque keeping them in Mem::atomic\<T\> can hold).
+///
+/// Thread role: registration runs during static initialization. Errors: a name registered
+/// twice ends the program at start-up with one line naming it and exit code 2.
 #pragma once
 
 #include <vector>

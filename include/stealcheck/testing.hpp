@@ -1,50 +1,57 @@
-// stealcheck/testing.hpp: a whole conformance suite for a deque, as GoogleTest tests.
-//
-//   #include <stealcheck/testing.hpp>
-//   STEALCHECK_CONFORMANCE_SUITE(MyDeque, my_deque, {.name = "my_deque", .bounded = false});
-//
-// One line per deque. It registers one test per unit of every checker (each listed by
-// gtest_discover_tests and runnable alone with --gtest_filter):
-//   MyDeque.model_<client>_rc11, MyDeque.model_<client>_sc   every model client, exhaustively,
-//                                                            under RC11 and under SC
-//   MyDeque.lincheck_native, MyDeque.lincheck_model           generated scenarios, run natively
-//                                                            and model-checked
-//   MyDeque.stress_<scenario>                                 the native stress ladder
-//   MyDeque.fuzz_rc11                                         generated scenarios larger than
-//                                                            the clients, executions sampled
-//                                                            under RC11 (stealcheck fuzz)
-// The second argument is the deque template D<T, Mem>; the third a stealcheck::variant_info
-// (deques/variant.hpp) saying what the deque is: bounded, batch steal, which values it holds
-// (`.values = stealcheck::value_support::scalar` for a deque of 8-byte trivially copyable
-// values: scenarios that need boxed values are then skipped, not compiled), its initial
-// capacity for the model clients, its memory-order sites, which backends it runs on.
-//
-// A failing test prints the bug naming the offending value (the failing execution or history)
-// and its replay lines, each naming a program that knows the deque: the test itself
-// (`STEALCHECK_SEED=<seed> <binary> --gtest_filter=<test>`); for a model or lincheck failure,
-// that one execution or scenario alone (`STEALCHECK_REPLAY=<token> <binary>
-// --gtest_filter=<test>`: the model test replays the token, the lincheck test the reproduce
-// string, and a token that no longer fails passes); and the arguments for a CLI that registers
-// the same deque (stealcheck/cli.hpp). Randomized tests print their seed. Environment:
-// STEALCHECK_SEED (default 1), STEALCHECK_SCALE (percent of the full iteration counts, default
-// 100), STEALCHECK_REPLAY (set it for one test only, with --gtest_filter),
-// STEALCHECK_FUZZ_EXECUTIONS (fuzz_rc11's executions; default 2,000 times the scale / 100).
-//
-// Your own model tests (<stealcheck/model.hpp>) as GoogleTest tests:
-//
-//   STEALCHECK_MODEL_TEST(EventCount, NoLostWakeup, {.sc = true}) {
-//     ... the body of model::check: shared state, model::thread, STEALCHECK_ASSERT ...
-//   }
-//
-// registers EventCount.NoLostWakeup_rc11 (and, with .sc = true, EventCount.NoLostWakeup_sc),
-// each exploring every execution of the body under that memory model with the options of
-// `.explore` (model::options: the event bound, jobs, sampling). A test fails on the first bug,
-// printing its kind, message and trace and the line that replays that one execution
-// (`STEALCHECK_REPLAY=<token> <binary> --gtest_filter=<test>`); it also fails when no execution
-// completed (every one blocked by a spin_until or a held mutex: the test proved nothing). A
-// passing test prints its counts. Each test's body is a function, run once per execution.
-//
-// Thread role: registration at static initialization; tests run on GoogleTest's thread.
+/// @file
+/// stealcheck/testing.hpp: a whole conformance suite for a deque, as GoogleTest tests.
+///
+/// @code
+/// #include <stealcheck/testing.hpp>
+/// STEALCHECK_CONFORMANCE_SUITE(MyDeque, my_deque, {.name = "my_deque", .bounded = false});
+/// @endcode
+///
+/// One line per deque. It registers one test per unit of every checker (each listed by
+/// gtest_discover_tests and runnable alone with --gtest_filter):
+/// @code
+/// MyDeque.model_<client>_rc11, MyDeque.model_<client>_sc   every model client, exhaustively,
+///                                                          under RC11 and under SC
+/// MyDeque.lincheck_native, MyDeque.lincheck_model           generated scenarios, run natively
+///                                                          and model-checked
+/// MyDeque.stress_<scenario>                                 the native stress ladder
+/// MyDeque.fuzz_rc11                                         generated scenarios larger than
+///                                                          the clients, executions sampled
+///                                                          under RC11 (stealcheck fuzz)
+/// @endcode
+/// The second argument is the deque template D\<T, Mem\>; the third a stealcheck::variant_info
+/// (deques/variant.hpp) saying what the deque is: bounded, batch steal, which values it holds
+/// (`.values = stealcheck::value_support::scalar` for a deque of 8-byte trivially copyable
+/// values: scenarios that need boxed values are then skipped, not compiled), its initial
+/// capacity for the model clients, its memory-order sites, which backends it runs on.
+///
+/// A failing test prints the bug naming the offending value (the failing execution or history)
+/// and its replay lines, each naming a program that knows the deque: the test itself
+/// (`STEALCHECK_SEED=<seed> <binary> --gtest_filter=<test>`); for a model or lincheck failure,
+/// that one execution or scenario alone (`STEALCHECK_REPLAY=<token> <binary>
+/// --gtest_filter=\<test\>`: the model test replays the token, the lincheck test the reproduce
+/// string, and a token that no longer fails passes); and the arguments for a CLI that registers
+/// the same deque (stealcheck/cli.hpp). Randomized tests print their seed. Environment:
+/// STEALCHECK_SEED (default 1), STEALCHECK_SCALE (percent of the full iteration counts, default
+/// 100), STEALCHECK_REPLAY (set it for one test only, with --gtest_filter),
+/// STEALCHECK_FUZZ_EXECUTIONS (fuzz_rc11's executions; default 2,000 times the scale / 100).
+///
+/// Your own model tests (\<stealcheck/model.hpp\>) as GoogleTest tests:
+///
+/// @code
+/// STEALCHECK_MODEL_TEST(EventCount, NoLostWakeup, {.sc = true}) {
+///   ... the body of model::check: shared state, model::thread, STEALCHECK_ASSERT ...
+/// }
+/// @endcode
+///
+/// registers EventCount.NoLostWakeup_rc11 (and, with .sc = true, EventCount.NoLostWakeup_sc),
+/// each exploring every execution of the body under that memory model with the options of
+/// `.explore` (model::options: the event bound, jobs, sampling). A test fails on the first bug,
+/// printing its kind, message and trace and the line that replays that one execution
+/// (`STEALCHECK_REPLAY=<token> <binary> --gtest_filter=<test>`); it also fails when no execution
+/// completed (every one blocked by a spin_until or a held mutex: the test proved nothing). A
+/// passing test prints its counts. Each test's body is a function, run once per execution.
+///
+/// Thread role: registration at static initialization; tests run on GoogleTest's thread.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -66,8 +73,8 @@ bool register_suite(const char* suite, harness::variant v, const char* file, int
 /// What a STEALCHECK_MODEL_TEST explores: under which memory models (one test each), and the
 /// exploration's options (`explore.model` is set per test).
 struct model_test_options {
-  bool rc11 = true;  ///< register <Name>_rc11
-  bool sc = false;   ///< register <Name>_sc
+  bool rc11 = true;  ///< register `<Name>_rc11`
+  bool sc = false;   ///< register `<Name>_sc`
   model::options explore{};
 };
 

@@ -318,7 +318,7 @@ void print_report(const harness::variant& v, const mutate_report& rep, const mut
   if (rep.sites.empty()) {
     fmt::print(
         "mutate: NOTHING MUTATED ({} declares no memory-order sites; declare one per order, "
-        "see the README's \"Check your own deque\")\n",
+        "see docs/your-deque.md, \"Declare your memory orders as sites\")\n",
         v.name());
     return;
   }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The debugger recipe of the README: with one breakpoint on stealcheck_bug_hit, gdb stops a
+# The debugger recipe of docs/model-checker.md: with one breakpoint on stealcheck_bug_hit, gdb stops a
 # replay at the failing check, on the model thread's stack (the client's frames below it).
 # Usage: gdb_recipe.sh STEALCHECK
 set -u
