@@ -116,7 +116,15 @@ int run_command(const bench_args& a, const std::string& command) {
     fmt::print(stderr, "stealcheck bench: error: {}\n", *err);
     return 2;
   }
-  const bench_report r = run_bench(cfg, stderr);
+  const bench_report r = [&] {
+    // On a terminal: the timed runs done (a round of every runtime counts one), of all.
+    harness::status_line status(
+        "bench", "rounds",
+        cfg.kernels.size() * cfg.threads.size() * static_cast<std::uint64_t>(cfg.reps));
+    cfg.status = &status;
+    return run_bench(cfg, stderr);
+  }();
+  cfg.status = nullptr;
   print_table(r, stdout);
   std::fflush(stdout);  // the table before any later message on stderr, even into one file
   int code = r.checks_ok ? 0 : 1;

@@ -114,6 +114,19 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
   (void)wait_until_quiet();
 }
 
+// A line of the log on `progress` (may be null), after erasing the status line if one is drawn.
+void note(const bench_config& cfg, std::FILE* progress, const std::string& text) {
+  if (progress == nullptr) return;
+  auto put = [&] {
+    std::fputs(text.c_str(), progress);
+    std::fflush(progress);
+  };
+  if (cfg.status != nullptr)
+    cfg.status->print_clear(put);
+  else
+    put();
+}
+
 kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, matmul_data& m,
                            std::FILE* progress, bool& ok) {
   kernel_info info{k, size_of(k, cfg.params), 0, 0, 0, 0, 0};
@@ -123,16 +136,15 @@ kernel_info prepare_kernel(kernel_id k, const bench_config& cfg, matmul_data& m,
   info.span = counter.max_depth;
   if (!serial_result_plausible(k, cfg.params, info.expected, m)) {
     ok = false;
-    if (progress)
-      fmt::print(progress, "CHECK FAILED: serial {} gave {}\n", kernel_name(k), info.expected);
+    note(cfg, progress,
+         fmt::format("CHECK FAILED: serial {} gave {}\n", kernel_name(k), info.expected));
   }
   std::uint64_t coro_result = 0;
   info.s1 = serial_frames(k, cfg.params, m, coro_result);
   if (coro_result != info.expected) {
     ok = false;
-    if (progress)
-      fmt::print(progress, "CHECK FAILED: serial coroutine {} gave {}\n", kernel_name(k),
-                 coro_result);
+    note(cfg, progress,
+         fmt::format("CHECK FAILED: serial coroutine {} gave {}\n", kernel_name(k), coro_result));
   }
   return info;
 }
@@ -156,10 +168,10 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   return row;
 }
 
-void print_progress(const result_row& row, bool ok, std::FILE* progress) {
-  if (progress)
-    fmt::print(progress, "  {:<8} {:<16} P={} {:9.3f} ms{}\n", row.kernel, row.runtime, row.threads,
-               row.seconds * 1e3, ok ? "" : "  WRONG RESULT");
+void print_progress(const bench_config& cfg, const result_row& row, bool ok, std::FILE* progress) {
+  note(cfg, progress,
+       fmt::format("  {:<8} {:<16} P={} {:9.3f} ms{}\n", row.kernel, row.runtime, row.threads,
+                   row.seconds * 1e3, ok ? "" : "  WRONG RESULT"));
 }
 
 // Whether runtime rt is measured at p threads: a runtime without threads of its own only at 1.
@@ -185,6 +197,11 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
     if (!warm.ok) set.ok = false;
   }
   for (int r = 0; r < cfg.reps; ++r) {
+    if (cfg.status != nullptr) {
+      cfg.status->label(
+          fmt::format("{} P={} round {} of {}", kernel_name(ki.kernel), p, r + 1, cfg.reps));
+      cfg.status->add();
+    }
     timed_run(serial_rt, ki.kernel, cfg.params, m, ki.expected, serial);
     for (std::size_t i = 0; i < rts.size(); ++i)
       if (runs_at(*rts[i], p)) timed_run(*rts[i], ki.kernel, cfg.params, m, ki.expected, sets[i]);
@@ -193,7 +210,7 @@ void measure_threads(const kernel_info& ki, const bench_config& cfg, unsigned p,
     if (!runs_at(*rts[i], p)) continue;
     out.rows.push_back(make_row(ki, rts[i]->name(), p, sets[i], cfg.reps));
     out.checks_ok = out.checks_ok && sets[i].ok;
-    print_progress(out.rows.back(), sets[i].ok, progress);
+    print_progress(cfg, out.rows.back(), sets[i].ok, progress);
   }
 }
 
@@ -237,9 +254,9 @@ void measure_idle(const bench_config& cfg, std::vector<std::unique_ptr<runtime>>
       if (const std::optional<double> own1 = rt->own_cpu_seconds(); own0 && own1)
         row.own_ms_per_idle_s = (*own1 - *own0) * 1e3 / cfg.idle_seconds;
       out.idle.push_back(row);
-      if (progress)
-        fmt::print(progress, "  idle {:<16} P={} {:.3f} ms CPU per idle s\n", rt->name(), p,
-                   row.judged());
+      note(cfg, progress,
+           fmt::format("  idle {:<16} P={} {:.3f} ms CPU per idle s\n", rt->name(), p,
+                       row.judged()));
     }
   }
 }
@@ -255,18 +272,19 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
   for (const auto& n : names)
     if (n != "serial") rts.push_back(make_runtime(n));
   out.line_transfer_ns_start = line_transfer_ns();
-  if (progress && out.line_transfer_ns_start > 0)
-    fmt::print(progress, "cache-line transfer between two threads: {:.0f} ns\n",
-               out.line_transfer_ns_start);
+  if (out.line_transfer_ns_start > 0)
+    note(cfg, progress,
+         fmt::format("cache-line transfer between two threads: {:.0f} ns\n",
+                     out.line_transfer_ns_start));
   for (kernel_id k : cfg.kernels) {
     matmul_data m(k == kernel_id::matmul ? cfg.params.matmul_n : 1);
     bool ok = true;
     out.kernels.push_back(prepare_kernel(k, cfg, m, progress, ok));
     kernel_info& ki = out.kernels.back();
     out.checks_ok = out.checks_ok && ok;
-    if (progress)
-      fmt::print(progress, "{} ({}): {} tasks, span {}, S1 {} frames\n", kernel_name(k), ki.size,
-                 ki.tasks, ki.span, ki.s1);
+    note(cfg, progress,
+         fmt::format("{} ({}): {} tasks, span {}, S1 {} frames\n", kernel_name(k), ki.size,
+                     ki.tasks, ki.span, ki.s1));
     // The serial program runs in every round, beside the runtimes; Ts is the median of all its
     // runs, so it is sampled over the same stretch of time as every TP of the kernel.
     sample_set warm, serial_set;
@@ -279,7 +297,7 @@ bench_report run_bench(const bench_config& cfg, std::FILE* progress) {
     serial_set.rss = -1;  // shown as "-": the process's peak there is what earlier rows left
     out.rows.insert(out.rows.begin() + first, make_row(ki, "serial", 1, serial_set, 1));
     out.checks_ok = out.checks_ok && serial_set.ok;
-    print_progress(out.rows[static_cast<std::size_t>(first)], serial_set.ok, progress);
+    print_progress(cfg, out.rows[static_cast<std::size_t>(first)], serial_set.ok, progress);
     fill_ratios(out, ki);
   }
   measure_idle(cfg, rts, out, progress);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bench/kernels.hpp"
+#include "harness/progress.hpp"
 #include "scheduler/task.hpp"
 
 namespace stealcheck::bench {
@@ -44,6 +45,9 @@ struct bench_config {
   int reps = 5;
   double idle_seconds = 1.0;
   kernel_params params;
+  /// The command's status line (on a terminal): the timed runs done of all, labelled with the
+  /// kernel, P and the round; the log lines to `progress` erase it first. Null: none.
+  harness::status_line* status = nullptr;
 };
 
 struct kernel_info {

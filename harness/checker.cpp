@@ -85,7 +85,10 @@ check_cell run_checker(const checker& c, const variant& v, const verify_options&
   std::string skipped;
   for (const check_unit& u : c.units(v)) {
     set_running(c, u, v);
+    if (o.progress != nullptr)
+      o.progress->label(std::string(v.name()) + ": " + c.name + " " + u.name);
     check_cell r = u.run(o);
+    if (o.progress != nullptr) o.progress->add();
     cell.seconds += r.seconds;
     if (r.verdict == cell_verdict::skipped) {
       skipped += (skipped.empty() ? "" : "; ") + u.name + ": " + r.detail;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "harness/errors.hpp"
+#include "harness/progress.hpp"
 #include "harness/registry.hpp"
 #include "harness/replay.hpp"
 
@@ -25,8 +26,10 @@ namespace stealcheck::harness {
 struct verify_options {
   std::uint64_t seed = 1;  ///< for randomized checkers; printed with every failure
   bool quick = false;      ///< smaller bounds (the test suite's smoke run)
-  bool progress = false;   ///< progress lines on stderr (`stealcheck verify`: on a terminal only)
-  int scale = 100;         ///< percent of the full iteration counts (sanitizer builds lower it)
+  /// The command's status line (harness/progress.hpp), labelled with the unit that runs and
+  /// counting the units done; null when there is none (tests, a user's GoogleTest run).
+  status_line* progress = nullptr;
+  int scale = 100;  ///< percent of the full iteration counts (sanitizer builds lower it)
   /// Re-run one failure instead of searching: a model replay token (`--replay`) or a lincheck
   /// reproduce string (`--reproduce`) from a failure's replay line; "" = search as usual.
   std::string replay;

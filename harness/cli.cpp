@@ -31,6 +31,15 @@ int error_line(const char* program, const std::exception& e) {
 int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const char* program) {
   set_program_name(program);
   app.set_version_flag("--version", std::string(version()));
+  // Every subcommand that can run long draws a status line on a terminal (harness/progress.hpp).
+  for (CLI::App* sub : app.get_subcommands({})) {
+    sub->add_flag_callback(
+        "--progress", [] { set_progress_override(true); },
+        "Draw the status line on stderr even when it is not a terminal");
+    sub->add_flag_callback(
+        "--no-progress", [] { set_progress_override(false); },
+        "Never draw the status line (the default off a terminal)");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForVersion&) {
@@ -271,8 +280,12 @@ int run_verify(const std::vector<checker>& checkers, const verify_args& a) {
   verify_options o;
   o.seed = a.seed;
   o.quick = a.quick;
-  // progress lines overwrite each other with '\r': only on a terminal, not in a CI log
-  o.progress = ::isatty(STDERR_FILENO) == 1;
+  std::uint64_t units = 0;
+  for (const variant* v : selected)
+    for (const auto& c : checkers)
+      units += c.units(*v).size();
+  status_line progress("verify", "checks", units);  // on a terminal only
+  o.progress = &progress;
   const table_layout layout(checkers, selected);
   fmt::print("{} verify (seed {}{})\n\n", program_name(), a.seed, a.quick ? ", quick" : "");
   print_header(checkers, layout);
@@ -281,8 +294,7 @@ int run_verify(const std::vector<checker>& checkers, const verify_args& a) {
     row r{v, {}};
     for (const auto& c : checkers)
       r.cells.push_back(run_checker(c, *v, o));
-    if (o.progress) std::fprintf(stderr, "\r%80s\r", "");  // the progress line, cleared
-    print_row(r, layout);
+    progress.print_clear([&] { print_row(r, layout); });
     rows.push_back(std::move(r));
   }
   print_failures(checkers, rows);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/progress.hpp"
 #include "harness/replay.hpp"
 #include "litmus/hw.hpp"
 
@@ -170,14 +171,22 @@ int run_litmus(const litmus_options& opt, std::ostream& out, std::ostream& err) 
   if (!runner) return 2;
   nlohmann::json all = nlohmann::json::array();
   std::size_t match = 0, mismatch = 0, unexpected = 0;
+  // On a terminal: the tests run of all (a directory of them takes a while).
+  harness::status_line progress("litmus", "runs", opt.models.size() * tests.size());
   for (model_kind m : opt.models)
     for (const test& t : tests) {
+      progress.label(t.name);
       const test_report r = run_test(t, m, *runner);
-      print_report(out, t, r);
+      progress.add();
+      progress.print_clear([&] {
+        print_report(out, t, r);
+        out.flush();
+      });
       all.push_back(report_json(t, r));
       (r.verdict_check.match ? match : mismatch) += 1;
       unexpected += r.verdict_check.has_expectation ? 0 : 1;
     }
+  progress.stop();
   fmt::print(out, "litmus: {} runs ({} tests), {} match, {} MISMATCH, {} without expectation\n",
              match + mismatch, tests.size(), match, mismatch, unexpected);
   if (!opt.json_file.empty()) {

@@ -2,7 +2,6 @@
 #include "stress/certify.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "harness/errors.hpp"
+#include "harness/progress.hpp"
 #include "harness/registry.hpp"
 #include "harness/replay.hpp"
 #include "stress/bind.hpp"
@@ -196,12 +196,14 @@ int run_certify(const certify_args& a) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  const bool terminal = ::isatty(STDERR_FILENO) == 1;
   std::atomic<std::uint64_t> complete{0}, total{0}, done{0};
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> failing{mine.size()};  // the smallest failing index so far
   std::vector<std::string> reports(mine.size());
   std::mutex report_mutex;
+  // On a terminal: the classes explored of this run's, their rate and the time left.
+  harness::status_line progress("certify", "classes", mine.size());
+  progress.label(a.variant);
   auto job = [&] {
     for (;;) {
       const std::size_t i = next.fetch_add(1);
@@ -216,6 +218,7 @@ int run_certify(const certify_args& a) {
       complete += here;
       total += count;
       ++done;
+      progress.add();
       if (f) {
         const std::lock_guard<std::mutex> lock(report_mutex);
         reports[i] = f->report;
@@ -225,32 +228,15 @@ int run_certify(const certify_args& a) {
       }
     }
   };
-  auto status = [&] {
-    if (!terminal) return;
-    std::fprintf(stderr, "\r%llu of %zu classes, %llu executions, %.0f s",
-                 static_cast<unsigned long long>(done.load()), mine.size(),
-                 static_cast<unsigned long long>(total.load()), elapsed());
-  };
   {
     std::vector<std::thread> threads;
     for (unsigned j = 1; j < a.jobs; ++j)
       threads.emplace_back(job);
-    std::atomic<bool> finished{false};
-    std::thread progress;
-    if (terminal)
-      progress = std::thread([&] {
-        while (!finished) {
-          std::this_thread::sleep_for(std::chrono::seconds(1));
-          status();
-        }
-      });
     job();
     for (auto& t : threads)
       t.join();
-    finished = true;
-    if (progress.joinable()) progress.join();
-    if (terminal) std::fprintf(stderr, "\r%78s\r", "");
   }
+  progress.stop();
   const double seconds = elapsed();
   const std::uint64_t executions = total.load(), completed = complete.load();
   nlohmann::json j{{"stealcheck_version", harness::version()},

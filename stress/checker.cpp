@@ -28,9 +28,6 @@ harness::check_cell run_scenario(const std::string& variant, const binding& b, s
             static_cast<std::uint64_t>(o.scale) / 100;
     c.seed = o.seed + static_cast<std::uint64_t>(i);
     c.describe(info);
-    if (o.progress)
-      std::fprintf(stderr, "\r[verify] %s: stress %s (seed %llu)          ", variant.c_str(),
-                   std::string(scenario_name(s)).c_str(), static_cast<unsigned long long>(c.seed));
     const result r = run_isolated([&] { return b.run(s, c); }, 120, default_stall_seconds);
     cell.seconds += r.seconds;
     cell.counts["values"] += r.pushed;

@@ -2,7 +2,6 @@
 #include "stress/fuzz.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -22,6 +21,7 @@
 #include "harness/checker.hpp"
 #include "harness/cli.hpp"
 #include "harness/errors.hpp"
+#include "harness/progress.hpp"
 #include "harness/random.hpp"
 #include "harness/registry.hpp"
 #include "harness/replay.hpp"
@@ -274,7 +274,6 @@ int run_fuzz(fuzz_args a) {
           .str();
   fmt::print("\n  repeat: {}\n", run_repeat);
   std::fflush(stdout);
-  const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -284,8 +283,12 @@ int run_fuzz(fuzz_args a) {
                                                      a.z.capacity, a.overrides)
                     : std::nullopt;
   campaign rounds(a, info.batch_steal, clients);
-  double last_status = 0;
   std::atomic<std::uint64_t> executions{0}, scenarios{0}, with_bug{0};
+  // On a terminal: the executions drawn (of --executions, or against --seconds), the rate, the
+  // scenarios and, under greybox, the coverage and the corpus.
+  harness::status_line progress("fuzz", "executions", a.executions);
+  if (a.executions == 0) progress.deadline(a.seconds);
+  double last_label = 0;
   nlohmann::json bug;  // null: none
   // --json: the run, its counts and its bug (null when none)
   auto finish = [&](int code) {
@@ -321,16 +324,14 @@ int run_fuzz(fuzz_args a) {
     json_out << j.dump(2) << "\n";
     return code;
   };
-  auto status = [&] {
-    if (!terminal || elapsed() - last_status < 1) return;
-    last_status = elapsed();
-    std::fprintf(stderr, "\r%llu executions, %llu scenarios, %.0f execs/s, %.0f s",
-                 static_cast<unsigned long long>(executions.load()),
-                 static_cast<unsigned long long>(scenarios.load()),
-                 static_cast<double>(executions.load()) / last_status, last_status);
+  auto status = [&] {  // the label, at most four times a second (the counts are atomic)
+    progress.done(executions.load());
+    if (!progress.on() || elapsed() - last_label < 0.25) return;
+    last_label = elapsed();
+    std::string text = fmt::format("{}, {} scenarios", a.variant, scenarios.load());
     if (rounds.greybox())
-      std::fprintf(stderr, ", coverage %zu, corpus %zu", rounds.coverage_size(),
-                   rounds.corpus_size());
+      text += fmt::format(", coverage {}, corpus {}", rounds.coverage_size(), rounds.corpus_size());
+    progress.label(std::move(text));
   };
   // The first bug a job found, and where.
   struct found_bug {
@@ -402,7 +403,7 @@ int run_fuzz(fuzz_args a) {
     waiter.join();
   }
   if (first) {
-    if (terminal) std::fprintf(stderr, "\r%78s\r", "");
+    progress.stop();
     if (a.keep_going)
       fmt::print("bugs in {} of {} scenarios ({:.1f} %), {} executions in {:.2f} s; the first:\n",
                  with_bug.load(), scenarios.load(),
@@ -437,7 +438,7 @@ int run_fuzz(fuzz_args a) {
     }
     return finish(1);
   }
-  if (terminal) std::fprintf(stderr, "\r%78s\r", "");
+  progress.stop();
   if (a.exhaustive) {
     fmt::print("no bug: {} executions, {}\n", executions.load(),
                executions >= exhaustive_cap ? "stopped at the cap: NOT exhaustive" : "every one");

@@ -39,9 +39,6 @@ harness::check_cell run_mode(const std::string& variant, const binding& b, const
   harness::check_cell cell;
   const auto start = std::chrono::steady_clock::now();
   const run_options opts = options_for(mode, info, o);
-  if (o.progress)
-    std::fprintf(stderr, "\r[verify] %s: lincheck %s          ", variant.c_str(),
-                 std::string(mode).c_str());
   std::uint64_t count = 0;
   const failure_finder finder = mode == "native"
                                     ? b.native(opts.spec, opts.runs, true, &count)

@@ -39,9 +39,6 @@ harness::checker checker(std::vector<memory_model> models) {
         if (models.size() > 1) name += "_" + std::string(model_name(m));
         const bool spins = v.info().spins;
         units.push_back({name, [variant, cl, m, spins](const harness::verify_options& o) {
-                           if (o.progress)
-                             std::fprintf(stderr, "\r[verify] %s: model %s          ",
-                                          variant.c_str(), std::string(cl.name).c_str());
                            options opt;
                            opt.model = m;
                            opt.replay = o.replay;

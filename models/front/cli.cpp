@@ -2,26 +2,22 @@
 #include "models/front/cli.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
-#include <thread>
 #include <tuple>
 
 #include "harness/cli.hpp"
 #include "harness/errors.hpp"
+#include "harness/progress.hpp"
 #include "harness/registry.hpp"
 #include "harness/replay.hpp"
 #include "models/divide/divide.hpp"
@@ -97,52 +93,22 @@ void print_run(const model_request& req, const one_run& x, std::uint32_t shard_i
   }
 }
 
-// On a terminal (stderr), a line redrawn each second while a client is explored: its
-// executions so far, their rate and the time, so a long run is told from a hung one. Nothing
-// otherwise (a log gets the result lines only).
+// On a terminal (stderr), the status line while a client is explored: its executions so far,
+// their rate and the time (harness/progress.hpp), so a long run is told from a hung one.
+// Nothing otherwise (a log gets the result lines only), and nothing for a replay.
 class progress_line {
  public:
   progress_line(const model_request& req, std::string_view client, const options& o)
-      : o_(o), on_(::isatty(STDERR_FILENO) == 1 && o.replay.empty()) {
-    if (!on_) return;
-    o_.progress = &count_;
-    const std::string name = fmt::format("{}/{} [{}]", req.variant, client, model_name(req.model));
-    drawer_ = std::thread([this, name] {
-      const auto t0 = std::chrono::steady_clock::now();
-      std::unique_lock<std::mutex> lock(m_);
-      while (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) {
-        const double t =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const std::uint64_t n = count_.load(std::memory_order_relaxed);
-        std::fprintf(stderr, "\r%s: %llu executions, %.0f/s, %.0f s ", name.c_str(),
-                     static_cast<unsigned long long>(n), static_cast<double>(n) / t, t);
-        drawn_ = true;
-      }
-    });
+      : o_(o), line_("model", "executions") {
+    if (!line_.on() || !o.replay.empty()) return;
+    line_.label(fmt::format("{}/{} [{}]", req.variant, client, model_name(req.model)));
+    o_.progress = &line_.counter();
   }
-  ~progress_line() {
-    if (!on_) return;
-    {
-      const std::lock_guard<std::mutex> lock(m_);
-      done_ = true;
-    }
-    cv_.notify_one();
-    drawer_.join();
-    if (drawn_) std::fprintf(stderr, "\r%*s\r", 100, "");
-  }
-  progress_line(const progress_line&) = delete;
-  progress_line& operator=(const progress_line&) = delete;
   const model::options& watched() const { return o_; }
 
  private:
   model::options o_;
-  bool on_;
-  std::atomic<std::uint64_t> count_{0};
-  std::thread drawer_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  bool drawn_ = false;  // written by the drawer, read after its join
+  harness::status_line line_;
 };
 
 // --estimate's line: the predicted executions and time with their 95% intervals, the seed and

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "harness/errors.hpp"
+#include "harness/progress.hpp"
 #include "models/front/cli.hpp"
 
 namespace stealcheck::model {
@@ -29,10 +30,12 @@ struct shard_entry {
 constexpr const char* run_fields[] = {"variant", "model", "sites", "stealcheck_version"};
 constexpr const char* shard_fields[] = {"index", "count", "pieces", "depth", "division"};
 
-std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
+std::vector<shard_entry> read_shards(const std::vector<std::string>& files,
+                                     harness::status_line& progress) {
   std::vector<shard_entry> out;
   for (const std::string& f : files) {
     const nlohmann::json j = read_clients_json(f, f, "stealcheck model --json");
+    progress.add();
     for (const auto& e : j) {
       const bool shaped = e.is_object() && e.contains("client") && e.contains("complete") &&
                           e.contains("blocked") &&
@@ -60,7 +63,8 @@ std::vector<shard_entry> read_shards(const std::vector<std::string>& files) {
 
 // The shards of one `stealcheck certify --shard I/S --json FILE` run added up: the classes
 // run and the executions; the violation with the fewest steps, if any shard found one.
-int merge_certificates(const std::vector<std::string>& files, const std::string& json_file) {
+int merge_certificates(const std::vector<std::string>& files, const std::string& json_file,
+                       harness::status_line& progress) {
   constexpr const char* same[] = {"variant", "model",    "sites",   "stealcheck_version",
                                   "bound",   "capacity", "classes", "scenarios_generated"};
   std::vector<nlohmann::json> at;
@@ -72,6 +76,7 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
   all.reserve(files.size());
   for (const std::string& f : files) {
     all.push_back(read_json_file(f, f));
+    progress.add();
     const nlohmann::json& j = all.back();
     if (!j.is_object() || !j.contains("classes_run") || !j.contains("shard") ||
         !j.contains("executions") ||
@@ -107,6 +112,7 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
     seconds += t;
     longest = std::max(longest, t);
   }
+  progress.stop();
   std::string missing;
   for (std::size_t i = 0; i < at.size(); ++i)
     if (at[i].is_null()) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
@@ -160,16 +166,20 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
 }  // namespace
 
 int run_merge_command(const std::vector<std::string>& files, const std::string& json_file) {
+  // On a terminal: the files read of all (a merge of many shards' large files takes a while).
+  harness::status_line progress("merge", "files", files.size());
   try {
     const nlohmann::json first = read_json_file(files.front(), files.front());
-    if (first.is_object() && first.contains("classes_run"))
-      return merge_certificates(files, json_file);
+    if (first.is_object() && first.contains("classes_run")) {
+      return merge_certificates(files, json_file, progress);
+    }
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
     throw harness::usage_error(
         fmt::format("a certificate shard file has a field of the wrong type ({})",
                     harness::json_error_text(e)));
   }
-  const std::vector<shard_entry> all = read_shards(files);
+  const std::vector<shard_entry> all = read_shards(files, progress);
+  progress.stop();
   try {
     for (const shard_entry& s : all)
       for (const char* k : run_fields)

@@ -133,6 +133,7 @@ mutate_report mutate(const harness::variant& v, const mutate_options& o) {
       rep.mutants.push_back(m);
     }
   }
+  if (o.progress != nullptr) o.progress->total(rep.mutants.size());
   // The mutants are independent: `jobs` threads take them in turn.
   std::atomic<std::size_t> next{0};
   auto work = [&] {
@@ -154,6 +155,7 @@ mutate_report mutate(const harness::variant& v, const mutate_options& o) {
                  m.counts[c].blocked == base.counts[c].blocked;
         m.verdict = same ? mutant_verdict::equivalent : mutant_verdict::weaker_not_killed;
       }
+      if (o.progress != nullptr) o.progress->add();
     }
   };
   std::vector<std::jthread> pool;
@@ -386,7 +388,13 @@ void add_mutate_command(CLI::App& app, int& exit_code) {
     o.clients = a->clients;
     o.jobs = a->jobs;
     o.model = a->model == "sc" ? memory_model::sc : memory_model::rc11;
-    const mutate_report rep = mutate(v, o);
+    const mutate_report rep = [&] {
+      harness::status_line progress("mutate", "mutants");  // on a terminal only
+      progress.label(std::string(v.name()));
+      o.progress = &progress;
+      return mutate(v, o);
+    }();
+    o.progress = nullptr;
     print_report(v, rep, *a);
     if (!a->json_file.empty()) write_json(a->json_file, v, rep);
     if (!a->markdown_file.empty()) {

@@ -75,6 +75,8 @@ struct mutate_options {
   std::vector<std::string> clients;  ///< empty: every non-large client of the variant
   unsigned jobs = 1;
   memory_model model = memory_model::rc11;
+  /// The command's status line: told the number of mutants, counts each one explored.
+  harness::status_line* progress = nullptr;
 };
 
 struct mutate_report {
