@@ -117,13 +117,13 @@ struct abp_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 19> list() {
-    return {
+  static constexpr auto list() {
+    return std::array{
         &S::push_load_bottom, &S::push_store_slot,    &S::push_store_bottom, &S::push_load_age,
         &S::pop_load_bottom,  &S::pop_store_bottom,   &S::pop_fence,         &S::pop_load_slot,
         &S::pop_load_age,     &S::reset_store_bottom, &S::pop_cas,           &S::pop_cas_failure,
         &S::reset_store_age,  &S::steal_load_age,     &S::steal_fence,       &S::steal_load_bottom,
-        &S::steal_load_slot,  &S::steal_cas,          &S::steal_cas_failure};
+        &S::steal_load_slot,  &S::steal_cas,          &S::steal_cas_failure, &S::size_load};
   }
 };
 

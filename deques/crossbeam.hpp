@@ -212,24 +212,24 @@ struct crossbeam_sites {
 
   /// Every site of the variant `S` (this flavor), in source order.
   template <class S>
-  static constexpr std::array<const site*, 34> list() {
-    return {&S::push_load_back,        &S::push_load_front,
-            &S::push_store_slot,       &S::push_fence,
-            &S::push_store_back,       &S::resize_load_back,
-            &S::resize_load_front,     &S::resize_load_slot,
-            &S::resize_store_slot,     &S::resize_swap,
-            &S::reserve_load_back,     &S::reserve_load_front,
-            &S::pop_load_back,         &S::pop_load_front,
-            &S::pop_load_slot,         &S::lifo_pop_store_back,
-            &S::lifo_pop_fence,        &S::lifo_pop_load_front,
-            &S::lifo_pop_cas,          &S::lifo_pop_cas_failure,
-            &S::lifo_pop_restore_back, &S::steal_load_front,
-            &S::steal_fence,           &S::steal_load_back,
-            &S::steal_load_buffer,     &S::steal_load_slot,
-            &S::steal_recheck_buffer,  &S::steal_cas,
-            &S::steal_cas_failure,     &S::into_load_dest_back,
-            &S::into_store_dest_slot,  &S::into_fence,
-            &S::into_store_dest_back,  &S::size_load};
+  static constexpr auto list() {
+    return std::array{&S::push_load_back,        &S::push_load_front,
+                      &S::push_store_slot,       &S::push_fence,
+                      &S::push_store_back,       &S::resize_load_back,
+                      &S::resize_load_front,     &S::resize_load_slot,
+                      &S::resize_store_slot,     &S::resize_swap,
+                      &S::reserve_load_back,     &S::reserve_load_front,
+                      &S::pop_load_back,         &S::pop_load_front,
+                      &S::pop_load_slot,         &S::lifo_pop_store_back,
+                      &S::lifo_pop_fence,        &S::lifo_pop_load_front,
+                      &S::lifo_pop_cas,          &S::lifo_pop_cas_failure,
+                      &S::lifo_pop_restore_back, &S::steal_load_front,
+                      &S::steal_fence,           &S::steal_load_back,
+                      &S::steal_load_buffer,     &S::steal_load_slot,
+                      &S::steal_recheck_buffer,  &S::steal_cas,
+                      &S::steal_cas_failure,     &S::into_load_dest_back,
+                      &S::into_store_dest_slot,  &S::into_fence,
+                      &S::into_store_dest_back,  &S::size_load};
   }
 };
 
@@ -466,17 +466,17 @@ struct crossbeam_fifo_sites : crossbeam_sites {
 
   /// Every site of the variant `S` (this flavor), in source order.
   template <class S>
-  static constexpr std::array<const site*, 30> list() {
-    return {&S::push_load_back,     &S::push_load_front,        &S::push_store_slot,
-            &S::push_fence,         &S::push_store_back,        &S::resize_load_back,
-            &S::resize_load_front,  &S::resize_load_slot,       &S::resize_store_slot,
-            &S::resize_swap,        &S::reserve_load_back,      &S::reserve_load_front,
-            &S::pop_load_back,      &S::pop_load_front,         &S::pop_load_slot,
-            &S::fifo_pop_fetch_add, &S::fifo_pop_restore_front, &S::steal_load_front,
-            &S::steal_fence,        &S::steal_load_back,        &S::steal_load_buffer,
-            &S::steal_load_slot,    &S::steal_recheck_buffer,   &S::steal_cas,
-            &S::steal_cas_failure,  &S::into_load_dest_back,    &S::into_store_dest_slot,
-            &S::into_fence,         &S::into_store_dest_back,   &S::size_load};
+  static constexpr auto list() {
+    return std::array{&S::push_load_back,     &S::push_load_front,        &S::push_store_slot,
+                      &S::push_fence,         &S::push_store_back,        &S::resize_load_back,
+                      &S::resize_load_front,  &S::resize_load_slot,       &S::resize_store_slot,
+                      &S::resize_swap,        &S::reserve_load_back,      &S::reserve_load_front,
+                      &S::pop_load_back,      &S::pop_load_front,         &S::pop_load_slot,
+                      &S::fifo_pop_fetch_add, &S::fifo_pop_restore_front, &S::steal_load_front,
+                      &S::steal_fence,        &S::steal_load_back,        &S::steal_load_buffer,
+                      &S::steal_load_slot,    &S::steal_recheck_buffer,   &S::steal_cas,
+                      &S::steal_cas_failure,  &S::into_load_dest_back,    &S::into_store_dest_slot,
+                      &S::into_fence,         &S::into_store_dest_back,   &S::size_load};
   }
 };
 

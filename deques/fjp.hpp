@@ -145,8 +145,8 @@ struct fjp_sites {
   /// Every site of the variant `S` (this struct or one derived from it that shadows a site), in
   /// source order.
   template <class S>
-  static constexpr std::array<const site*, 23> list() {
-    return {
+  static constexpr auto list() {
+    return std::array{
         &S::push_load_bottom,  &S::push_load_top,     &S::push_load_array,    &S::push_store_bottom,
         &S::push_store_slot,   &S::pop_load_bottom,   &S::pop_load_array,     &S::pop_load_top,
         &S::pop_exchange,      &S::pop_store_bottom,  &S::steal_load_top,     &S::steal_load_array,

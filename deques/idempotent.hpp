@@ -120,12 +120,13 @@ struct idempotent_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 17> list() {
-    return {&S::push_load_anchor,  &S::push_load_array,  &S::push_store_slot, &S::push_store_anchor,
-            &S::pop_load_anchor,   &S::pop_load_array,   &S::pop_load_slot,   &S::pop_store_anchor,
-            &S::steal_load_anchor, &S::steal_load_array, &S::steal_load_slot, &S::steal_cas,
-            &S::steal_cas_failure, &S::grow_load_slot,   &S::grow_store_slot, &S::grow_store_array,
-            &S::size_load};
+  static constexpr auto list() {
+    return std::array{&S::push_load_anchor,  &S::push_load_array,  &S::push_store_slot,
+                      &S::push_store_anchor, &S::pop_load_anchor,  &S::pop_load_array,
+                      &S::pop_load_slot,     &S::pop_store_anchor, &S::steal_load_anchor,
+                      &S::steal_load_array,  &S::steal_load_slot,  &S::steal_cas,
+                      &S::steal_cas_failure, &S::grow_load_slot,   &S::grow_store_slot,
+                      &S::grow_store_array,  &S::size_load};
   }
 };
 

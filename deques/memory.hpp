@@ -89,6 +89,8 @@
 // the substitutions above are deliberate.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -150,6 +152,19 @@ struct site {
   site_kind kind;
   std::string_view why;
 };
+
+/// The sites of several lists, in order, as one list: a variant whose sites are another's plus
+/// its own (deques/the.hpp's ticket lock), or a protocol made of parts (the scheduler's). The
+/// lengths add up at compile time, so no list's length is written by hand.
+template <std::size_t... N>
+constexpr std::array<const site*, (N + ... + 0)> concat_sites(
+    const std::array<const site*, N>&... parts) {
+  std::array<const site*, (N + ... + 0)> all{};
+  std::size_t n = 0;
+  ((std::copy(parts.begin(), parts.end(), all.begin() + static_cast<std::ptrdiff_t>(n)), n += N),
+   ...);
+  return all;
+}
 
 constexpr std::string_view order_name(std::memory_order o) noexcept {
   switch (o) {

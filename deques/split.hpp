@@ -124,14 +124,14 @@ struct split_sites {
                                   "a snapshot; synchronizes nothing"};
 
   template <class S>
-  static constexpr std::array<const site*, 20> list() {
-    return {&S::push_load_bottom,    &S::push_load_top,     &S::push_store_slot,
-            &S::push_store_bottom,   &S::load_request,      &S::clear_request,
-            &S::share_add_split,     &S::pop_load_bottom,   &S::pop_store_bottom,
-            &S::pop_load_slot,       &S::reclaim_load_word, &S::reclaim_cas,
-            &S::reclaim_cas_failure, &S::steal_load_word,   &S::steal_load_slot,
-            &S::steal_cas,           &S::steal_cas_failure, &S::steal_load_bottom,
-            &S::steal_store_request, &S::size_load};
+  static constexpr auto list() {
+    return std::array{&S::push_load_bottom,    &S::push_load_top,     &S::push_store_slot,
+                      &S::push_store_bottom,   &S::load_request,      &S::clear_request,
+                      &S::share_add_split,     &S::pop_load_bottom,   &S::pop_store_bottom,
+                      &S::pop_load_slot,       &S::reclaim_load_word, &S::reclaim_cas,
+                      &S::reclaim_cas_failure, &S::steal_load_word,   &S::steal_load_slot,
+                      &S::steal_cas,           &S::steal_cas_failure, &S::steal_load_bottom,
+                      &S::steal_store_request, &S::size_load};
   }
 };
 

@@ -133,14 +133,14 @@ struct steal_half_sites {
                                   "a snapshot; synchronizes nothing"};
 
   template <class S>
-  static constexpr std::array<const site*, 20> list() {
-    return {&S::push_load_bottom,       &S::push_load_top,      &S::push_store_slot,
-            &S::push_store_bottom,      &S::pop_load_bottom,    &S::pop_fast_load_top,
-            &S::pop_store_bottom,       &S::pop_bump_epoch,     &S::pop_load_slot,
-            &S::pop_restore_bottom,     &S::steal_load_top,     &S::steal_load_bottom,
-            &S::steal_load_slot,        &S::steal_cas,          &S::steal_cas_failure,
-            &S::into_load_dest_bottom,  &S::into_load_dest_top, &S::into_store_dest_slot,
-            &S::into_store_dest_bottom, &S::size_load};
+  static constexpr auto list() {
+    return std::array{&S::push_load_bottom,       &S::push_load_top,      &S::push_store_slot,
+                      &S::push_store_bottom,      &S::pop_load_bottom,    &S::pop_fast_load_top,
+                      &S::pop_store_bottom,       &S::pop_bump_epoch,     &S::pop_load_slot,
+                      &S::pop_restore_bottom,     &S::steal_load_top,     &S::steal_load_bottom,
+                      &S::steal_load_slot,        &S::steal_cas,          &S::steal_cas_failure,
+                      &S::into_load_dest_bottom,  &S::into_load_dest_top, &S::into_store_dest_slot,
+                      &S::into_store_dest_bottom, &S::size_load};
   }
 };
 

@@ -133,32 +133,32 @@ struct the_sites {
   /// Every site of the variant `S` (this struct or one derived from it that shadows a site, as
   /// the known-bad variant below does), in source order.
   template <class S>
-  static constexpr std::array<const site*, 25> list() {
-    return {&S::push_load_bottom,
-            &S::push_load_top,
-            &S::push_load_array,
-            &S::push_store_slot,
-            &S::push_store_bottom,
-            &S::pop_load_bottom,
-            &S::pop_load_array,
-            &S::pop_store_bottom,
-            &S::pop_fence,
-            &S::pop_load_top,
-            &S::pop_load_slot,
-            &S::pop_locked_restore_bottom,
-            &S::pop_locked_load_top,
-            &S::steal_load_top,
-            &S::steal_store_top,
-            &S::steal_fence,
-            &S::steal_load_bottom,
-            &S::steal_restore_top,
-            &S::steal_load_array,
-            &S::steal_load_slot,
-            &S::grow_load_top,
-            &S::grow_load_slot,
-            &S::grow_store_slot,
-            &S::grow_store_array,
-            &S::size_load};
+  static constexpr auto list() {
+    return std::array{&S::push_load_bottom,
+                      &S::push_load_top,
+                      &S::push_load_array,
+                      &S::push_store_slot,
+                      &S::push_store_bottom,
+                      &S::pop_load_bottom,
+                      &S::pop_load_array,
+                      &S::pop_store_bottom,
+                      &S::pop_fence,
+                      &S::pop_load_top,
+                      &S::pop_load_slot,
+                      &S::pop_locked_restore_bottom,
+                      &S::pop_locked_load_top,
+                      &S::steal_load_top,
+                      &S::steal_store_top,
+                      &S::steal_fence,
+                      &S::steal_load_bottom,
+                      &S::steal_restore_top,
+                      &S::steal_load_array,
+                      &S::steal_load_slot,
+                      &S::grow_load_top,
+                      &S::grow_load_slot,
+                      &S::grow_store_slot,
+                      &S::grow_store_array,
+                      &S::size_load};
   }
 };
 
@@ -352,16 +352,10 @@ struct the_sites_ticket2 : the_sites {
       "pairs with lock.load_serving: publishes the critical section to the next holder "
       "(relaxed: killed in push2_pop_steal2)"};
   template <class S>
-  static constexpr std::array<const site*, 29> list() {
-    const auto base = the_sites::list<S>();
-    std::array<const site*, 29> all{};
-    for (std::size_t i = 0; i < base.size(); ++i)
-      all[i] = base[i];
-    all[25] = &S::lock_take_ticket;
-    all[26] = &S::lock_load_serving;
-    all[27] = &S::unlock_load_serving;
-    all[28] = &S::unlock_store_serving;
-    return all;
+  static constexpr auto list() {
+    return concat_sites(the_sites::list<S>(),
+                        std::array{&S::lock_take_ticket, &S::lock_load_serving,
+                                   &S::unlock_load_serving, &S::unlock_store_serving});
   }
 };
 

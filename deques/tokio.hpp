@@ -179,30 +179,30 @@ struct tokio_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 23> list() {
-    return {&S::push_load_head,
-            &S::push_load_tail,
-            &S::push_store_tail,
-            &S::overflow_cas,
-            &S::overflow_cas_failure,
-            &S::overflow_store_tail,
-            &S::pop_load_head,
-            &S::pop_load_tail,
-            &S::pop_cas,
-            &S::pop_cas_failure,
-            &S::steal_load_head,
-            &S::steal_load_tail,
-            &S::steal_claim_cas,
-            &S::steal_claim_cas_failure,
-            &S::steal_release_cas,
-            &S::steal_release_cas_failure,
-            &S::steal_recheck_head,
-            &S::steal_recheck_tail,
-            &S::into_load_dest_tail,
-            &S::into_load_dest_head,
-            &S::into_store_dest_tail,
-            &S::size_load_head,
-            &S::size_load_tail};
+  static constexpr auto list() {
+    return std::array{&S::push_load_head,
+                      &S::push_load_tail,
+                      &S::push_store_tail,
+                      &S::overflow_cas,
+                      &S::overflow_cas_failure,
+                      &S::overflow_store_tail,
+                      &S::pop_load_head,
+                      &S::pop_load_tail,
+                      &S::pop_cas,
+                      &S::pop_cas_failure,
+                      &S::steal_load_head,
+                      &S::steal_load_tail,
+                      &S::steal_claim_cas,
+                      &S::steal_claim_cas_failure,
+                      &S::steal_release_cas,
+                      &S::steal_release_cas_failure,
+                      &S::steal_recheck_head,
+                      &S::steal_recheck_tail,
+                      &S::into_load_dest_tail,
+                      &S::into_load_dest_head,
+                      &S::into_store_dest_tail,
+                      &S::size_load_head,
+                      &S::size_load_tail};
   }
 };
 

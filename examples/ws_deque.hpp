@@ -82,10 +82,11 @@ struct ws_deque_sites {
 
   /// The sites of `S` (this struct, or one derived from it that shadows a site).
   template <class S>
-  static constexpr std::array<const site*, 10> list() {
-    return {&S::push_load_top,  &S::push_fence,      &S::pop_fence,         &S::pop_cas,
-            &S::steal_load_top, &S::steal_fence,     &S::steal_load_bottom, &S::steal_load_array,
-            &S::steal_cas,      &S::grow_store_array};
+  static constexpr auto list() {
+    return std::array{&S::push_load_top,     &S::push_fence,       &S::pop_fence,
+                      &S::pop_cas,           &S::steal_load_top,   &S::steal_fence,
+                      &S::steal_load_bottom, &S::steal_load_array, &S::steal_cas,
+                      &S::grow_store_array};
   }
 };
 

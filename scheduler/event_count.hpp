@@ -84,10 +84,10 @@ struct event_count_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 11> list() {
-    return {&S::prepare_rmw, &S::notify_rmw,       &S::wait_wait,         &S::wait_load,
-            &S::leave_load,  &S::leave_cas,        &S::leave_cas_failure, &S::hint_load,
-            &S::hint_cas,    &S::hint_cas_failure, &S::snapshot_load};
+  static constexpr auto list() {
+    return std::array{&S::prepare_rmw, &S::notify_rmw,       &S::wait_wait,         &S::wait_load,
+                      &S::leave_load,  &S::leave_cas,        &S::leave_cas_failure, &S::hint_load,
+                      &S::hint_cas,    &S::hint_cas_failure, &S::snapshot_load};
   }
 };
 

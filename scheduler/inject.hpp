@@ -76,9 +76,10 @@ struct inject_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 7> list() {
-    return {&S::push_store_size, &S::take_load_size, &S::take_store_size, &S::visible_load_size,
-            &S::external_load,   &S::external_wait,  &S::external_rmw};
+  static constexpr auto list() {
+    return std::array{&S::push_store_size,   &S::take_load_size, &S::take_store_size,
+                      &S::visible_load_size, &S::external_load,  &S::external_wait,
+                      &S::external_rmw};
   }
 };
 

@@ -74,9 +74,9 @@ struct join_sites {
 
   /// Every site of the variant `S` (this struct or one derived from it), in source order.
   template <class S>
-  static constexpr std::array<const site*, 8> list() {
-    return {&S::flag_store,   &S::flag_load,      &S::counter_arrive,  &S::counter_load,
-            &S::counter_mark, &S::counter_unmark, &S::failed_exchange, &S::failed_reset};
+  static constexpr auto list() {
+    return std::array{&S::flag_store,   &S::flag_load,      &S::counter_arrive,  &S::counter_load,
+                      &S::counter_mark, &S::counter_unmark, &S::failed_exchange, &S::failed_reset};
   }
 };
 

@@ -54,16 +54,8 @@ using mem = model::memory;
 template <class Ec, class Js, class Is = inject_sites>
 struct sched_sites {
   template <class S>
-  static constexpr std::array<const site*, 26> list() {
-    std::array<const site*, 26> out{};
-    std::size_t n = 0;
-    for (const site* s : Ec::template list<Ec>())
-      out[n++] = s;
-    for (const site* s : Js::template list<Js>())
-      out[n++] = s;
-    for (const site* s : Is::template list<Is>())
-      out[n++] = s;
-    return out;
+  static constexpr auto list() {
+    return concat_sites(Ec::template list<Ec>(), Js::template list<Js>(), Is::template list<Is>());
   }
 };
 

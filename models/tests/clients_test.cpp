@@ -7,15 +7,23 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/registry.hpp"
+#include "models/graph/graph.hpp"
+#include "models/graph/site_ids.hpp"
 #include "models/tests/sweep.hpp"
 
 namespace stealcheck::model {
@@ -45,6 +53,62 @@ TEST(Clients, CorrectVariantsPassEveryClient) {
                   static_cast<unsigned long long>(r.blocked), r.seconds);
     }
   });
+}
+
+// The names of the sites that the executions of `clients` gave an order to but that `listed`
+// does not hold: a site missing from its variant's list() escapes mutation and --site.
+template <class Clients>
+std::set<std::string> unlisted_sites(const Clients& clients, std::span<const site* const> listed) {
+  std::set<std::string_view> names;
+  for (const site* s : listed)
+    names.insert(s->name);
+  std::set<std::string> out;
+  options o;
+  o.on_complete = [&](const graph& g, const consistency_checker&) {
+    for (const auto& thread : g.threads)
+      for (const event& e : thread)
+        if (const site* s = site_at(e.src.site); s != nullptr && !names.contains(s->name))
+          out.insert(std::string(s->name));
+  };
+  for (const auto& cl : clients) {
+    if (cl.large) continue;
+    (void)explore(o, cl.run);
+  }
+  return out;
+}
+
+TEST(Clients, EverySiteAnExecutionUsesIsInItsVariantsList) {
+  for_each_swept_variant([&](auto tag, const variant_info& info) {
+    const auto cls = clients::clients_for<decltype(tag)::template deque>(info);
+    const std::set<std::string> missing = unlisted_sites(cls, info.sites);
+    std::string names;
+    for (const std::string& n : missing)
+      names += " " + n;
+    EXPECT_TRUE(missing.empty()) << info.name << ": used but not in its sites' list():" << names;
+  });
+}
+
+// The check itself: chase_lev's sites with pop's fence left out of the list are caught.
+struct chase_lev_sites_unlisted_fence : chase_lev_sites {
+  template <class S>
+  static constexpr auto list() {
+    const auto all = chase_lev_sites::list<S>();
+    std::array<const site*, std::tuple_size_v<decltype(all)> - 1> out{};
+    std::copy_if(all.begin(), all.end(), out.begin(),
+                 [](const site* s) { return s != &S::pop_fence; });
+    return out;
+  }
+};
+template <class T, class Mem>
+using chase_lev_unlisted_fence = chase_lev<T, Mem, chase_lev_sites_unlisted_fence>;
+
+TEST(Clients, ASiteMissingFromItsListIsNamed) {
+  const variant_info info{.name = "chase_lev_unlisted_fence",
+                          .sites = sites_of<chase_lev_sites_unlisted_fence>()};
+  ASSERT_EQ(info.sites.size(), chase_lev_sites::list<chase_lev_sites>().size() - 1);
+  const std::set<std::string> missing =
+      unlisted_sites(clients::clients_for<chase_lev_unlisted_fence>(info), info.sites);
+  EXPECT_EQ(missing, std::set<std::string>{"chase_lev::pop.fence"});
 }
 
 TEST(Clients, StealHalfPopStoreBottomNeedsRelease) {
