@@ -10,5 +10,8 @@ mkdir -p "$out"
 export STEALCHECK_DOXYGEN_OUT="$out/doxygen" STEALCHECK_DOXYGEN_XML="$out/doxygen/xml"
 (cd docs && doxygen Doxyfile)
 sphinx-build -q -E -W --keep-going -b html -c docs -d "$out/doctrees" . "$out/html"
+# the manual's first page sits at docs/index.html (the source is the whole repository)
+printf '<!DOCTYPE html><meta http-equiv="refresh" content="0; url=docs/index.html">\n' \
+  >"$out/html/index.html"
 echo "ci/docs.sh: $out/html/index.html"
 # SPDX-License-Identifier: Apache-2.0
