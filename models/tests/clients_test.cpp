@@ -94,8 +94,9 @@ struct chase_lev_sites_unlisted_fence : chase_lev_sites {
   static constexpr auto list() {
     const auto all = chase_lev_sites::list<S>();
     std::array<const site*, std::tuple_size_v<decltype(all)> - 1> out{};
+    // by name: under AddressSanitizer two sites' addresses do not compare in a constant
     std::copy_if(all.begin(), all.end(), out.begin(),
-                 [](const site* s) { return s != &S::pop_fence; });
+                 [](const site* s) { return s->name != S::pop_fence.name; });
     return out;
   }
 };
