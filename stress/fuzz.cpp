@@ -30,6 +30,7 @@
 #include "models/graph/graph.hpp"
 #include "stress/bind.hpp"
 #include "stress/fuzz_campaign.hpp"
+#include "stress/fuzz_report.hpp"
 #include "stress/greybox.hpp"
 #include "stress/lin_model.hpp"
 
@@ -57,136 +58,6 @@ lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batc
 namespace {
 
 constexpr std::uint64_t default_executions = 20000;
-// A minimized scenario of at most this many steps is explored exhaustively (at most
-// exhaustive_cap executions) for the report of the first failing execution in the tree.
-constexpr std::size_t exhaustive_steps = 12;
-// Minimizing: at most max_checks smaller scenarios tried, each drawn as the failing one was
-// (the per-scenario count, from its seed), so the minimized bug repeats from the same seed.
-constexpr int max_checks = 400;
-
-// The command that repeats a run; with `scenario` set, that one generated scenario; with `text`,
-// a scenario written out (sampled from `scenario`'s seed, or with `exhaustive` all of it).
-harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint64_t> scenario,
-                                     const std::string& text = {}, bool exhaustive = false) {
-  harness::command_line c{"fuzz", a.variant, {}};
-  if (!a.client.empty()) c.opt("--client", a.client);
-  if (a.client.empty() && text.empty()) {
-    c.opt("--thieves", static_cast<std::uint64_t>(a.z.thieves))
-        .opt("--ops", static_cast<std::uint64_t>(a.z.ops))
-        .opt("--steals", static_cast<std::uint64_t>(a.z.steals))
-        .opt("--prefix", static_cast<std::uint64_t>(a.z.prefix));
-  }
-  if (!text.empty()) c.opt("--scenario", text);
-  if (a.z.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.z.capacity));
-  for (const std::string& s : a.site_texts)
-    c.opt("--site", s);
-  if (a.model != "rc11") c.opt("--model", a.model);
-  if (!a.clients && a.client.empty() && text.empty() && !scenario) c.opt("--no-clients");
-  if (exhaustive) return c.opt("--exhaustive");
-  if (a.strategy != "greybox") c.opt("--strategy", a.strategy);
-  c.opt("--per-scenario", a.per_scenario);
-  if (scenario) return c.opt("--scenario-seed", *scenario);
-  if (a.jobs > 1) c.opt("--jobs", static_cast<std::uint64_t>(a.jobs));
-  if (a.seconds > 0)
-    c.opt("--seconds", fmt::format("{:g}", a.seconds));
-  else
-    c.opt("--executions", a.executions);
-  return c.opt("--seed", a.seed);
-}
-
-// Fewer thieves, owner operations and steals while the bug is still drawn (each candidate
-// `draws` times from `seed`): greedy, one step at a time, until no single step can go.
-lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, std::uint64_t draws,
-                            std::uint64_t seed, int& checks) {
-  std::uint64_t ignored = 0;
-  auto fails = [&](const lincheck::scenario& c) {
-    ++checks;
-    return !run.failure(c, draws, seed, ignored).empty();
-  };
-  for (bool changed = true; changed && checks < max_checks;) {
-    changed = false;
-    auto keep_if_fails = [&](lincheck::scenario c) {
-      if (checks >= max_checks || !fails(c)) return;
-      s = std::move(c);
-      changed = true;
-    };
-    for (std::size_t t = s.thieves.size(); t-- > 0 && s.thieves.size() > 1;) {
-      lincheck::scenario c = s;
-      c.thieves.erase(c.thieves.begin() + static_cast<std::ptrdiff_t>(t));
-      keep_if_fails(std::move(c));
-    }
-    for (auto part : {&lincheck::scenario::owner, &lincheck::scenario::prefix})
-      for (std::size_t i = (s.*part).size(); i-- > 0;) {
-        lincheck::scenario c = s;
-        (c.*part).erase((c.*part).begin() + static_cast<std::ptrdiff_t>(i));
-        keep_if_fails(std::move(c));
-      }
-    for (std::size_t t = 0; t < s.thieves.size(); ++t)
-      for (std::size_t i = s.thieves[t].size(); i-- > 1;) {
-        lincheck::scenario c = s;
-        c.thieves[t].erase(c.thieves[t].begin() + static_cast<std::ptrdiff_t>(i));
-        keep_if_fails(std::move(c));
-      }
-  }
-  return s;
-}
-
-// A bug found in a scenario, as reported: the scenario minimized (or as found), the report, and
-// whether it comes from the exhaustive exploration of the minimized scenario.
-struct shrunk_bug {
-  lincheck::scenario scenario;
-  std::string report;
-  bool exhaustive = false;
-  int checks = 0;  ///< smaller scenarios tried
-};
-
-// Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
-// `minimize`, and explores the result exhaustively when it has at most exhaustive_steps steps.
-shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
-                  std::uint64_t per_scenario, bool minimize_it, std::string found) {
-  shrunk_bug out{s, std::move(found)};
-  if (minimize_it) {
-    out.scenario = minimize(run, s, per_scenario, seed, out.checks);
-    std::uint64_t ignored = 0;
-    out.report = run.failure(out.scenario, per_scenario, seed, ignored);
-  }
-  if (steps(out.scenario) <= exhaustive_steps) {
-    std::uint64_t count = 0;
-    std::string first = run.failure(out.scenario, 0, 0, count);
-    if (!first.empty()) {
-      out.report = fmt::format(
-          "explored exhaustively: the first failing execution, after {} "
-          "others\n  {}",
-          count, first);
-      out.exhaustive = true;
-    }
-  }
-  return out;
-}
-
-// A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
-// reported with the command that repeats it.
-// Returns the bug as --json writes it.
-nlohmann::json report_bug(const fuzz_args& a, const scenario_runner& run,
-                          const lincheck::scenario& s, std::uint64_t seed, std::string found) {
-  fmt::print("  scenario: {}\n", lincheck::describe(s));
-  shrunk_bug b{s, std::move(found), a.exhaustive};
-  if (!a.exhaustive) {
-    b = shrink(run, s, seed, a.per_scenario, a.minimize, std::move(b.report));
-    if (a.minimize)
-      fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n",
-                 steps(b.scenario), steps(s), b.checks, lincheck::describe(b.scenario));
-  }
-  const std::string repeat =
-      repeat_command(a, seed, lincheck::describe(b.scenario), b.exhaustive).str();
-  fmt::print("  {}\n  repeat this bug: {}\n", b.report, repeat);
-  return {{"scenario", lincheck::describe(s)},
-          {"scenario_seed", seed},
-          {"minimized", lincheck::describe(b.scenario)},
-          {"exhaustive", b.exhaustive},
-          {"report", b.report},
-          {"repeat", repeat}};
-}
 
 int run_fuzz(fuzz_args a) {
   const harness::variant* v = harness::find_variant(a.variant);
