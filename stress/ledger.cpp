@@ -123,13 +123,18 @@ void value_ledger::judge(const take_record& r, std::uint64_t pushed_bound, take_
     return;
   }
   std::atomic<std::uint64_t>& s = slot(r.id);
-  // relaxed: a word seen is a push or a take that happened; the taker's store is the only
-  // write after the owner's live word in a run where each value is taken once
-  const std::uint64_t w = s.load(std::memory_order_relaxed);
+  // relaxed: a word seen is a push or a take that happened, and the word orders nothing else
+  std::uint64_t w = s.load(std::memory_order_relaxed);
   if (word_state(w) != empty && word_id(w) == r.id) {
-    if (word_state(w) == live_value) {
-      s.store(taken_word(r), std::memory_order_relaxed);  // see above
-    } else if (!duplicates_allowed_) {
+    // A CAS, not a store: two takers of one value judge at the same moment exactly when a
+    // deque hands it out twice in a race (owner and thief on the last item), and a load and a
+    // store let both see it live. relaxed: the RMW's atomicity is what is needed, not order.
+    if (word_state(w) == live_value &&
+        s.compare_exchange_strong(w, taken_word(r), std::memory_order_relaxed)) {
+      return;
+    }
+    // w: the word of an earlier take of r.id (the load's, or the failed CAS's)
+    if (word_state(w) == taken && word_id(w) == r.id && !duplicates_allowed_) {
       set_verdict(fmt::format("value {} taken twice: {}, then {}", r.id, describe(taker_of(w)),
                               describe(r)));
     }
