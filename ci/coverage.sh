@@ -25,6 +25,7 @@ all_sources="chase_lev steal_half locked split the abp fjp dotnet idempotent tok
 variants_of() {
   case $1 in
   crossbeam) echo crossbeam_lifo crossbeam_fifo ;;
+  tokio) echo tokio tokio_lifo ;;
   *) echo "$1" ;;
   esac
 }

@@ -55,6 +55,8 @@ using idempotent_default = idempotent_deque<T, Mem>;
 template <class T, class Mem>
 using tokio_default = tokio_queue<T, Mem>;
 template <class T, class Mem>
+using tokio_lifo_default = tokio_lifo<T, Mem>;
+template <class T, class Mem>
 using go_default = go_runq<T, Mem>;
 template <class T, class Mem>
 using crossbeam_lifo_default = crossbeam_lifo<T, Mem>;
@@ -73,6 +75,7 @@ using fjp_tag = variant_tag<detail::fjp_default>;
 using dotnet_tag = variant_tag<detail::dotnet_default>;
 using idempotent_tag = variant_tag<detail::idempotent_default>;
 using tokio_tag = variant_tag<detail::tokio_default>;
+using tokio_lifo_tag = variant_tag<detail::tokio_lifo_default>;
 using go_tag = variant_tag<detail::go_default>;
 using crossbeam_lifo_tag = variant_tag<detail::crossbeam_lifo_default>;
 using crossbeam_fifo_tag = variant_tag<detail::crossbeam_fifo_default>;
@@ -95,6 +98,7 @@ using abp_tag2_tag = variant_tag<detail::abp_tag2_default>;
 using tokio_index3_tag = variant_tag<tokio_index3>;
 using tokio_wrap_relaxed_head_tag = variant_tag<tokio_wrap_relaxed_head>;
 using the_ticket2_tag = variant_tag<the_ticket2>;
+using tokio_lifo_push_load_store_tag = variant_tag<tokio_lifo_push_load_store>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -135,14 +139,13 @@ constexpr variant_info run_queue_info(variant_info i) {
 }
 inline constexpr variant_info tokio = run_queue_info(info_from_sites<tokio_sites>(
     "Tokio's local run queue: ring, (steal, real) head, half to the inject queue on overflow"));
-/// Go's thieves report abort when they find nothing (deques/go.hpp says why never empty).
-constexpr variant_info go_info(variant_info i) {
-  i = run_queue_info(i);
-  i.thieves_report_empty = false;
-  return i;
-}
-inline constexpr variant_info go = go_info(info_from_sites<go_sites>(
+/// The run queues with a stealable slot: their thieves report abort when they find nothing
+/// (thieves_report_empty, from their sites; deques/go.hpp and deques/tokio.hpp say why).
+inline constexpr variant_info tokio_lifo = run_queue_info(info_from_sites<tokio_lifo_sites>(
+    "Tokio's local run queue with its stealable LIFO slot (tokio#8120): slot taken last"));
+inline constexpr variant_info go = run_queue_info(info_from_sites<go_sites>(
     "Go's per-P run queue: runnext slot, ring, half to the global queue on overflow"));
+static_assert(!go.thieves_report_empty && !tokio_lifo.thieves_report_empty);
 /// crossbeam-deque's Worker: a growable ring that also shrinks, batch steals; its pop takes the
 /// newest value (lifo) or the oldest (fifo). The model clients start it at capacity 1, its
 /// minimum, so that a few operations grow and shrink it.
@@ -185,7 +188,9 @@ inline constexpr variant_info tokio_push_checks_real =
 inline constexpr variant_info tokio_narrow_index =
     run_queue_info(info_from_sites<tokio_sites_narrow_index>("KNOWN-BAD tokio"));
 inline constexpr variant_info go_pop_runnext_no_cas =
-    go_info(info_from_sites<go_sites_pop_runnext_no_cas>("KNOWN-BAD go"));
+    run_queue_info(info_from_sites<go_sites_pop_runnext_no_cas>("KNOWN-BAD go"));
+inline constexpr variant_info tokio_lifo_push_load_store =
+    run_queue_info(info_from_sites<tokio_lifo_sites_push_load_store>("KNOWN-BAD tokio_lifo"));
 inline constexpr variant_info crossbeam_lifo_no_recheck =
     crossbeam_info(info_from_sites<crossbeam_sites_lifo_no_recheck>("KNOWN-BAD crossbeam_lifo"),
                    spec_kind::lifo_owner);
@@ -231,6 +236,7 @@ constexpr void for_each_variant(F&& f) {
   f(dotnet_tag{}, builtin::dotnet);
   f(idempotent_tag{}, builtin::idempotent);
   f(tokio_tag{}, builtin::tokio);
+  f(tokio_lifo_tag{}, builtin::tokio_lifo);
   f(go_tag{}, builtin::go);
   f(crossbeam_lifo_tag{}, builtin::crossbeam_lifo);
   f(crossbeam_fifo_tag{}, builtin::crossbeam_fifo);
@@ -245,6 +251,7 @@ constexpr void for_each_variant(F&& f) {
   f(tokio_push_checks_real_tag{}, builtin::tokio_push_checks_real);
   f(tokio_narrow_index_tag{}, builtin::tokio_narrow_index);
   f(go_pop_runnext_no_cas_tag{}, builtin::go_pop_runnext_no_cas);
+  f(tokio_lifo_push_load_store_tag{}, builtin::tokio_lifo_push_load_store);
   f(crossbeam_lifo_no_recheck_tag{}, builtin::crossbeam_lifo_no_recheck);
   f(crossbeam_fifo_no_restore_tag{}, builtin::crossbeam_fifo_no_restore);
   f(chase_lev_grow_relaxed_tag{}, builtin::chase_lev_grow_relaxed);

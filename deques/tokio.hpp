@@ -41,6 +41,25 @@
 // Overflow moves the newest values out of the ring, so neither end keeps an order: the
 // variant meets the unordered spec (deques/spec.hpp: exactly once, in any order).
 //
+// The stealable LIFO slot (variant tokio_lifo; tokio-rs/tokio#7431 in 1.51, reverted in 1.52.2
+// for its cost, reintroduced by #8120). Tokio's worker keeps the task it scheduled last in a
+// LIFO slot and runs it next. Private to the worker before; now a field of the queue, an atomic
+// task pointer (AtomicNotified) that the owner swaps and thieves take: push swaps the value
+// into the slot and pushes the value it displaces to the back of the ring (Tokio's
+// Handle::schedule_local does this second step); pop takes the slot first, then the ring; a
+// thief takes the slot when its claim of the ring gets nothing (steal_into2 returns 0 when
+// the ring is empty or another thief is copying), and returns it without copying. What the
+// slot promises a thief: each value exactly once, the slot's value only when the ring gave
+// nothing, and no order: the unordered spec again. It does not promise a linearizable empty:
+// while a push moves the slot's old value into the ring (after its swap, before its store of
+// tail), a second thief that takes the new value leaves the old one in neither, and a thief
+// that then finds the ring, the slot and the inject queue empty, even reading them again
+// under the inject lock, would report empty beside a value pushed and not taken (the model
+// checker finds the execution in push2_push2_steal_2thieves; models/tests). Its thieves
+// therefore report abort when they find nothing, as Go's do (deques/go.hpp); Tokio's
+// steal_into returns None ("nothing stolen") there too. The owner's empty stays exact: only
+// the owner adds to the slot, the ring and the inject queue.
+//
 // Departures, none in the protocol: compare_exchange_weak is a strong CAS (a spurious failure
 // only retries the loop); steal() claims at most one item with steal_into2's protocol (Tokio's
 // thieves always steal_into); steal_into caps its batch at half of `mine`'s capacity (Tokio's
@@ -49,9 +68,11 @@
 // Values: any movable T (slots hold T when trivially copyable and lock-free, else a box; see
 // deques/slot.hpp). Returns: pop gives nullopt when the ring and the inject queue are empty;
 // steal gives item, empty, or abort (another thief is copying, a CAS lost, or an item
-// appeared while it checked for empty); steal_into also aborts when `mine` is more than half
-// full. Complexity: push O(1) (O(capacity) on overflow, under the inject lock), pop O(1)
-// amortised, steal O(1), steal_into O(k); lock-free except the inject queue.
+// appeared while it checked for empty; with the LIFO slot, abort when it finds nothing);
+// steal_into also aborts when `mine` is more than half full. With the LIFO slot, a value in
+// the slot is boxed unless T is a pointer (a null pointer marks an empty slot). Complexity: push
+// O(1) (O(capacity) on overflow, under the inject lock), pop O(1) amortised, steal O(1), steal_into
+// O(k); lock-free except the inject queue.
 #pragma once
 
 #include <algorithm>
@@ -59,9 +80,11 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "deques/deque.hpp"
@@ -83,6 +106,9 @@ struct tokio_sites {
   /// push_overflow holds the inject lock from before its claim (see the file comment); false
   /// is Tokio's placement, under which a thief's "empty" is not linearizable.
   static constexpr bool overflow_locks_claim = true;
+  /// The stealable LIFO slot beside the ring (tokio_lifo_sites); false: Tokio's queue without
+  /// it (its LIFO slot private to the worker, outside the queue).
+  static constexpr bool lifo_slot = false;
   using mo = std::memory_order;
   // push (push_back_or_overflow, push_back_finish)
   static constexpr site push_load_head{
@@ -177,9 +203,9 @@ struct tokio_sites {
                                        "Acquire in Tokio; a snapshot: not needed (relaxed: more "
                                        "executions, no bug)"};
 
-  /// Every site of the variant `S` (this struct or one derived from it), in source order.
+  /// The sites of push, pop and the thieves' claim and copy of the variant `S`.
   template <class S>
-  static constexpr auto list() {
+  static constexpr auto ring_list() {
     return std::array{&S::push_load_head,
                       &S::push_load_tail,
                       &S::push_store_tail,
@@ -195,14 +221,19 @@ struct tokio_sites {
                       &S::steal_claim_cas,
                       &S::steal_claim_cas_failure,
                       &S::steal_release_cas,
-                      &S::steal_release_cas_failure,
-                      &S::steal_recheck_head,
-                      &S::steal_recheck_tail,
-                      &S::into_load_dest_tail,
-                      &S::into_load_dest_head,
-                      &S::into_store_dest_tail,
-                      &S::size_load_head,
-                      &S::size_load_tail};
+                      &S::steal_release_cas_failure};
+  }
+  /// The sites of steal_into's destination and of size_hint of the variant `S`.
+  template <class S>
+  static constexpr auto into_and_size_list() {
+    return std::array{&S::into_load_dest_tail, &S::into_load_dest_head, &S::into_store_dest_tail,
+                      &S::size_load_head, &S::size_load_tail};
+  }
+  /// Every site of the variant `S` (this struct or one derived from it), in source order.
+  template <class S>
+  static constexpr auto list() {
+    return concat_sites(ring_list<S>(), std::array{&S::steal_recheck_head, &S::steal_recheck_tail},
+                        into_and_size_list<S>());
   }
 };
 
@@ -212,6 +243,10 @@ class tokio_queue {
   using codec = detail::slot_codec<T, Mem>;
   using stored = typename codec::stored;
   using cell = typename Mem::template nonatomic<stored>;
+  // The LIFO slot holds a box (null: none) unless T is a pointer, as AtomicNotified holds a
+  // task pointer (null: none).
+  using lifo_codec = detail::slot_codec<T, Mem, !std::is_pointer_v<T>>;
+  using lifo_stored = typename lifo_codec::stored;
   using index = std::uint32_t;  // one index of index_bits bits
   static constexpr unsigned bits = Sites::index_bits;
   static_assert(bits >= 2 && bits <= 32, "tokio: index_bits in 2..32");
@@ -241,8 +276,8 @@ class tokio_queue {
   tokio_queue(const tokio_queue&) = delete;
   tokio_queue& operator=(const tokio_queue&) = delete;
 
-  /// Requires: no operation is running. Destroys the values left in the ring and the inject
-  /// queue.
+  /// Requires: no operation is running. Destroys the values left in the LIFO slot, the ring
+  /// and the inject queue.
   ~tokio_queue() {
     // Quiescent: relaxed loads read the final values.
     // by distance, at most the ring: a torn state (an abandoned model run) stays bounded
@@ -251,12 +286,96 @@ class tokio_queue {
     for (index i = 0; i < n; ++i)
       codec::discard(slot(real + i).read());
     Mem::destroy_array(buffer_, capacity_);
+    if constexpr (Sites::lifo_slot) {
+      if (const lifo_stored s = lifo_.load(std::memory_order_relaxed)) lifo_codec::discard(s);
+    }
   }
 
-  /// Thread role: owner. Always succeeds: into the ring, or (ring full) into the inject queue.
-  /// push_back_or_overflow.
+  /// Thread role: owner. Always succeeds: into the ring, or (ring full) into the inject queue
+  /// (push_back_or_overflow); with the LIFO slot, into the slot (push_lifo), and the value it
+  /// displaces into the ring or the inject queue.
   void push(T v) {
-    stored s = codec::encode(std::move(v));
+    if constexpr (Sites::lifo_slot) {
+      // push_lifo: v into the slot; the value it displaces goes to the back of the ring, as
+      // Handle::schedule_local does with push_lifo's result (push_back_or_overflow).
+      const lifo_stored prev = push_lifo(lifo_codec::encode(std::move(v)));
+      if (prev != nullptr) push_back(codec::encode(lifo_codec::decode(prev)));
+    } else {
+      push_back(codec::encode(std::move(v)));
+    }
+  }
+
+  /// Thread role: owner. With the LIFO slot, the slot's value first (pop_lifo, then pop, as
+  /// Core::next_local_task); then the oldest value of the ring, else of the inject queue;
+  /// nullopt when all are empty (exact: only the owner adds to any of them).
+  std::optional<T> pop() {
+    if constexpr (Sites::lifo_slot) {  // take_lifo: own box, no partner; RMW vs thieves' takes
+      if (const lifo_stored s = lifo_.exchange(nullptr, Mem::order(Sites::pop_take_lifo)))
+        return lifo_codec::decode(s);
+    }
+    return pop_ring();
+  }
+
+  /// Thread role: any. One value from the ring (steal_into2's protocol, at most one item
+  /// claimed); with the LIFO slot, the slot's value when the claim gets nothing (the ring
+  /// empty or another thief copying), as steal_into does; else from the inject queue. item |
+  /// empty | abort; with the LIFO slot never empty (abort: nothing found, see the file
+  /// comment).
+  steal_result<T> steal() {
+    const claim c = claim_items(1);
+    if (c.status == steal_status::item) {
+      const stored s = slot(c.first).read();
+      end_copy(c.head);
+      return steal_result<T>::item(codec::decode(s));
+    }
+    return nothing_claimed(c.status);
+  }
+
+  /// Thread role: the owner of `mine`. Requires: &mine != this. steal_into: claims half of
+  /// the ring's items (at most half of mine's capacity), copies them into `mine`, returns the
+  /// last and publishes the others in `mine`; when it claims nothing, the LIFO slot's value
+  /// (returned, not copied), else the inject queue's.
+  steal_result<T> steal_into(tokio_queue& mine) {
+    assert(&mine != this && "tokio::steal_into: cannot steal into the victim itself");
+    const index dst_tail = mine.tail_.load(Mem::order(Sites::into_load_dest_tail));  // own
+    const index dst_steal = steal_of(mine.head_.load(Mem::order(Sites::into_load_dest_head)));
+    if (distance(dst_steal, dst_tail) > mine.capacity_ / 2) return steal_result<T>::abort();
+    const claim c = claim_items(mine.capacity_ / 2);
+    if (c.status != steal_status::item) return nothing_claimed(c.status);
+    for (index i = 0; i < c.n; ++i)
+      mine.slot(dst_tail + i).write() = slot(c.first + i).read();
+    end_copy(c.head);
+    const index last = c.n - 1;
+    const stored s = mine.slot(dst_tail + last).read();
+    if (last > 0) {
+      // release (steal_into.store_dest_tail): the batch, to the destination's thieves.
+      mine.tail_.store(wrap(dst_tail + last), Mem::order(Sites::into_store_dest_tail));
+    }
+    return steal_result<T>::item(codec::decode(s));
+  }
+
+  /// Thread role: any. The ring's items from two loads, plus one for the LIFO slot (Steal::len);
+  /// the inject queue is not counted. Exact when quiescent.
+  std::int64_t size_hint() const {
+    const index real = real_of(head_.load(Mem::order(Sites::size_load_head)));
+    const std::int64_t ring = distance(real, tail_.load(Mem::order(Sites::size_load_tail)));
+    if constexpr (Sites::lifo_slot) {
+      return ring + (lifo_.load(Mem::order(Sites::size_load_lifo)) != nullptr ? 1 : 0);
+    } else {
+      return ring;
+    }
+  }
+
+ private:
+  struct claim {
+    steal_status status;
+    index first = 0;         // the first index claimed
+    index n = 0;             // how many
+    std::uint64_t head = 0;  // head after the claim: (first, first + n)
+  };
+
+  // push_back_or_overflow: s at the back of the ring, or (ring full) to the inject queue.
+  void push_back(stored s) {
     for (;;) {
       const std::uint64_t head = head_.load(Mem::order(Sites::push_load_head));
       const index steal = steal_of(head);
@@ -276,9 +395,8 @@ class tokio_queue {
     }
   }
 
-  /// Thread role: owner. The oldest value of the ring, else of the inject queue; nullopt when
-  /// both are empty.
-  std::optional<T> pop() {
+  // pop's ring and inject queue: the oldest value of the ring, else of the inject queue.
+  std::optional<T> pop_ring() {
     std::uint64_t head = head_.load(Mem::order(Sites::pop_load_head));
     for (;;) {
       const index steal = steal_of(head);
@@ -294,55 +412,6 @@ class tokio_queue {
       }
     }
   }
-
-  /// Thread role: any. One value from the ring (steal_into2's protocol, at most one item
-  /// claimed), else from the inject queue: item | empty | abort.
-  steal_result<T> steal() {
-    const claim c = claim_items(1);
-    if (c.status == steal_status::empty) return steal_inject();
-    if (c.status == steal_status::abort) return steal_result<T>::abort();
-    const stored s = slot(c.first).read();
-    end_copy(c.head);
-    return steal_result<T>::item(codec::decode(s));
-  }
-
-  /// Thread role: the owner of `mine`. Requires: &mine != this. steal_into: claims half of
-  /// the ring's items (at most half of mine's capacity), copies them into `mine`, returns the
-  /// last and publishes the others in `mine`; from the inject queue when the ring is empty.
-  steal_result<T> steal_into(tokio_queue& mine) {
-    assert(&mine != this && "tokio::steal_into: cannot steal into the victim itself");
-    const index dst_tail = mine.tail_.load(Mem::order(Sites::into_load_dest_tail));  // own
-    const index dst_steal = steal_of(mine.head_.load(Mem::order(Sites::into_load_dest_head)));
-    if (distance(dst_steal, dst_tail) > mine.capacity_ / 2) return steal_result<T>::abort();
-    const claim c = claim_items(mine.capacity_ / 2);
-    if (c.status == steal_status::empty) return steal_inject();
-    if (c.status == steal_status::abort) return steal_result<T>::abort();
-    for (index i = 0; i < c.n; ++i)
-      mine.slot(dst_tail + i).write() = slot(c.first + i).read();
-    end_copy(c.head);
-    const index last = c.n - 1;
-    const stored s = mine.slot(dst_tail + last).read();
-    if (last > 0) {
-      // release (steal_into.store_dest_tail): the batch, to the destination's thieves.
-      mine.tail_.store(wrap(dst_tail + last), Mem::order(Sites::into_store_dest_tail));
-    }
-    return steal_result<T>::item(codec::decode(s));
-  }
-
-  /// Thread role: any. The ring's items from two loads (Steal::len); the inject queue is not
-  /// counted. Exact when quiescent.
-  std::int64_t size_hint() const {
-    const index real = real_of(head_.load(Mem::order(Sites::size_load_head)));
-    return distance(real, tail_.load(Mem::order(Sites::size_load_tail)));
-  }
-
- private:
-  struct claim {
-    steal_status status;
-    index first = 0;         // the first index claimed
-    index n = 0;             // how many
-    std::uint64_t head = 0;  // head after the claim: (first, first + n)
-  };
 
   static index ring_size(std::int64_t requested) {
     constexpr std::int64_t most = std::int64_t{1} << std::min(bits - 1, 16u);
@@ -406,12 +475,49 @@ class tokio_queue {
     }
   }
 
-  // The inject queue's value; when it is empty too, the ring is read again under its lock.
+  // A thief's claim got nothing (the ring empty, or another thief copying): with the LIFO
+  // slot, its value (steal_into's take when steal_into2 returns 0); else the inject queue's.
+  steal_result<T> nothing_claimed(steal_status claimed) {
+    if constexpr (Sites::lifo_slot) {
+      // acquire half (steal.take_lifo) pairs with push.swap_lifo: the box holds the value.
+      if (const lifo_stored s = lifo_.exchange(nullptr, Mem::order(Sites::steal_take_lifo)))
+        return steal_result<T>::item(lifo_codec::decode(s));
+    }
+    if (claimed == steal_status::abort) return steal_result<T>::abort();
+    return steal_inject();
+  }
+
+  // The inject queue's value; when it is empty too, the ring is read again under its lock:
+  // empty if it is still empty, else abort. With the LIFO slot a thief reports abort instead
+  // (see the file comment), unless a test sets thieves_report_empty to show why.
   steal_result<T> steal_inject() {
     return inject_.steal([this] {
-      const index real = real_of(head_.load(Mem::order(Sites::steal_recheck_head)));
-      return real == tail_.load(Mem::order(Sites::steal_recheck_tail));
+      if constexpr (!Sites::lifo_slot) {
+        return ring_empty_again();
+      } else if constexpr (Sites::thieves_report_empty) {
+        constexpr auto sc = std::memory_order_seq_cst;  // Acquire and SeqCst loads as in len()
+        return ring_empty_again() && lifo_.load(sc) == nullptr;  // (not sites: a test's probe)
+      } else {
+        return false;
+      }
     });
+  }
+
+  bool ring_empty_again() const {
+    const index real = real_of(head_.load(Mem::order(Sites::steal_recheck_head)));
+    return real == tail_.load(Mem::order(Sites::steal_recheck_tail));
+  }
+
+  // push_lifo: one swap (AtomicNotified::swap), or (known-bad) a load and a store.
+  lifo_stored push_lifo(lifo_stored mine) {
+    if constexpr (Sites::push_swaps_lifo) {
+      // release half (push.swap_lifo) pairs with steal.take_lifo: the box, to the thief.
+      return lifo_.exchange(mine, Mem::order(Sites::push_swap_lifo));
+    } else {
+      const lifo_stored prev = lifo_.load(std::memory_order_seq_cst);  // the known-bad's load
+      lifo_.store(mine, Mem::order(Sites::push_swap_lifo));
+      return prev;
+    }
   }
 
   const index capacity_;
@@ -419,6 +525,14 @@ class tokio_queue {
   alignas(64) typename Mem::template atomic<std::uint64_t> head_{0, "head"};
   alignas(64) typename Mem::template atomic<index> tail_{0, "tail"};
   detail::overflow_queue<T, Mem, codec> inject_;
+  // The stealable LIFO slot (tokio_lifo); without it, no member at all (the model checker
+  // sees no location, so tokio's executions are the same).
+  struct no_lifo {
+    constexpr no_lifo(std::nullptr_t, const char*) noexcept {}
+  };
+  [[no_unique_address]] std::conditional_t<Sites::lifo_slot,
+                                           typename Mem::template atomic<lifo_stored>, no_lifo>
+      lifo_{nullptr, "lifo"};
 };
 
 /// KNOWN-BAD: push compares tail with the real head, as before tokio-rs/tokio#2387: it writes a
@@ -482,6 +596,74 @@ struct tokio_sites_wrap_relaxed_head : tokio_sites {
 
 template <class T, class Mem = native_memory>
 using tokio_wrap_relaxed_head = tokio_queue<T, Mem, tokio_sites_wrap_relaxed_head>;
+
+/// The sites of Tokio's local queue with its stealable LIFO slot (tokio-rs/tokio#8120, commit
+/// dea82b93f: queue.rs Local::push_lifo, pop_lifo, Steal::steal_into, len; the slot is
+/// task/atomic_notified.rs's AtomicNotified, whose swap and load are SeqCst).
+struct tokio_lifo_sites : tokio_sites {
+  static constexpr std::string_view variant = "tokio_lifo";
+  static constexpr bool lifo_slot = true;
+  /// push_lifo is one swap; false: a load and a store (tokio_lifo_push_load_store).
+  static constexpr bool push_swaps_lifo = true;
+  /// A thief that finds nothing reports abort (see the file comment); true only in a test
+  /// that shows the execution in which an empty would not be linearizable.
+  static constexpr bool thieves_report_empty = false;
+  static constexpr site push_swap_lifo{
+      "tokio::push.swap_lifo", mo::seq_cst, site_kind::rmw,
+      "AtomicNotified::swap (SeqCst); its release half pairs with steal.take_lifo (MP on the "
+      "box): the thief that takes the slot reads the value boxed before it (acquire or "
+      "relaxed: a data race on the box, killed in push2_pop_steal2); the acquire half is not "
+      "needed: the value it displaces was boxed by this owner (release: more executions, no "
+      "bug; acq_rel: the same as seq_cst)"};
+  static constexpr site pop_take_lifo{
+      "tokio::pop.take_lifo", mo::seq_cst, site_kind::rmw,
+      "AtomicNotified::take (SeqCst); not needed: the value it takes was boxed by this owner "
+      "and the null it leaves carries nothing; RMW atomicity alone keeps a thief's take from "
+      "taking it too (relaxed: more executions, no bug)"};
+  static constexpr site steal_take_lifo{
+      "tokio::steal.take_lifo", mo::seq_cst, site_kind::rmw,
+      "AtomicNotified::take (SeqCst); its acquire half pairs with push.swap_lifo (MP on the "
+      "box): release or relaxed is a data race on the box (killed in push2_pop_steal2); the "
+      "release half and seq_cst are not needed (acquire: more executions, no bug)"};
+  static constexpr site size_load_lifo{
+      "tokio::size_hint.load_lifo", mo::seq_cst, site_kind::load,
+      "AtomicNotified::is_some (SeqCst); a snapshot: not needed (relaxed: more executions, no "
+      "bug)"};
+  static constexpr site size_load_head{
+      "tokio::size_hint.load_head", mo::acquire, site_kind::load,
+      "as steal.load_head; not needed in any client of this variant (relaxed: the same "
+      "executions): a value reaches the ring only when a later push displaces it from the "
+      "slot, and no client's size_hint then reads a head newer than its tail (in tokio, "
+      "pop_push_pop_steal2 kills the weakening)"};
+
+  /// Every site of the variant `S`, in source order (no re-read under the inject lock: a
+  /// thief that finds nothing reports abort).
+  template <class S>
+  static constexpr auto list() {
+    return concat_sites(std::array{&S::push_swap_lifo, &S::pop_take_lifo}, ring_list<S>(),
+                        std::array{&S::steal_take_lifo}, into_and_size_list<S>(),
+                        std::array{&S::size_load_lifo});
+  }
+};
+
+template <class T, class Mem = native_memory>
+using tokio_lifo = tokio_queue<T, Mem, tokio_lifo_sites>;
+
+/// KNOWN-BAD: push_lifo reads the slot and then stores the new value (a private slot's take
+/// and set, Tokio's Core::lifo_slot before the slot became stealable, made atomic without one
+/// swap). A thief that takes the old value between the load and the store takes it, and the
+/// owner pushes it to the ring as well: the value is taken twice (its box is opened twice; the
+/// model checker reports the second opening as a use after free).
+struct tokio_lifo_sites_push_load_store : tokio_lifo_sites {
+  static constexpr std::string_view variant = "tokio_lifo_push_load_store";
+  static constexpr bool known_bad = true;
+  static constexpr std::string_view known_bad_reason =
+      "push_lifo loads the slot and then stores: a thief takes the displaced value too";
+  static constexpr bool push_swaps_lifo = false;
+};
+
+template <class T, class Mem = native_memory>
+using tokio_lifo_push_load_store = tokio_queue<T, Mem, tokio_lifo_sites_push_load_store>;
 
 }  // namespace stealcheck
 // SPDX-License-Identifier: Apache-2.0

@@ -105,7 +105,8 @@ constexpr std::span<const site* const> sites_of() noexcept {
   return std::span<const site* const>(detail::site_table<Sites>::table);
 }
 
-/// A variant_info filled from a `*_sites` struct: its name, known-bad flag and reason, sites.
+/// A variant_info filled from a `*_sites` struct: its name, known-bad flag and reason, sites,
+/// and `thieves_report_empty` when the struct declares it (as the deque's code reads it).
 template <class Sites>
 constexpr variant_info info_from_sites(std::string_view summary, bool bounded = false,
                                        bool batch_steal = false) {
@@ -117,6 +118,8 @@ constexpr variant_info info_from_sites(std::string_view summary, bool bounded = 
   i.bounded = bounded;
   i.batch_steal = batch_steal;
   i.sites = sites_of<Sites>();
+  if constexpr (requires { Sites::thieves_report_empty; })
+    i.thieves_report_empty = Sites::thieves_report_empty;
   return i;
 }
 

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   register_model_only<dotnet_tag::deque>(builtin::dotnet);
   register_model_only<idempotent_tag::deque>(builtin::idempotent);
   register_model_only<tokio_tag::deque>(builtin::tokio);
+  register_model_only<tokio_lifo_tag::deque>(builtin::tokio_lifo);
   register_model_only<go_tag::deque>(builtin::go);
   register_model_only<crossbeam_lifo_tag::deque>(builtin::crossbeam_lifo);
   register_model_only<crossbeam_fifo_tag::deque>(builtin::crossbeam_fifo);

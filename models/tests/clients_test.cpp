@@ -615,6 +615,24 @@ TEST(Clients, GoThiefEmptyIsNotLinearizableWithRunnext) {
       clients::scripts::push2_push2_steal_2thieves, builtin::go);
 }
 
+// tokio_lifo's thieves report abort, never empty (deques/tokio.hpp), for the reason Go's do:
+// while a push moves the slot's old value into the ring (after its swap, before its store of
+// tail), a second thief that takes the new value leaves the old one in neither, and a thief
+// that then finds the ring, the slot and the inject queue empty, even re-reading the ring and
+// the slot under the inject lock, reports empty beside a value pushed and not taken.
+struct tokio_lifo_sites_thief_reports_empty : tokio_lifo_sites {
+  static constexpr bool thieves_report_empty = true;
+};
+template <class T, class Mem>
+using tokio_lifo_thief_reports_empty = tokio_queue<T, Mem, tokio_lifo_sites_thief_reports_empty>;
+
+TEST(Clients, TokioLifoThiefEmptyIsNotLinearizableWithTheStealableSlot) {
+  if (!full_scale)
+    GTEST_SKIP() << "a claim about tokio's source: release only (models/tests/sweep.hpp)";
+  expect_empty_steal_needs_the_change<tokio_lifo_tag, variant_tag<tokio_lifo_thief_reports_empty>>(
+      clients::scripts::push2_push2_steal_2thieves, builtin::tokio_lifo);
+}
+
 // crossbeam-deque's thieves load the ring again before their CAS and give up if the owner has
 // swapped it (the fix of CVE-2021-32810). A LIFO victim's batch reads every value from the ring
 // it loaded once: after a shrink, a pop and a push, the old ring still holds the popped value at
