@@ -7,7 +7,10 @@
 # average. Exits 1 after the loop if any run failed, naming them.
 #
 # A nightly recipe, not a timed test: a release run takes about 2-5 minutes on 2 cores under
-# this load, a sanitizer run longer (pass `-- --quick` there). Builds the preset first.
+# this load, a sanitizer run longer (pass `-- --quick` there; under tsan also `--checks
+# stress,lincheck` and the correct variants by name: ThreadSanitizer's memory grows with every
+# model execution, and it hides the reorderings that catch known-bads natively; docs/verify.md).
+# Builds the preset first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-20}
@@ -17,8 +20,15 @@ shift $(($# < 2 ? $# : 2))
 out=${OUT:-build/verify-loop}
 load=${LOAD:-2}
 bash ci/install-deps.sh
-bash ci/build.sh "$preset" stealcheck
-bin=build/$preset/tools/stealcheck
+if [ "$preset" = tsan ]; then
+  # the tsan preset builds only the tests that run several threads (STEALCHECK_TESTS=threads),
+  # not the command: build it beside, in the same configuration with every target
+  BUILD_DIR=build/tsan-command CMAKE_ARGS=-DSTEALCHECK_TESTS=all bash ci/build.sh tsan stealcheck
+  bin=build/tsan-command/tools/stealcheck
+else
+  bash ci/build.sh "$preset" stealcheck
+  bin=build/$preset/tools/stealcheck
+fi
 mkdir -p "$out"
 : >"$out/summary.txt"
 busy=()

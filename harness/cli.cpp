@@ -2,6 +2,7 @@
 #include "harness/cli.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -128,7 +129,28 @@ struct verify_args {
   bool quick = false;
   std::string json_file;
   std::uint64_t seed = 1;
+  std::string checks_list;          // --checks as given: one comma list
+  std::vector<std::string> checks;  // its names (empty: all columns)
 };
+
+// The checkers named by --checks, in the table's order; all of them when none is named.
+std::vector<checker> select_checks(const std::vector<checker>& all,
+                                   const std::vector<std::string>& names) {
+  if (names.empty()) return all;
+  std::vector<std::string> known;
+  for (const auto& c : all)
+    known.push_back(c.name);
+  for (const auto& n : names) {
+    if (std::find(known.begin(), known.end(), n) == known.end())
+      throw usage_error(
+          fmt::format("unknown check '{}' in --checks (known: {})", n, fmt::join(known, ", ")));
+  }
+  std::vector<checker> out;
+  for (const auto& c : all) {
+    if (std::find(names.begin(), names.end(), c.name) != names.end()) out.push_back(c);
+  }
+  return out;
+}
 
 struct row {
   const variant* v;
@@ -254,6 +276,8 @@ void write_json(const std::string& file, const std::vector<checker>& checkers,
   nlohmann::json j;
   j["stealcheck_version"] = version();
   j["seed"] = a.seed;
+  for (const auto& c : checkers)
+    j["checks_run"].push_back(c.name);
   for (const auto& r : rows) {
     nlohmann::json jr{{"variant", r.v->name()},
                       {"known_bad", r.v->info().known_bad},
@@ -274,7 +298,8 @@ void write_json(const std::string& file, const std::vector<checker>& checkers,
   out << j.dump(2) << '\n';
 }
 
-int run_verify(const std::vector<checker>& checkers, const verify_args& a) {
+int run_verify(const std::vector<checker>& all_checkers, const verify_args& a) {
+  const std::vector<checker> checkers = select_checks(all_checkers, a.checks);
   const auto selected = select(a);
   note_fatal_signals();  // a crash of verify itself names the unit it was running
   verify_options o;
@@ -287,7 +312,9 @@ int run_verify(const std::vector<checker>& checkers, const verify_args& a) {
   status_line progress("verify", "checks", units);  // on a terminal only
   o.progress = &progress;
   const table_layout layout(checkers, selected);
-  fmt::print("{} verify (seed {}{})\n\n", program_name(), a.seed, a.quick ? ", quick" : "");
+  fmt::print(
+      "{} verify (seed {}{}{})\n\n", program_name(), a.seed, a.quick ? ", quick" : "",
+      a.checks.empty() ? std::string() : ", checks " + fmt::format("{}", fmt::join(a.checks, ",")));
   print_header(checkers, layout);
   std::vector<row> rows;
   for (const variant* v : selected) {
@@ -320,7 +347,23 @@ void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_
   cmd->add_flag("--quick", a->quick, "Smaller bounds (the test suite's smoke run)");
   cmd->add_option("--json", a->json_file, "Also write the results as JSON");
   cmd->add_option("--seed", a->seed, "Seed of the randomized checkers (default 1)");
-  cmd->callback([a, cs, &exit_code] { exit_code = run_verify(*cs, *a); });
+  cmd->add_option("--checks", a->checks_list,
+                  "Only these columns, a comma list of the table's checks (default all); a "
+                  "known-bad must then be caught by one of them");
+  cmd->callback([a, cs, &exit_code] {
+    a->checks = a->checks_list.empty() ? std::vector<std::string>{} : split_commas(a->checks_list);
+    exit_code = run_verify(*cs, *a);
+  });
+}
+
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> out;
+  for (std::size_t from = 0;;) {
+    const std::size_t comma = list.find(',', from);
+    out.push_back(list.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    if (comma == std::string::npos) return out;
+    from = comma + 1;
+  }
 }
 
 }  // namespace stealcheck::harness

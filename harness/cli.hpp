@@ -4,6 +4,7 @@
 //   add_list_command   `list [--sites VARIANT]`: the registered variants, or one's sites
 //   add_verify_command `verify`: every checker on every selected variant, one table
 //   default_seed       a fresh seed for a randomized run given none (always printed)
+//   split_commas       an option's comma list, taken apart
 //
 // Exit codes: 0 success, 1 a check failed (a bug was found), 2 bad input: CLI11 parse errors
 // and harness::usage_error alike, printed as one line "<program>: error: <what>" on stderr.
@@ -13,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "harness/checker.hpp"
@@ -26,14 +28,17 @@ int run_cli(CLI::App& app, int argc, char** argv, const int& exit_code, const ch
 
 void add_list_command(CLI::App& app, int& exit_code);
 
-/// `verify [variants...] [--include-known-bad] [--quick] [--json FILE] [--seed S]`: runs
-/// every checker of `checkers` (one column each, in this order) on every selected variant.
-/// Exit 0 iff every correct variant passes every checker and every known-bad variant included
-/// is caught by at least one (an expected failure).
+/// `verify [variants...] [--include-known-bad] [--quick] [--checks LIST] [--json FILE]
+/// [--seed S]`: runs every checker of `checkers` (one column each, in this order; --checks: the
+/// named ones) on every selected variant. Exit 0 iff every correct variant passes every checker
+/// run and every known-bad variant included is caught by at least one (an expected failure).
 void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_code);
 
 /// A fresh seed per run (from the clock), for runs given no --seed; print it with the run.
 std::uint64_t default_seed();
+
+/// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}. Empty names are kept, for the caller to refuse.
+std::vector<std::string> split_commas(const std::string& list);
 
 }  // namespace stealcheck::harness
 // SPDX-License-Identifier: Apache-2.0
