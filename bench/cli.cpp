@@ -15,6 +15,7 @@
 
 #include "bench/runner.hpp"
 #include "bench/runtimes.hpp"
+#include "harness/cli.hpp"
 
 namespace stealcheck::bench {
 namespace {
@@ -25,24 +26,11 @@ struct bench_args {
   bool quick = false;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t comma = s.find(',', start);
-    const std::size_t end = comma == std::string::npos ? s.size() : comma;
-    out.push_back(s.substr(start, end - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 // Fills cfg from args; on bad input returns the one-line error.
 std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
   if (!a.kernels.empty()) {
     cfg.kernels.clear();
-    for (const auto& name : split(a.kernels)) {
+    for (const auto& name : harness::split_commas(a.kernels)) {
       const std::optional<kernel_id> id = kernel_by_name(name);
       if (!id) {
         std::vector<std::string_view> names;
@@ -54,23 +42,26 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
     }
   }
   cfg.threads.clear();
-  for (const auto& t : split(a.threads)) {
+  for (const auto& t : harness::split_commas(a.threads)) {
     const std::optional<std::uint32_t> v = parse_uint(t, 1, 255);
     if (!v)
       return fmt::format("bad thread count '{}' in --threads (want integers 1..255, e.g. 1,2)", t);
     cfg.threads.push_back(*v);
   }
   if (!a.runtimes.empty()) {
-    for (const auto& name : split(a.runtimes)) {
+    for (const auto& name : harness::split_commas(a.runtimes)) {
       if (name == "omp-llvm") {
         if (auto why = omp_llvm_unavailable())
           return fmt::format("runtime 'omp-llvm' is not available: {}", *why);
       }
       if (make_runtime(name) == nullptr)
         return fmt::format(
-            "unknown runtime '{}' (known: {}; an sc-* runtime may end in /t<K>, a fork "
-            "throttle with K in 1..{}, e.g. sc-split/t4)",
-            name, fmt::join(all_runtime_names(), ", "), max_throttle);
+            "unknown runtime '{}' (known: {}; an sc-* runtime may end in policies, each once: "
+            "/t<K> a fork throttle with K in 1..{}, /uniform, /sweep or /last_victim the victim "
+            "order, /spin<US> microseconds of stealing before parking in 0..{}, /pause, "
+            "/snooze or /yield the wait between failed steals, /one or /half what a batch "
+            "steal takes; e.g. sc-split/t4/sweep)",
+            name, fmt::join(all_runtime_names(), ", "), max_throttle, max_spin_us);
       cfg.runtimes.push_back(name);
     }
   }
@@ -165,8 +156,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
       "crossbeam_lifo) "
       "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
-      "the cs kernels run serially; an sc name may end in /t<K>: forks throttled at "
-      "K waiting tasks, e.g. sc-split/t4)");
+      "the cs kernels run serially; an sc name may end in policies: /t<K> forks throttled at "
+      "K waiting tasks, /uniform|/sweep|/last_victim the victim order, /spin<US> the idle "
+      "spin in microseconds, /pause|/snooze|/yield the wait between failed steals, "
+      "/one|/half what a batch steal takes, e.g. "
+      "sc-split/t4/sweep/spin0)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE");

@@ -162,7 +162,50 @@ void print_speedups(const bench_report& r, std::FILE* out) {
   }
 }
 
+void print_greedy_bound(const bench_report& r, std::FILE* out) {
+  bool header = false;
+  for (const auto& k : r.kernels) {
+    const std::string name(kernel_name(k.kernel));
+    for (const auto& one : r.rows) {
+      if (one.kernel != name || one.threads != 1 || !is_pool_runtime(one.runtime)) continue;
+      const std::optional<greedy_fit> fit = fit_greedy_bound(r, k, one.runtime);
+      if (!fit) continue;
+      if (!header) {
+        fmt::print(out,
+                   "\nBlumofe-Leiserson: T_P against T1/P_A + c*T_inf (P_A the cores the run got, "
+                   "T_inf = span x T1/tasks), c fitted over P >= 2:\n");
+        header = true;
+      }
+      std::string per_p;
+      for (const auto& [p, c] : fit->per_p)
+        per_p += fmt::format("{}P={}: {:.0f}", per_p.empty() ? "" : " ", p, c);
+      fmt::print(out, "  {:<8} {:<22} T_inf {:>9.3f} us  c {:>9.0f}  ({})\n", name, one.runtime,
+                 fit->t_inf * 1e6, fit->c, per_p);
+    }
+  }
+}
+
 }  // namespace
+
+std::optional<greedy_fit> fit_greedy_bound(const bench_report& r, const kernel_info& k,
+                                           std::string_view runtime) {
+  const std::string name(kernel_name(k.kernel));
+  const result_row* one = find_row(r, name, runtime, 1);
+  if (one == nullptr || k.tasks == 0 || k.span <= 0) return std::nullopt;
+  greedy_fit fit;
+  fit.t_inf = static_cast<double>(k.span) * one->seconds / static_cast<double>(k.tasks);
+  double sum = 0;
+  for (const auto& row : r.rows) {
+    if (row.kernel != name || row.runtime != runtime || row.threads < 2) continue;
+    const double p_a = std::clamp(row.cores, 1.0, static_cast<double>(row.threads));
+    const double c = (row.seconds - one->seconds / p_a) / fit.t_inf;
+    fit.per_p.emplace_back(row.threads, c);
+    sum += c;
+  }
+  if (fit.per_p.empty()) return std::nullopt;
+  fit.c = sum / static_cast<double>(fit.per_p.size());
+  return fit;
+}
 
 void print_table(const bench_report& r, std::FILE* out) {
   if (r.line_transfer_ns_start > 0 && r.line_transfer_ns_end > 0)
@@ -202,6 +245,7 @@ void print_table(const bench_report& r, std::FILE* out) {
                i.own_ms_per_idle_s ? fmt::format("{:.3f}", *i.own_ms_per_idle_s) : "-",
                i.cpu_ms_per_idle_s);
   print_speedups(r, out);
+  print_greedy_bound(r, out);
   print_targets(r, out);
   fmt::print(out, "\nresults: {}\n", r.checks_ok ? "all checked ok" : "SOME RESULTS WRONG");
 }

@@ -163,20 +163,72 @@ std::unique_ptr<runtime> make_coro_serial_runtime() {
   return std::make_unique<coro_serial_runtime>();
 }
 
-std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
-  scheduler::pool_options opts;
-  std::string_view deque = variant;
-  if (const std::size_t slash = variant.find("/t"); slash != std::string_view::npos) {
-    const std::optional<std::uint32_t> k = parse_uint(variant.substr(slash + 2), 1, max_throttle);
-    if (!k) return nullptr;
-    opts.throttle = *k;
-    deque = variant.substr(0, slash);
+namespace {
+
+// The policy whose name (scheduler's *_name) is `part`, among `all`; nullopt for none.
+template <class E, std::size_t N>
+std::optional<E> policy_named(std::string_view part, const E (&all)[N],
+                              std::string_view (*name)(E) noexcept) {
+  for (const E e : all)
+    if (name(e) == part) return e;
+  return std::nullopt;
+}
+
+constexpr scheduler::victim_policy victim_orders[] = {scheduler::victim_policy::uniform,
+                                                      scheduler::victim_policy::sweep,
+                                                      scheduler::victim_policy::last_victim};
+constexpr scheduler::idle_policy idle_waits[] = {
+    scheduler::idle_policy::pause, scheduler::idle_policy::snooze, scheduler::idle_policy::yield};
+
+}  // namespace
+
+std::optional<pool_name> parse_pool_name(std::string_view name) {
+  pool_name out;
+  std::size_t slash = name.find('/');
+  out.deque = name.substr(0, slash);
+  bool throttle = false, victims = false, spin = false, amount = false, idle = false;
+  while (slash != std::string_view::npos) {
+    const std::size_t next = name.find('/', slash + 1);
+    const std::string_view part = name.substr(
+        slash + 1, next == std::string_view::npos ? std::string_view::npos : next - slash - 1);
+    slash = next;
+    if (part.starts_with("spin") && !spin) {
+      const std::optional<std::uint32_t> us = parse_uint(part.substr(4), 0, max_spin_us);
+      if (!us) return std::nullopt;
+      out.options.spin = std::chrono::microseconds(*us);
+      spin = true;
+    } else if (part.starts_with("t") && !throttle) {
+      const std::optional<std::uint32_t> k = parse_uint(part.substr(1), 1, max_throttle);
+      if (!k) return std::nullopt;
+      out.options.throttle = *k;
+      throttle = true;
+    } else if (const auto v = policy_named(part, victim_orders, scheduler::victim_policy_name);
+               v && !victims) {
+      out.options.victims = *v;
+      victims = true;
+    } else if (const auto w = policy_named(part, idle_waits, scheduler::idle_policy_name);
+               w && !idle) {
+      out.options.idle = *w;
+      idle = true;
+    } else if (!amount && (part == "one" || part == "half")) {
+      out.options.steal =
+          part == "one" ? scheduler::steal_amount::one : scheduler::steal_amount::half;
+      amount = true;
+    } else {
+      return std::nullopt;  // unknown, or said twice
+    }
   }
+  return out;
+}
+
+std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
+  const std::optional<pool_name> parsed = parse_pool_name(variant);
+  if (!parsed) return nullptr;
   std::unique_ptr<runtime> r;
   scheduler::for_each_pool_variant([&](auto tag, std::string_view name) {
-    if (name == deque)
+    if (name == parsed->deque)
       r = std::make_unique<pool_runtime<typename decltype(tag)::type>>("sc-" + std::string(variant),
-                                                                       opts);
+                                                                       parsed->options);
   });
   return r;
 }

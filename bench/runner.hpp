@@ -29,6 +29,8 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/kernels.hpp"
@@ -103,6 +105,23 @@ struct bench_report {
 /// Runs the benchmark; progress lines go to `progress` (may be nullptr).
 bench_report run_bench(const bench_config& cfg, std::FILE* progress);
 void print_table(const bench_report& r, std::FILE* out);
+
+/// The Blumofe-Leiserson check of one pool runtime on one kernel: their bound
+/// E[T_P] <= T1/P + O(T_inf) (JACM 46(5) 1999), with T_inf estimated as the span (fork levels)
+/// times T1's mean time per task, and P replaced by P_A, the cores a run got (result_row::cores,
+/// at most P), as Arora, Blumofe and Plaxton bound a multiprogrammed machine (SPAA 1998):
+/// T1/P_A + O(T_inf P/P_A). c is the least-squares fit of T_P = T1/P_A + c*T_inf over the rows
+/// with P >= 2 (T_inf is one number per kernel, so the mean of the per-P values). A c that stays
+/// put as P grows is the bound holding with that constant; its size is what a steal costs in
+/// tasks' time.
+struct greedy_fit {
+  double t_inf = 0;  ///< seconds
+  double c = 0;
+  std::vector<std::pair<unsigned, double>> per_p;  ///< (P, (T_P - T1/P_A) / T_inf)
+};
+/// nullopt without a row at P = 1 and one at P >= 2, or a kernel without tasks or span.
+std::optional<greedy_fit> fit_greedy_bound(const bench_report& r, const kernel_info& k,
+                                           std::string_view runtime);
 std::string report_json(const bench_report& r, const std::string& command);
 /// A report read back from report_json's output (of this version or an earlier one: a key it
 /// lacks reads as not measured, the kernel named "uts" is uts-fine). On a malformed text:

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bench/kernels.hpp"
+#include "scheduler/pool_options.hpp"
 #include "scheduler/task.hpp"
 
 namespace stealcheck::bench {
@@ -58,10 +59,24 @@ std::unique_ptr<runtime> make_serial_runtime();
 /// cost, without any scheduler.
 std::unique_ptr<runtime> make_coro_serial_runtime();
 /// variant: a name of scheduler/variants.hpp ("chase_lev", "the", ...), optionally followed by
-/// "/t<K>": the pool then throttles binary forks at K waiting tasks
-/// (scheduler::pool_options::throttle; K in 1..max_throttle); nullptr for any other name.
+/// policies, each at most once, in any order (parse_pool_name); nullptr for any other name.
 std::unique_ptr<runtime> make_pool_runtime(std::string_view variant);
 inline constexpr std::uint32_t max_throttle = 65536;
+inline constexpr std::uint32_t max_spin_us = 1000000;
+
+/// A pool runtime's name taken apart: "split/t4/sweep/spin0" is the split deque's pool with
+/// forks throttled at 4 waiting tasks (scheduler::pool_options::throttle, K in 1..max_throttle),
+/// victims in sweep order (pool_options::victims: uniform, sweep or last_victim) and idle workers
+/// that park after one round (pool_options::spin in microseconds, 0..max_spin_us);
+/// "steal_half/one" steals one task at a time from a batch-stealing deque
+/// (pool_options::steal: one or half); "chase_lev/snooze" waits between failed attempts as
+/// crossbeam's Backoff::snooze (pool_options::idle: pause, snooze or yield).
+struct pool_name {
+  std::string_view deque;
+  scheduler::pool_options options;
+};
+/// nullopt when a part is unknown, out of range or given twice; the deque name is not checked.
+std::optional<pool_name> parse_pool_name(std::string_view name);
 
 /// The whole of s as a decimal integer in [lo, hi] (thread counts, throttles); nullopt for
 /// anything else (empty, a sign, trailing characters, out of range).

@@ -8,7 +8,8 @@
 //   - a worker pushes spawned work on the bottom of its own deque and pops from the bottom;
 //   - a worker without work steals from the top of a victim chosen uniformly at random by its
 //     own seeded generator (victim_rng), so the expected number of steal attempts is O(P*T_inf)
-//     as those papers bound it; when P exceeds the cores, failed attempts yield the processor
+//     as those papers bound it (pool_options::victims selects the runtimes' other orders,
+//     scheduler/victims.hpp); when P exceeds the cores, failed attempts yield the processor
 //     (ABP's yield, which their multiprogrammed bound needs);
 //   - a worker waiting for a join helps: it pops its own deque, then steals from the other
 //     deques (the join itself lives in scheduler/fork_join.hpp). It never takes injected work,
@@ -49,28 +50,10 @@
 #include "scheduler/frame_arena.hpp"
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
+#include "scheduler/pool_options.hpp"
 #include "scheduler/task.hpp"
 
 namespace stealcheck::scheduler {
-
-struct pool_options {
-  /// How long an idle worker keeps stealing before it parks (time, not iterations).
-  std::chrono::microseconds spin{50};
-  /// Seed of the per-worker victim generators (worker i uses seed + i).
-  std::uint64_t seed = 0x5eed;
-  /// Throttling of binary forks: fork_join runs both branches inline on the calling worker,
-  /// pushing nothing, while that worker's deque already holds at least `throttle` tasks
-  /// (owner_size below). 0: never, every fork is pushed (the work-first fork of Cilk-5).
-  /// The waiting tasks are older than the fork and thieves take the oldest first, so a thief
-  /// finds work as long as the deque holds any; as they are stolen, the owner's next forks are
-  /// pushed again. What it saves is the push, the pop and the task record of every fork made
-  /// while the deque is full enough (libgomp and LLVM's OpenMP run tasks undeferred past a
-  /// task-count limit in the same way). task_group is never throttled: running a spawned task
-  /// inline would hide the rest of the spawning loop, usually the larger part, from thieves.
-  /// coro_pool ignores it for the same reason: a fork that did not push its continuation would
-  /// hide the rest of the forking function from thieves.
-  std::uint32_t throttle = 0;
-};
 
 template <class D>
 requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
@@ -100,15 +83,15 @@ STEALCHECK_OWNER_INLINE inline std::int64_t owner_size(const D& d) {
 }
 
 /// Thread role: the owner of `mine`. One steal from `victim`: a batch-stealing deque steals
-/// half (the rest lands in `mine`), any other one item.
+/// half (the rest lands in `mine`) unless `amount` is one, any other deque one item.
 template <class D>
-steal_result<task*> steal_task(D& victim, D& mine) {
+steal_result<task*> steal_task(D& victim, D& mine, steal_amount amount = steal_amount::half) {
   if constexpr (batch_stealing_deque<D>) {
-    return victim.steal_into(mine);
-  } else {
-    static_cast<void>(mine);
-    return victim.steal();
+    if (amount == steal_amount::half) return victim.steal_into(mine);
   }
+  static_cast<void>(mine);
+  static_cast<void>(amount);
+  return victim.steal();
 }
 
 /// One worker: its deque, generator and counters. Thread role: everything here is used by the
@@ -123,6 +106,7 @@ struct alignas(64) worker {
   std::uint32_t throttle;  // pool_options::throttle, beside `owner`: both read on every fork
   unsigned index;
   victim_rng rng;
+  unsigned last_victim = no_victim;  // victim_policy::last_victim's slot
   worker_counters counters;
   /// Coroutine frames of the continuation-stealing mode (scheduler/coro_pool.hpp); child
   /// stealing never allocates from it.
@@ -359,29 +343,24 @@ class pool {
                        [](const auto& v) { return v->deque.size_hint() > 0; });
   }
 
-  // One round: the injection queue (only at the bottom of the stack, see help_until), then P-1
-  // victims chosen uniformly at random (with replacement, as Blumofe-Leiserson analyse it).
-  // Returns a task or nullptr.
+  // One round: the injection queue (only at the bottom of the stack, see help_until), then the
+  // victims of pool_options::victims (by default P-1 chosen uniformly at random, with
+  // replacement, as Blumofe-Leiserson analyse it). Returns a task or nullptr.
   task* steal_round(worker_type& w, bool take_injected_first) {
     if (take_injected_first) {
       if (task* t = take_injected()) return t;
     }
-    const unsigned p = size();
-    for (unsigned k = 1; k < p; ++k) {
-      unsigned v = w.rng.below(p - 1);
-      if (v >= w.index) ++v;  // uniform over the other workers
-      if (task* t = steal_from(w, *workers_[v])) return t;
-    }
-    return nullptr;
+    return steal_round_in_order(opts_.victims, size(), w.index, w.rng, w.last_victim,
+                                [&](unsigned v) { return steal_from(w, *workers_[v]); });
   }
 
   task* steal_from(worker_type& thief, worker_type& victim) {
     worker_counters::bump(thief.counters.steal_attempts);
-    steal_result<task*> r = steal_task(victim.deque, thief.deque);  // half: the rest in ours
+    steal_result<task*> r = steal_task(victim.deque, thief.deque, opts_.steal);
     switch (r.status()) {
       case steal_status::item:
         worker_counters::bump(thief.counters.steals);
-        if constexpr (batch_stealing_deque<D>) {  // the rest of the batch is in our deque
+        if constexpr (batch_stealing_deque<D>) {  // the rest of a batch is in our deque
           worker_counters::bump(thief.counters.stolen_tasks,
                                 1 + static_cast<std::uint64_t>(thief.deque.size_hint()));
         } else {
@@ -401,15 +380,14 @@ class pool {
 
   task* take_injected() { return injected_.take(); }
 
-  // Failed attempts: pause, and yield the processor from time to time (ABP: with more workers
-  // than processors, a thief that does not yield can delay the worker holding the work).
-  static void backoff(unsigned fails) noexcept {
-    if (fails % 4 == 0) {
-      std::this_thread::yield();
-    } else {
-      for (unsigned i = 0; i < 16; ++i)
-        cpu_relax();
-    }
+  // Failed attempts: the wait of pool_options::idle (by default pause, and yield the processor
+  // from time to time: ABP, with more workers than processors a thief that does not yield can
+  // delay the worker holding the work).
+  void backoff(unsigned fails) const noexcept {
+    const idle_wait w = idle_wait_after(opts_.idle, fails);
+    for (unsigned i = 0; i < w.pauses; ++i)
+      cpu_relax();
+    if (w.yield) std::this_thread::yield();
   }
 
   pool_options opts_;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <chrono>
 #include <cmath>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "bench/measure.hpp"
+#include "bench/runtimes.hpp"
 
 namespace stealcheck::bench {
 namespace {
@@ -160,6 +162,65 @@ TEST(BenchRunner, JsonReadsBackWhatItWroteAndNamesWhatIsMalformed) {
   EXPECT_FALSE(read_report_json(R"({"kernels": [{"kernel": "nope"}], "rows": []})", command, error)
                    .has_value());
   EXPECT_NE(error.find("unknown kernel 'nope'"), std::string::npos) << error;
+}
+
+// A pool runtime's name: every policy in any order, each at most once, with its range.
+TEST(BenchPoolName, PoliciesParseInAnyOrderAndBadOnesAreRefused) {
+  const std::optional<pool_name> a = parse_pool_name("split/t4/sweep/spin0");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->deque, "split");
+  EXPECT_EQ(a->options.throttle, 4u);
+  EXPECT_EQ(a->options.victims, scheduler::victim_policy::sweep);
+  EXPECT_EQ(a->options.spin, std::chrono::microseconds(0));
+  const std::optional<pool_name> b = parse_pool_name("chase_lev/last_victim/t16");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->options.throttle, 16u);
+  EXPECT_EQ(b->options.victims, scheduler::victim_policy::last_victim);
+  EXPECT_EQ(b->options.spin, scheduler::pool_options{}.spin) << "the default spin is kept";
+  const std::optional<pool_name> c = parse_pool_name("the");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->options.victims, scheduler::victim_policy::uniform);
+  EXPECT_EQ(c->options.steal, scheduler::steal_amount::half);
+  const std::optional<pool_name> d = parse_pool_name("steal_half/one");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->options.steal, scheduler::steal_amount::one);
+  const std::optional<pool_name> e = parse_pool_name("chase_lev/snooze/spin0");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->options.idle, scheduler::idle_policy::snooze);
+  EXPECT_EQ(c->options.idle, scheduler::idle_policy::pause);
+  for (const char* bad :
+       {"split/t0", "split/tx", "split/t4/t8", "split/sweep/uniform", "split/spin",
+        "split/spin1000001", "split/nearest", "split/", "split//t4"})
+    EXPECT_FALSE(parse_pool_name(bad)) << bad;
+}
+
+// The greedy-bound fit on a report made up for it: T1 = 1 ms, 1000 tasks, span 10 (T_inf =
+// 10 us); P = 2 on 2 cores takes T1/2 + 2 T_inf, P = 4 on 2 cores (P_A = 2) T1/2 + 4 T_inf:
+// c = 2 and 4 per P, 3 fitted. A runtime without a P = 1 row has no fit.
+TEST(BenchReport, GreedyBoundFitUsesTheCoresTheRunGot) {
+  bench_report r;
+  r.kernels.push_back({kernel_id::fib, "n=1", 0, 1000, 10, 1, 0.001});
+  auto row = [&](const char* rt, unsigned p, double seconds, double cores) {
+    result_row x;
+    x.kernel = "fib";
+    x.runtime = rt;
+    x.threads = p;
+    x.seconds = seconds;
+    x.cores = cores;
+    r.rows.push_back(x);
+  };
+  row("sc-split", 1, 1e-3, 1.0);
+  row("sc-split", 2, 0.5e-3 + 2 * 10e-6, 2.0);
+  row("sc-split", 4, 0.5e-3 + 4 * 10e-6, 2.0);
+  row("sc-chase_lev", 2, 1e-3, 2.0);
+  const std::optional<greedy_fit> fit = fit_greedy_bound(r, r.kernels[0], "sc-split");
+  ASSERT_TRUE(fit);
+  EXPECT_NEAR(fit->t_inf, 10e-6, 1e-12);
+  ASSERT_EQ(fit->per_p.size(), 2U);
+  EXPECT_NEAR(fit->per_p[0].second, 2.0, 1e-9);
+  EXPECT_NEAR(fit->per_p[1].second, 4.0, 1e-9) << "P = 4 on two cores is judged against T1/2";
+  EXPECT_NEAR(fit->c, 3.0, 1e-9);
+  EXPECT_FALSE(fit_greedy_bound(r, r.kernels[0], "sc-chase_lev"));
 }
 
 }  // namespace

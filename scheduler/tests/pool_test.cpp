@@ -228,6 +228,67 @@ TYPED_TEST(PoolTest, ThrottledForksArePushedOnlyBelowTheThrottle) {
   EXPECT_LT(throttled_pushes(n, 0, 4), fib_forks(n) / 2) << "the test would not throttle";
 }
 
+// Every victim policy runs fib to the right result on 1-4 workers, and its counters agree
+// (each steal was an attempt; attempts = steals + empty + abort once the pool is idle).
+TYPED_TEST(PoolTest, EveryVictimPolicyComputesTheRightResult) {
+  const int n = full ? 24 : 18;
+  for (victim_policy v :
+       {victim_policy::uniform, victim_policy::sweep, victim_policy::last_victim}) {
+    for (unsigned threads = 1; threads <= 4; ++threads) {
+      pool_options opts;
+      opts.victims = v;
+      TypeParam p(threads, opts);
+      const std::string where =
+          std::string(victim_policy_name(v)) + " threads=" + std::to_string(threads);
+      EXPECT_EQ(p.run([&] { return fib(p, n); }), fib_serial(n)) << where;
+      while (p.sleeping() < p.size())
+        std::this_thread::yield();  // the counters agree once every worker is parked
+      const scheduler_stats st = p.stats();
+      EXPECT_LE(st.steals, st.steal_attempts) << where;
+      EXPECT_EQ(st.steal_attempts, st.steals + st.steal_empty + st.steal_abort) << where;
+      if (threads == 1) {
+        EXPECT_EQ(st.steal_attempts, 0u) << where;
+      }
+    }
+  }
+}
+
+// Every idle policy runs fib to the right result on 1-4 workers, spinning (50 us) or parking at
+// once (spin 0).
+TYPED_TEST(PoolTest, EveryIdlePolicyComputesTheRightResult) {
+  const int n = full ? 22 : 18;
+  for (idle_policy idle : {idle_policy::pause, idle_policy::snooze, idle_policy::yield}) {
+    for (unsigned threads = 1; threads <= 4; ++threads) {
+      for (int spin_us : {0, 50}) {
+        pool_options opts;
+        opts.idle = idle;
+        opts.spin = std::chrono::microseconds(spin_us);
+        TypeParam p(threads, opts);
+        EXPECT_EQ(p.run([&] { return fib(p, n); }), fib_serial(n))
+            << idle_policy_name(idle) << " threads=" << threads << " spin=" << spin_us;
+      }
+    }
+  }
+}
+
+// A batch-stealing deque's pool takes one task per steal with steal_amount::one (the tasks
+// moved equal the steals) and may take more with half; the result is right either way.
+TYPED_TEST(PoolTest, StealAmountOneMovesOneTaskPerSteal) {
+  const int n = full ? 24 : 20;
+  for (steal_amount amount : {steal_amount::half, steal_amount::one}) {
+    pool_options opts;
+    opts.steal = amount;
+    TypeParam p(2, opts);
+    EXPECT_EQ(p.run([&] { return fib(p, n); }), fib_serial(n));
+    const scheduler_stats st = p.stats();
+    EXPECT_GE(st.stolen_tasks, st.steals);
+    if (amount == steal_amount::one || !batch_stealing_deque<typename TypeParam::deque_type>) {
+      EXPECT_EQ(st.stolen_tasks, st.steals)
+          << (amount == steal_amount::one ? "one" : "half, a deque without steal_into");
+    }
+  }
+}
+
 TYPED_TEST(PoolTest, ManyNonWorkerThreadsSubmitConcurrently) {
   TypeParam p(2);
   const int n = full ? 18 : 14;

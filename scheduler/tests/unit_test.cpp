@@ -1,6 +1,6 @@
 // scheduler/tests/unit_test.cpp: single-threaded properties of the scheduler's parts: the event
 // count's registration and epochs, the group arena's alignment and reuse, the victim generator's
-// range and coverage.
+// range and coverage, the order of each victim policy, the wait of each idle policy.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,7 +12,9 @@
 
 #include "scheduler/event_count.hpp"
 #include "scheduler/group_arena.hpp"
+#include "scheduler/idle.hpp"
 #include "scheduler/task.hpp"
+#include "scheduler/victims.hpp"
 
 namespace stealcheck::scheduler {
 namespace {
@@ -89,6 +91,107 @@ TEST(VictimRng, StaysInRangeAndCoversIt) {
     hit.insert(v);
   }
   EXPECT_EQ(hit.size(), 7u);
+}
+
+// A round's victims under `policy`, with try_steal succeeding at victim `hit` (none: never).
+std::vector<unsigned> round_victims(victim_policy policy, unsigned p, unsigned self,
+                                    victim_rng& rng, unsigned& last, unsigned hit = no_victim) {
+  std::vector<unsigned> tried;
+  task dummy{};
+  steal_round_in_order(policy, p, self, rng, last, [&](unsigned v) -> task* {
+    tried.push_back(v);
+    return v == hit ? &dummy : nullptr;
+  });
+  return tried;
+}
+
+// sweep tries every other worker exactly once per round, never itself, from a start that
+// varies; uniform makes P-1 attempts that never name the thief and, over rounds, reach every
+// victim.
+TEST(Victims, SweepTriesEveryOtherWorkerOnceAndUniformNeverTheThief) {
+  for (unsigned p : {1u, 2u, 3u, 5u, 16u}) {
+    for (unsigned self = 0; self < p; ++self) {
+      victim_rng rng(7 + self);
+      unsigned last = no_victim;
+      std::set<unsigned> starts;
+      std::set<unsigned> reached;
+      for (int round = 0; round < 200; ++round) {
+        const std::vector<unsigned> s = round_victims(victim_policy::sweep, p, self, rng, last);
+        ASSERT_EQ(s.size(), p - 1) << "p=" << p;
+        const std::set<unsigned> once(s.begin(), s.end());
+        ASSERT_EQ(once.size(), p - 1) << "a victim twice in one sweep, p=" << p;
+        ASSERT_EQ(once.count(self), 0u);
+        if (!s.empty()) starts.insert(s.front());
+        const std::vector<unsigned> u = round_victims(victim_policy::uniform, p, self, rng, last);
+        ASSERT_EQ(u.size(), p - 1);
+        for (unsigned v : u) {
+          ASSERT_NE(v, self);
+          ASSERT_LT(v, p);
+          reached.insert(v);
+        }
+      }
+      EXPECT_EQ(starts.size(), p - 1) << "the sweep's start is not random, p=" << p;
+      EXPECT_EQ(reached.size(), p - 1) << "uniform missed a victim in 200 rounds, p=" << p;
+    }
+  }
+}
+
+// last_victim goes back first to the worker its last steal succeeded at; a failed attempt there
+// forgets it, and the round goes on at random.
+TEST(Victims, LastVictimReturnsToItsLastSuccessUntilItFails) {
+  victim_rng rng(3);
+  unsigned last = no_victim;
+  const unsigned p = 8, self = 2;
+  std::vector<unsigned> r = round_victims(victim_policy::last_victim, p, self, rng, last, 5);
+  ASSERT_FALSE(r.empty());
+  EXPECT_EQ(r.back(), 5u);
+  EXPECT_EQ(last, 5u);
+  r = round_victims(victim_policy::last_victim, p, self, rng, last, 5);
+  EXPECT_EQ(r, std::vector<unsigned>{5u}) << "the last victim first, and only it";
+  r = round_victims(victim_policy::last_victim, p, self, rng, last);  // 5 has nothing now
+  ASSERT_EQ(r.size(), p) << "the last victim, then a uniform round";
+  EXPECT_EQ(r.front(), 5u);
+  EXPECT_EQ(last, no_victim);
+  r = round_victims(victim_policy::last_victim, p, self, rng, last);
+  EXPECT_EQ(r.size(), p - 1) << "nothing remembered: a uniform round only";
+}
+
+// The default keeps the pool's earlier order: with the same generator, uniform's victims are
+// the draws below(P-1) shifted past the thief's own index.
+TEST(Victims, UniformIsTheGeneratorsDrawsPastTheThief) {
+  victim_rng a(11), b(11);
+  unsigned last = no_victim;
+  const std::vector<unsigned> u = round_victims(victim_policy::uniform, 6, 3, a, last);
+  for (unsigned v : u) {
+    unsigned want = b.below(5);
+    if (want >= 3) ++want;
+    EXPECT_EQ(v, want);
+  }
+}
+
+// The waits between failed attempts: pause yields every fourth failure and pauses 16 times
+// otherwise; snooze doubles its pauses from 1 to 64 over seven failures, then yields; yield
+// yields every time.
+TEST(Idle, EachPolicyWaitsAsItsSourceDoes) {
+  for (unsigned f = 1; f <= 12; ++f) {
+    const idle_wait p = idle_wait_after(idle_policy::pause, f);
+    EXPECT_EQ(p.yield, f % 4 == 0) << f;
+    EXPECT_EQ(p.pauses, f % 4 == 0 ? 0u : 16u) << f;
+    const idle_wait y = idle_wait_after(idle_policy::yield, f);
+    EXPECT_TRUE(y.yield);
+    EXPECT_EQ(y.pauses, 0u);
+  }
+  unsigned want = 1;
+  for (unsigned f = 1; f <= 7; ++f, want *= 2) {
+    const idle_wait s = idle_wait_after(idle_policy::snooze, f);
+    EXPECT_EQ(s.pauses, want) << f;
+    EXPECT_FALSE(s.yield) << f;
+  }
+  for (unsigned f = 8; f <= 40; ++f) {
+    const idle_wait s = idle_wait_after(idle_policy::snooze, f);
+    EXPECT_TRUE(s.yield) << f;
+    EXPECT_EQ(s.pauses, 0u) << f;
+  }
 }
 
 }  // namespace
