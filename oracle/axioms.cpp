@@ -70,8 +70,9 @@ relations base(const execution& x) {
 
 void happens_before(const execution& x, relations& d) {
   const event_set all = event_set::every(x.ev.size());
-  // rs = [W]; (rf; rmw)*
-  d.rs = restrict(reflexive(closure(compose(d.rf, d.rmw))), d.writes, all);
+  // rs = [W ⊒ rlx]; (rf; rmw)*: a non-atomic write heads none
+  const event_set atomic_writes = select(x.ev, [](const event& e) { return e.w && e.atomic; });
+  d.rs = restrict(reflexive(closure(compose(d.rf, d.rmw))), atomic_writes, all);
   // [E_rel]; ([F]; sb)?; rs; rf; [R]
   const event_set rel = select(x.ev, is_rel);
   const event_set rel_fences = select(x.ev, [](const event& e) { return e.fence && is_rel(e); });

@@ -36,6 +36,10 @@ struct event {
   /// release); consume counts as acquire. A failed compare-exchange is a read with its
   /// failure order.
   std::memory_order ord = std::memory_order_relaxed;
+  /// False for a non-atomic write (a location's initialisation by its constructor): it heads
+  /// no release sequence, so a release fence before it synchronizes with no read of it (RC11's
+  /// rs starts at an atomic write, Lahav et al. PLDI 2017, section 3.1).
+  bool atomic = true;
   value_t rval = 0;  ///< a read: the value it returns
   value_t wval = 0;  ///< a write: the value it writes
 };

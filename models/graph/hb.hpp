@@ -5,7 +5,9 @@
 //   sw = [E_rel]; ([F]; po)?; rs; rf; [R]; (po; [F])?; [E_acq]
 // with C++20 release sequences rs = [W]; (rf; rmw)* (no same-thread plain writes; this is
 // what the oracle, docs/rc11-oracle.md, and GenMC use). consume counts as acquire.
-// Only atomic reads take part in sw; non-atomic accesses appear in po only.
+// Only atomic reads take part in sw; non-atomic accesses appear in po only. A location's init
+// write is its constructor's, non-atomic: it heads no release sequence (a release fence before
+// it synchronizes with no read of it), as RC11's rs = [W ⊒ rlx]; (rf; rmw)* has it.
 //
 // Thread role: explorer thread only. Requires: a graph whose reads have rf set.
 // Returns: nullptr from hb_of if po U rf U tc is cyclic (such a graph is inconsistent in

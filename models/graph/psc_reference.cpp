@@ -3,13 +3,14 @@
 // psc_acyclic (models/tests/psc_test.cpp), and its answer for graphs that break graph.hpp's
 // invariants.
 //
-// The graph's events keep the flat numbering of its clocks (hb_clocks::flat). Thread 0's
-// init events are writes of thread 0; an RMW is its read and write parts joined by rmw
-// (a write flagged rmw and the read before it); spawn -> the child's first event and the child's
-// last event -> join are sync edges (part of hb); non-atomic accesses and bookkeeping events have
-// no memory effect. A read whose rf is not a write of the graph reads nothing; a write missing from
-// mo comes first in its location's order. hb is the oracle's own (the clocks are used for the
-// numbering only). Complexity: O(E^3 / 64); O(E) when there are fewer than two sc events.
+// The graph's events keep the flat numbering of its clocks (hb_clocks::flat). Init events
+// are non-atomic writes of their thread (no release sequence starts at one, as in hb.hpp); an
+// RMW is its read and write parts joined by rmw (a write flagged rmw and the read before it);
+// spawn -> the child's first event and the child's last event -> join are sync edges (part of
+// hb); non-atomic accesses and bookkeeping events have no memory effect. A read whose rf is not a
+// write of the graph reads nothing; a write missing from mo comes first in its location's order. hb
+// is the oracle's own (the clocks are used for the numbering only). Complexity: O(E^3 / 64); O(E)
+// when there are fewer than two sc events.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,7 @@ oracle::execution to_execution(const graph& g, const hb_clocks& c) {
       o.fence = e.kind == event_kind::fence;
       if (is_access(e)) {
         o.loc = static_cast<int>(e.loc);
+        o.atomic = e.kind != event_kind::init;  // a constructor's write (as hb.hpp has it)
         o.r = is_read(e);
         o.w = is_write(e);
         locations = std::max<std::size_t>(locations, e.loc + 1);

@@ -267,6 +267,35 @@ TEST(oracle, PscEdgesOfStoreBufferingWithScAccesses) {
   EXPECT_EQ(cycles, 1u);
 }
 
+// A release fence, then a write the other thread's acquire read reads: sw from the fence when
+// the write is atomic, none when it is a non-atomic write (a location's initialisation).
+TEST(oracle, ReleaseFenceSynchronizesThroughAtomicWritesOnly) {
+  for (const bool atomic_write : {true, false}) {
+    execution x;
+    event f;
+    f.thread = 0;
+    f.fence = true;
+    f.ord = std::memory_order_release;
+    event w;
+    w.thread = 0;
+    w.loc = 0;
+    w.w = true;
+    w.atomic = atomic_write;
+    event r;
+    r.thread = 1;
+    r.loc = 0;
+    r.r = true;
+    r.ord = std::memory_order_acquire;
+    x.ev = {f, w, r};
+    x.rf = {-1, -1, 1};
+    x.mo = {{1}};
+    const relations d = derive(x);
+    EXPECT_EQ(d.sw.test(0, 2), atomic_write);
+    EXPECT_EQ(d.hb.test(0, 2), atomic_write);
+    EXPECT_TRUE(d.hb.test(0, 1));  // sb either way
+  }
+}
+
 TEST(oracle, LimitsAreErrors) {
   std::vector<ins> many;
   for (int k = 0; k < 40; ++k)
