@@ -253,14 +253,14 @@ int check_history_file(const lincheck_args& a) {
 
 void report_failure(const lincheck_args& a, const run_options& o, const std::string& name,
                     const outcome& out) {
-  if (out.crashed) {  // the child ended without a verdict: the line names what happened
+  if (out.kind == verdict::crashed) {  // no verdict from the child: the line names what happened
     fmt::print("{:<24} FAIL  {}\n", name, out.failure);
   } else {
     fmt::print("{:<24} FAIL  after {} passing scenarios: {}\n", name, out.scenarios, out.failure);
   }
-  if (a.mode == "model") {
+  if (out.kind == verdict::model_bug) {
     fmt::print("  the failing execution of the shrunk scenario:\n{}\n", out.timeline);
-  } else if (!out.timeline.empty()) {  // none when an operation threw, crashed or hung
+  } else if (out.kind == verdict::not_linearizable) {
     fmt::print("  minimal non-linearizable history (stamps are the recorder's clock):\n{}",
                out.timeline);
   }
@@ -298,15 +298,21 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
   const auto out = model_mode ? check_generated(name, o, finder)
                               : check_generated_isolated(name, o, finder, &count, 300 + a.runs,
                                                          stress::default_stall_seconds);
-  if (out.error) throw harness::usage_error(out.failure);
-  if (!out.ok) {
-    report_failure(a, o, name, out);
-    return 1;
-  }
-  if (out.reproduce_passes) {
-    fmt::print("{:<24} pass  the scenario of --reproduce now passes ({} {})\n", name, count,
-               model_mode ? "executions explored under RC11" : "histories linearizable");
-    return 0;
+  switch (out.kind) {
+    case verdict::error:
+      throw harness::usage_error(out.failure);
+    case verdict::not_linearizable:
+    case verdict::model_bug:
+    case verdict::operation_threw:
+    case verdict::crashed:
+      report_failure(a, o, name, out);
+      return 1;
+    case verdict::reproduce_passes:
+      fmt::print("{:<24} pass  the scenario of --reproduce now passes ({} {})\n", name, count,
+                 model_mode ? "executions explored under RC11" : "histories linearizable");
+      return 0;
+    case verdict::linearizable:
+      break;
   }
   if (model_mode) {
     fmt::print("{:<24} pass  {} scenarios, each explored exhaustively under RC11: {} executions\n",

@@ -50,8 +50,8 @@ harness::check_cell run_mode(const std::string& variant, const binding& b, const
                                                      stress::default_stall_seconds)
                           : check_generated(variant, opts, finder);
   cell.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (out.error) throw harness::usage_error(out.failure);
-  if (!out.ok) {
+  if (out.kind == verdict::error) throw harness::usage_error(out.failure);
+  if (!out.ok()) {
     cell.verdict = harness::cell_verdict::fail;
     cell.failure = out.timeline.empty()
                        ? fmt::format("{} ({} mode)", out.failure, mode)

@@ -11,6 +11,7 @@
 #include "stress/isolate.hpp"
 #include "stress/lincheck.hpp"
 #include "stress/oplog.hpp"
+#include "stress/rapidcheck_run.hpp"
 #include "stress/scenario_gen.hpp"
 
 namespace stealcheck::stress::lincheck {
@@ -129,6 +130,33 @@ struct last_failure {
 
 }  // namespace
 
+namespace {
+
+constexpr std::pair<verdict, std::string_view> verdict_names[] = {
+    {verdict::linearizable, "linearizable"},
+    {verdict::reproduce_passes, "reproduce_passes"},
+    {verdict::not_linearizable, "not_linearizable"},
+    {verdict::model_bug, "model_bug"},
+    {verdict::operation_threw, "operation_threw"},
+    {verdict::crashed, "crashed"},
+    {verdict::error, "error"},
+};
+
+// The child's verdict, as to_string wrote it (the child runs this same binary).
+verdict verdict_from_string(const std::string& name) {
+  for (const auto& [v, n] : verdict_names)
+    if (n == name) return v;
+  return verdict::error;
+}
+
+}  // namespace
+
+std::string_view to_string(verdict v) noexcept {
+  for (const auto& [k, n] : verdict_names)
+    if (k == v) return n;
+  return "error";
+}
+
 outcome check_generated(const std::string& id, const run_options& options,
                         const failure_finder& find_failure) {
   outcome out;
@@ -143,79 +171,57 @@ outcome check_generated(const std::string& id, const run_options& options,
       RC_FAIL(fmt::format("not linearizable: {}", describe(s)));
     }
   };
-  rc::detail::TestMetadata meta{id, id};
-  rc::detail::TestParams params;
-  params.seed = options.seed;
-  params.maxSuccess = options.scenarios;
-  params.maxSize = 100;
-  std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map;
-  if (!options.reproduce.empty()) {
-    try {
-      reproduce_map = rc::detail::configFromString(options.reproduce).reproduce;
-    } catch (const std::exception& e) {
-      out.ok = false;
-      out.error = true;
-      out.failure = fmt::format("malformed reproduce string: {}", e.what());
+  const rapidcheck::run_result rc = rapidcheck::check({.id = id,
+                                                       .seed = options.seed,
+                                                       .max_success = options.scenarios,
+                                                       .max_size = 100,
+                                                       .reproduce = options.reproduce},
+                                                      property);
+  switch (rc.end) {
+    case rapidcheck::run_end::bad_reproduce:
+      out.kind = verdict::error;
+      out.failure = rc.error;
       return out;
-    }
-    if (reproduce_map.empty()) {
-      out.ok = false;
-      out.error = true;
-      out.failure = fmt::format("malformed reproduce string '{}' (expected reproduce=...)",
-                                options.reproduce);
+    case rapidcheck::run_end::passed:
+      out.scenarios = rc.passed_cases;
       return out;
-    }
-    const auto any = *reproduce_map.begin();  // a string from any run replays under our id
-    reproduce_map.emplace(id, any.second);
-  }
-  struct quiet : rc::detail::TestListener {
-    void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-    void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-    void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-  } listener;
-  const auto result = rc::detail::checkTestable(property, meta, params, listener, reproduce_map);
-  if (result.is<rc::detail::SuccessResult>()) {
-    out.scenarios = result.get<rc::detail::SuccessResult>().numSuccess;
-    return out;
+    case rapidcheck::run_end::gave_up:
+    case rapidcheck::run_end::failed:
+      break;
   }
   if (!options.reproduce.empty() && !last) {
     if (case_index > 0) {  // the scenario was rebuilt and ran: it no longer fails
-      out.reproduce_passes = true;
+      out.kind = verdict::reproduce_passes;
       out.scenarios = 1;
       return out;
     }
-    out.ok = false;
-    out.error = true;
+    out.kind = verdict::error;
     out.failure = fmt::format(
         "the reproduce string '{}' does not fit the scenarios generated for {} (a string from "
         "another variant, --mode or stealcheck version)",
         options.reproduce, id);
     return out;
   }
-  out.ok = false;
-  if (result.is<rc::detail::FailureResult>()) {
-    const auto& failure = result.get<rc::detail::FailureResult>();
-    out.scenarios = failure.numSuccess;
-    rc::detail::Configuration cfg;
-    cfg.reproduce[id] = failure.reproduce;
-    out.reproduce = rc::detail::configToMinimalString(cfg);
-    out.reproduce = out.reproduce.substr(0, out.reproduce.find(' '));  // only reproduce=...
-  }
+  out.scenarios = rc.passed_cases;
+  out.reproduce = rc.reproduce;
   if (!last) {
-    out.error = true;
+    out.kind = verdict::error;
     out.failure = "RapidCheck reported an error or gave up";
     return out;
   }
   out.scenario_text = describe(last->s);
   if (!last->f.cause.empty()) {  // an operation threw
+    out.kind = verdict::operation_threw;
     out.failure = fmt::format("{}; scenario {}", last->f.cause, out.scenario_text);
     return out;
   }
   if (last->f.h.empty()) {  // a ready report (model mode)
+    out.kind = verdict::model_bug;
     out.timeline = last->f.report;
     out.failure = fmt::format("bug in scenario {}", out.scenario_text);
     return out;
   }
+  out.kind = verdict::not_linearizable;
   const history minimal = minimize(last->f.h, options.spec);
   const std::string stuck = spec_step(minimal, options.spec);
   out.timeline = timeline_text(minimal) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
@@ -235,8 +241,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   const stress::child_outcome c = stress::run_in_child(
       [&] {
         const outcome o = check_generated(id, options, find_failure);
-        const nlohmann::json j{{"ok", o.ok},
-                               {"error", o.error},
+        const nlohmann::json j{{"kind", std::string(to_string(o.kind))},
                                {"scenarios", o.scenarios},
                                {"histories", o.histories},
                                {"failure", o.failure},
@@ -245,21 +250,18 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                {"svg", o.svg},
                                {"history_file", o.history_file},
                                {"reproduce", o.reproduce},
-                               {"reproduce_passes", o.reproduce_passes},
                                {"count", count != nullptr ? *count : 0}};
         return j.dump();
       },
       deadline_seconds, stall_seconds);
   outcome o;
   if (!c.ok) {
-    o.ok = false;
-    o.crashed = true;
+    o.kind = verdict::crashed;
     o.failure = c.failure;
     return o;
   }
   const nlohmann::json j = nlohmann::json::parse(c.payload);
-  o.ok = j.at("ok").get<bool>();
-  o.error = j.at("error").get<bool>();
+  o.kind = verdict_from_string(j.at("kind").get<std::string>());
   o.scenarios = j.at("scenarios").get<int>();
   o.histories = j.at("histories").get<std::uint64_t>();
   o.failure = j.at("failure").get<std::string>();
@@ -268,7 +270,6 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   o.svg = j.at("svg").get<std::string>();
   o.history_file = j.at("history_file").get<std::string>();
   o.reproduce = j.at("reproduce").get<std::string>();
-  o.reproduce_passes = j.at("reproduce_passes").get<bool>();
   if (count != nullptr) *count = j.at("count").get<std::uint64_t>();
   return o;
 }

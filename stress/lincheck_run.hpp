@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "deques/spec.hpp"
 #include "stress/history.hpp"
@@ -35,10 +36,31 @@ struct run_options {
   spec::spec_kind spec = spec::spec_kind::lifo_owner;
 };
 
+/// What a check concluded. Closed: every consumer switches on it.
+enum class verdict {
+  linearizable,      ///< every generated scenario passed
+  reproduce_passes,  ///< run_options::reproduce's scenario ran and passed: a stale string (the
+                     ///< deque was fixed since), reported as a pass
+  not_linearizable,  ///< a native run recorded a history no order meeting the spec explains:
+                     ///< `timeline`, `svg` and `history_file` hold it, minimized
+  model_bug,         ///< model mode: the model checker's report of a failing execution (any
+                     ///< bug it finds), in `timeline`
+  operation_threw,   ///< an operation threw: `failure` names the exception, thread, operation
+  crashed,           ///< the isolated run ended without a verdict: a crash or a hang, named in
+                     ///< `failure`
+  error,             ///< the run itself failed (bad input): a reproduce string that does not
+                     ///< parse or fit, or RapidCheck gave up
+};
+
+/// The verdict's name, as the isolated child reports it: "linearizable", "not_linearizable"...
+std::string_view to_string(verdict v) noexcept;
+
 struct outcome {
-  bool ok = true;
-  bool error = false;           ///< the run itself failed (bad reproduce string, ...)
-  bool crashed = false;         ///< the isolated run ended without a verdict (a crash, a hang)
+  verdict kind = verdict::linearizable;
+  /// A pass: linearizable, or a reproduce string whose scenario passes.
+  bool ok() const noexcept {
+    return kind == verdict::linearizable || kind == verdict::reproduce_passes;
+  }
   int scenarios = 0;            ///< scenarios that passed before the failure (or all)
   std::uint64_t histories = 0;  ///< histories checked
   std::string failure;  ///< one line; an exception, crash or hang names its thread and operation
@@ -49,9 +71,6 @@ struct outcome {
   /// `lincheck --save-history` and `lincheck --history`; native failures only.
   std::string history_file;
   std::string reproduce;  ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
-  /// run_options::reproduce was given and its scenario ran and passed: a stale string (the
-  /// deque was fixed since), reported as a pass.
-  bool reproduce_passes = false;
 };
 
 /// What a finder reports about a failing scenario: a recorded non-linearizable history

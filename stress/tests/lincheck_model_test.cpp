@@ -28,8 +28,9 @@ void expect_pass(bool batch) {
   std::uint64_t executions = 0;
   const outcome out = check_generated(
       "correct", o, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}, &executions));
-  EXPECT_TRUE(out.ok) << out.failure << "\n"
-                      << out.timeline << "\nRC_PARAMS=\"" << out.reproduce << "\"";
+  EXPECT_EQ(out.kind, verdict::linearizable)
+      << out.failure << "\n"
+      << out.timeline << "\nRC_PARAMS=\"" << out.reproduce << "\"";
   EXPECT_EQ(out.scenarios, o.scenarios);
   EXPECT_GT(executions, static_cast<std::uint64_t>(o.scenarios));  // really explored
 }
@@ -52,15 +53,14 @@ outcome expect_caught(const char* what) {
   const run_options o = small(200);
   const outcome out =
       check_generated("bad", o, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}));
-  EXPECT_FALSE(out.ok) << what << " not caught";
-  EXPECT_FALSE(out.error) << out.failure;
+  EXPECT_EQ(out.kind, verdict::model_bug) << what << " not caught: " << out.failure;
   EXPECT_NE(out.reproduce.find("reproduce="), std::string::npos);
   EXPECT_NE(out.timeline.find("replay token"), std::string::npos) << out.timeline;
   run_options again = o;
   again.reproduce = out.reproduce;
   const outcome replayed = check_generated(
       "bad", again, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}));
-  EXPECT_FALSE(replayed.ok);
+  EXPECT_EQ(replayed.kind, verdict::model_bug);
   EXPECT_EQ(replayed.scenario_text, out.scenario_text);  // deterministic shrinking and replay
   std::printf("%s: %s\n", what, out.failure.c_str());
   return out;
@@ -78,9 +78,8 @@ TEST(LincheckModel, AStaleReproduceStringPasses) {
   o.reproduce = bad.reproduce;
   const outcome fixed = check_generated(
       "bad", o, model_finder<locked_tag>(spec::spec_kind::lifo_owner, model::options{}));
-  EXPECT_TRUE(fixed.ok) << fixed.failure;
-  EXPECT_FALSE(fixed.error) << fixed.failure;
-  EXPECT_TRUE(fixed.reproduce_passes);
+  EXPECT_EQ(fixed.kind, verdict::reproduce_passes) << fixed.failure;
+  EXPECT_TRUE(fixed.ok());
 }
 TEST(LincheckModel, CatchesMissingPopFence) {
   const outcome out = expect_caught<chase_lev_no_pop_fence_tag>("chase_lev_no_pop_fence");

@@ -30,9 +30,9 @@ void expect_linearizable() {
   o.batch = builtin_info<Tag>().batch_steal;
   o.spec = builtin_info<Tag>().spec;
   const outcome out = check_generated("correct", o, native_finder<Tag>(o.spec, o.runs, true));
-  EXPECT_TRUE(out.ok) << out.failure << "\n"
-                      << out.timeline << "\nreplay: RC_PARAMS=\"" << out.reproduce << "\" (seed "
-                      << o.seed << ")";
+  EXPECT_EQ(out.kind, verdict::linearizable)
+      << out.failure << "\n"
+      << out.timeline << "\nreplay: RC_PARAMS=\"" << out.reproduce << "\" (seed " << o.seed << ")";
   EXPECT_EQ(out.scenarios, o.scenarios);
 }
 
@@ -84,8 +84,7 @@ TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   const outcome out = check_generated(
       "known_bad", o,
       native_finder<locked_steal_bottom_tag>(spec::spec_kind::lifo_owner, o.runs, true));
-  ASSERT_FALSE(out.ok);
-  EXPECT_FALSE(out.error) << out.failure;
+  ASSERT_EQ(out.kind, verdict::not_linearizable) << out.failure;
   EXPECT_NE(out.reproduce.find("reproduce="), std::string::npos);
   EXPECT_NE(out.timeline.find("steal ->"), std::string::npos) << out.timeline;
   // Shrunk: two pushes and one steal suffice (steal must take the older one).
@@ -96,7 +95,7 @@ TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   const outcome again = check_generated(
       "known_bad", replay,
       native_finder<locked_steal_bottom_tag>(spec::spec_kind::lifo_owner, o.runs, true));
-  EXPECT_FALSE(again.ok);
+  EXPECT_EQ(again.kind, verdict::not_linearizable);
   EXPECT_EQ(again.scenario_text, out.scenario_text);
 }
 
