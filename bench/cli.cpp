@@ -163,8 +163,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "sc-split/t4/sweep/spin0)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
-  sub->add_option("--json", args->json, "Write the results as JSON to FILE");
-  sub->add_option("--plot", args->plot, "Write a PNG plot (gnuplot) to FILE.png");
+  sub->add_option("--json", args->json, "Write the results as JSON to FILE")
+      ->check(harness::output_file());
+  sub->add_option("--plot", args->plot, "Write a PNG plot (gnuplot) to FILE.png")
+      ->check(harness::output_file());
   sub->add_option("--from-json", args->from_json,
                   "Print the table (and with --plot, the plot) of a run saved with --json, "
                   "without running anything");

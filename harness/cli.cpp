@@ -9,10 +9,12 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace stealcheck::harness {
@@ -345,7 +347,7 @@ void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_
   cmd->add_flag("--include-known-bad", a->include_known_bad,
                 "Also run the known-bad variants; they must be caught (expected failures)");
   cmd->add_flag("--quick", a->quick, "Smaller bounds (the test suite's smoke run)");
-  cmd->add_option("--json", a->json_file, "Also write the results as JSON");
+  cmd->add_option("--json", a->json_file, "Also write the results as JSON")->check(output_file());
   cmd->add_option("--seed", a->seed, "Seed of the randomized checkers (default 1)");
   cmd->add_option("--checks", a->checks_list,
                   "Only these columns, a comma list of the table's checks (default all); a "
@@ -354,6 +356,27 @@ void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_
     a->checks = a->checks_list.empty() ? std::vector<std::string>{} : split_commas(a->checks_list);
     exit_code = run_verify(*cs, *a);
   });
+}
+
+CLI::Validator output_file() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        namespace fs = std::filesystem;
+        if (path.empty()) return "an empty path";
+        const fs::path p(path);
+        const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) return fmt::format("cannot write '{}': a directory", path);
+        if (!fs::is_directory(dir, ec))
+          return fmt::format("cannot write '{}': directory '{}' does not exist", path,
+                             dir.string());
+        const bool exists = fs::exists(p, ec);
+        if (::access(exists ? p.c_str() : dir.c_str(), W_OK) != 0)
+          return fmt::format("cannot write '{}': {} is not writable", path,
+                             exists ? "the file" : "directory '" + dir.string() + "'");
+        return std::string();
+      },
+      "FILE", "output_file");
 }
 
 std::vector<std::string> split_commas(const std::string& list) {

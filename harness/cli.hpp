@@ -5,6 +5,7 @@
 //   add_verify_command `verify`: every checker on every selected variant, one table
 //   default_seed       a fresh seed for a randomized run given none (always printed)
 //   split_commas       an option's comma list, taken apart
+//   output_file        a CLI11 check for an option that names a file to write
 //
 // Exit codes: 0 success, 1 a check failed (a bug was found), 2 bad input: CLI11 parse errors
 // and harness::usage_error alike, printed as one line "<program>: error: <what>" on stderr.
@@ -39,6 +40,14 @@ std::uint64_t default_seed();
 
 /// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}. Empty names are kept, for the caller to refuse.
 std::vector<std::string> split_commas(const std::string& list);
+
+/// A CLI11 check (`->check(output_file())`) for an option naming a file the command writes:
+/// its directory exists and is writable, and the path is no directory; a file that exists must
+/// be writable. Checked when the command line is read, so that a run of minutes does not end
+/// in a path it cannot write (or, for a file written only on failure, write nothing and say
+/// nothing). The message names the path: "--json: cannot write 'x/y.json': directory 'x' does
+/// not exist", which run_cli prints as one line, exit 2. O(1) system calls.
+CLI::Validator output_file();
 
 }  // namespace stealcheck::harness
 // SPDX-License-Identifier: Apache-2.0

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "harness/cli.hpp"
 #include "litmus/suite.hpp"
 
 namespace stealcheck::litmus {
@@ -22,7 +23,8 @@ void add_litmus_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"auto", "reference", "model"}));
   cmd->add_flag("--hw", opt->hw, "run natively on the cores (code generated at build time)");
   cmd->add_option("--rounds", opt->rounds, "hardware rounds per test (default 100000)");
-  cmd->add_option("--json", opt->json_file, "also write the results as JSON to FILE");
+  cmd->add_option("--json", opt->json_file, "also write the results as JSON to FILE")
+      ->check(harness::output_file());
   cmd->callback([opt, model, &exit_code] {
     opt->models.clear();
     if (*model != "sc") opt->models.push_back(model_kind::rc11);

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/cli.hpp"
 #include "harness/errors.hpp"
 #include "harness/progress.hpp"
 #include "harness/registry.hpp"
@@ -366,8 +367,10 @@ void add_certify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--jobs", a->jobs, "scenarios explored at once (default 1)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--shard", a->shard, "run the classes of shard I of S (I/S)");
-  cmd->add_option("--json", a->json_file, "write the certificate (or the violation) as JSON");
-  cmd->add_option("--markdown", a->markdown_file, "write the certificate as a Markdown table row");
+  cmd->add_option("--json", a->json_file, "write the certificate (or the violation) as JSON")
+      ->check(harness::output_file());
+  cmd->add_option("--markdown", a->markdown_file, "write the certificate as a Markdown table row")
+      ->check(harness::output_file());
   cmd->callback([a, &exit_code] { exit_code = run_certify(*a); });
 }
 

@@ -162,7 +162,8 @@ void add_stress_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", o->seed, "Seed of the operation mix and injected delays");
   cmd->add_option("--save-history", o->save_history,
                   "Record the runs (a stamp before and after each operation) and write the "
-                  "first failing run's history, else the last run's, to this file");
+                  "first failing run's history, else the last run's, to this file")
+      ->check(harness::output_file());
   cmd->add_option("--memory-limit", o->memory_limit_mb,
                   "Stop a run whose deque grew by more than this many MB resident (the harness's "
                   "own memory not counted)")
@@ -353,13 +354,15 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", a->seed, "RapidCheck seed (and base of the injected delays)");
   cmd->add_option("--reproduce", a->reproduce,
                   "Replay one failure: RapidCheck's reproduce=... string");
-  cmd->add_option("--svg", a->svg_file, "Write the failing history's timeline as SVG");
+  cmd->add_option("--svg", a->svg_file, "Write the failing history's timeline as SVG")
+      ->check(harness::output_file());
   cmd->add_option("--history", a->history_file,
                   "Check one recorded history from FILE (JSON Lines, docs/history-format.md): "
                   "exit 0 linearizable, 1 not, 2 a bad file");
   cmd->add_option("--save-history", a->save_history,
                   "Write the minimized history of a native failure to FILE (the --history "
-                  "format), to recheck or share it");
+                  "format), to recheck or share it")
+      ->check(harness::output_file());
   cmd->add_option("--spec", a->spec_name,
                   "With --history: lifo_owner, fifo_owner, unordered, at_least_once, or a "
                   "variant's name (default: the file's header, else lifo_owner)");

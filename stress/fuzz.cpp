@@ -394,7 +394,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                 "sample generated scenarios only (by default every 4th round samples one of the "
                 "built-in clients)");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
-  cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON");
+  cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON")
+      ->check(harness::output_file());
   cmd->add_option("--jobs", a->jobs,
                   "campaign threads, sharing the seed stream, coverage and corpus (default 1)")
       ->check(CLI::Range(1, 256));

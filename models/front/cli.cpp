@@ -479,13 +479,16 @@ void add_model_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--model", *model, "memory model: rc11 or sc");
   cmd->add_option("--site", req->sites, "override a memory-order site: NAME=ORDER");
   cmd->add_option("--replay", req->replay, "re-run exactly the execution of this token");
-  cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT");
+  cmd->add_option("--dot", req->dot_file, "write the failing execution as Graphviz DOT")
+      ->check(harness::output_file());
   cmd->add_option("--svg", req->svg_file,
-                  "draw the failing execution (its slice, unless --full) as SVG with Graphviz");
+                  "draw the failing execution (its slice, unless --full) as SVG with Graphviz")
+      ->check(harness::output_file());
   cmd->add_flag("--full", req->full,
                 "list every event of a failing execution (default: the events of the "
                 "operations the failed check is about, and the writes they read)");
-  cmd->add_option("--json", req->json_file, "write the results as JSON");
+  cmd->add_option("--json", req->json_file, "write the results as JSON")
+      ->check(harness::output_file());
   cmd->add_option("--max-events", req->max_events, "events per thread before a thread is cut")
       ->check(CLI::Range(1u, hb_clocks::max_events));
   cmd->add_option("--max-executions", req->max_executions,

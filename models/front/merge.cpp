@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli.hpp"
 #include "harness/errors.hpp"
 #include "harness/progress.hpp"
 #include "models/front/cli.hpp"
@@ -307,7 +308,8 @@ void add_merge_command(CLI::App& app, int& exit_code) {
       "merge", "add up the JSON files of a sharded model or certify run (--shard I/N --json FILE)");
   cmd->add_option("files", *files, "the shards' JSON files (stealcheck model or certify --json)")
       ->required();
-  cmd->add_option("--json", *json, "write the merged results as JSON");
+  cmd->add_option("--json", *json, "write the merged results as JSON")
+      ->check(harness::output_file());
   cmd->callback([files, json, &exit_code] { exit_code = run_merge_command(*files, *json); });
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "harness/cli.hpp"
 #include "models/front/bind.hpp"
 
 namespace stealcheck::model {
@@ -379,9 +380,11 @@ void add_mutate_command(CLI::App& app, int& exit_code) {
       ->delimiter(',');
   cmd->add_option("--jobs", a->jobs, "mutants explored at once")->check(CLI::Range(1u, 64u));
   cmd->add_option("--model", a->model, "memory model")->check(CLI::IsMember({"rc11", "sc"}));
-  cmd->add_option("--json", a->json_file, "also write the results as JSON");
+  cmd->add_option("--json", a->json_file, "also write the results as JSON")
+      ->check(harness::output_file());
   cmd->add_option("--markdown", a->markdown_file,
-                  "also write the fence-minimality table and the certificates as Markdown");
+                  "also write the fence-minimality table and the certificates as Markdown")
+      ->check(harness::output_file());
   cmd->callback([a, &exit_code] {
     const harness::variant& v = harness::require_variant(a->variant);
     mutate_options o;
