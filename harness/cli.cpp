@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -348,7 +350,8 @@ void add_verify_command(CLI::App& app, std::vector<checker> checkers, int& exit_
                 "Also run the known-bad variants; they must be caught (expected failures)");
   cmd->add_flag("--quick", a->quick, "Smaller bounds (the test suite's smoke run)");
   cmd->add_option("--json", a->json_file, "Also write the results as JSON")->check(output_file());
-  cmd->add_option("--seed", a->seed, "Seed of the randomized checkers (default 1)");
+  cmd->add_option("--seed", a->seed, "Seed of the randomized checkers (default 1)")
+      ->check(seed_value());
   cmd->add_option("--checks", a->checks_list,
                   "Only these columns, a comma list of the table's checks (default all); a "
                   "known-bad must then be caught by one of them");
@@ -377,6 +380,22 @@ CLI::Validator output_file() {
         return std::string();
       },
       "FILE", "output_file");
+}
+
+CLI::Validator seed_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+          return c >= '0' && c <= '9';
+        });
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        return digits && ec == std::errc() && end == text.data() + text.size()
+                   ? std::string()
+                   : fmt::format("'{}' is not a seed: an integer from 0 to {}", text,
+                                 std::numeric_limits<std::uint64_t>::max());
+      },
+      "SEED", "seed_value");
 }
 
 std::vector<std::string> split_commas(const std::string& list) {

@@ -6,6 +6,7 @@
 //   default_seed       a fresh seed for a randomized run given none (always printed)
 //   split_commas       an option's comma list, taken apart
 //   output_file        a CLI11 check for an option that names a file to write
+//   seed_value         a CLI11 check for a --seed: digits only
 //
 // Exit codes: 0 success, 1 a check failed (a bug was found), 2 bad input: CLI11 parse errors
 // and harness::usage_error alike, printed as one line "<program>: error: <what>" on stderr.
@@ -48,6 +49,11 @@ std::vector<std::string> split_commas(const std::string& list);
 /// nothing). The message names the path: "--json: cannot write 'x/y.json': directory 'x' does
 /// not exist", which run_cli prints as one line, exit 2. O(1) system calls.
 CLI::Validator output_file();
+
+/// A CLI11 check for a --seed (std::uint64_t): decimal digits of a number that fits, so that
+/// "-1" or 2^64 are refused rather than read as 2^64 - 1 ("--seed: '-1' is not a seed: an
+/// integer from 0 to 18446744073709551615").
+CLI::Validator seed_value();
 
 }  // namespace stealcheck::harness
 // SPDX-License-Identifier: Apache-2.0

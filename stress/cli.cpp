@@ -159,7 +159,8 @@ void add_stress_command(CLI::App& app, int& exit_code) {
   auto* secs = cmd->add_option("--seconds", o->seconds, "Run each scenario this long instead")
                    ->check(CLI::Range(0.001, 86400.0));
   ops->excludes(secs);
-  cmd->add_option("--seed", o->seed, "Seed of the operation mix and injected delays");
+  cmd->add_option("--seed", o->seed, "Seed of the operation mix and injected delays")
+      ->check(harness::seed_value());
   cmd->add_option("--save-history", o->save_history,
                   "Record the runs (a stamp before and after each operation) and write the "
                   "first failing run's history, else the last run's, to this file")
@@ -351,7 +352,8 @@ void add_lincheck_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--scenarios", a->scenarios, "Generated scenarios")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--runs", a->runs, "Native runs per scenario")->check(CLI::Range(1, 1000000));
-  cmd->add_option("--seed", a->seed, "RapidCheck seed (and base of the injected delays)");
+  cmd->add_option("--seed", a->seed, "RapidCheck seed (and base of the injected delays)")
+      ->check(harness::seed_value());
   cmd->add_option("--reproduce", a->reproduce,
                   "Replay one failure: RapidCheck's reproduce=... string");
   cmd->add_option("--svg", a->svg_file, "Write the failing history's timeline as SVG")

@@ -377,7 +377,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--per-scenario", a->per_scenario, "executions drawn of each scenario")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30))
       ->capture_default_str();
-  cmd->add_option("--seed", a->seed, "seed of the scenarios and of the executions drawn");
+  cmd->add_option("--seed", a->seed, "seed of the scenarios and of the executions drawn")
+      ->check(harness::seed_value());
   auto* one = cmd->add_option("--scenario-seed", a->scenario_seed,
                               "run the one scenario of this seed (as a bug report names it)");
   one->excludes(execs)->excludes(secs);

@@ -503,7 +503,8 @@ void add_model_command(CLI::App& app, int& exit_code) {
                 "explores nothing");
   cmd->add_option("--samples", req->samples, "random paths of --estimate (default 10000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
-  cmd->add_option("--seed", req->seed, "seed of --estimate's random paths");
+  cmd->add_option("--seed", req->seed, "seed of --estimate's random paths")
+      ->check(harness::seed_value());
   cmd->add_flag("--balance", req->balance,
                 "print how evenly N shards (the fixed division) and N jobs (in lockstep) share "
                 "the client's executions: the busiest worker against the mean");
