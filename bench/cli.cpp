@@ -60,7 +60,8 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
             "/t<K> a fork throttle with K in 1..{}, /uniform, /sweep or /last_victim the victim "
             "order, /spin<US> microseconds of stealing before parking in 0..{}, /pause, "
             "/snooze or /yield the wait between failed steals, /one or /half what a batch "
-            "steal takes; e.g. sc-split/t4/sweep)",
+            "steal takes, /search_any or /search_half how many workers may search at once; e.g. "
+            "sc-split/t4/sweep)",
             name, fmt::join(all_runtime_names(), ", "), max_throttle, max_spin_us);
       cfg.runtimes.push_back(name);
     }
@@ -159,8 +160,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "the cs kernels run serially; an sc name may end in policies: /t<K> forks throttled at "
       "K waiting tasks, /uniform|/sweep|/last_victim the victim order, /spin<US> the idle "
       "spin in microseconds, /pause|/snooze|/yield the wait between failed steals, "
-      "/one|/half what a batch steal takes, e.g. "
-      "sc-split/t4/sweep/spin0)");
+      "/one|/half what a batch steal takes, /search_any|/search_half how many workers may "
+      "search at once, e.g. sc-split/t4/sweep/spin0)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE")

@@ -186,7 +186,8 @@ std::optional<pool_name> parse_pool_name(std::string_view name) {
   pool_name out;
   std::size_t slash = name.find('/');
   out.deque = name.substr(0, slash);
-  bool throttle = false, victims = false, spin = false, amount = false, idle = false;
+  bool throttle = false, victims = false, spin = false, amount = false, idle = false,
+       search = false;
   while (slash != std::string_view::npos) {
     const std::size_t next = name.find('/', slash + 1);
     const std::string_view part = name.substr(
@@ -210,6 +211,10 @@ std::optional<pool_name> parse_pool_name(std::string_view name) {
                w && !idle) {
       out.options.idle = *w;
       idle = true;
+    } else if (!search && (part == "search_any" || part == "search_half")) {
+      out.options.search =
+          part == "search_half" ? scheduler::search_limit::half : scheduler::search_limit::any;
+      search = true;
     } else if (!amount && (part == "one" || part == "half")) {
       out.options.steal =
           part == "one" ? scheduler::steal_amount::one : scheduler::steal_amount::half;

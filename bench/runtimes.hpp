@@ -70,7 +70,9 @@ inline constexpr std::uint32_t max_spin_us = 1000000;
 /// that park after one round (pool_options::spin in microseconds, 0..max_spin_us);
 /// "steal_half/one" steals one task at a time from a batch-stealing deque
 /// (pool_options::steal: one or half); "chase_lev/snooze" waits between failed attempts as
-/// crossbeam's Backoff::snooze (pool_options::idle: pause, snooze or yield).
+/// crossbeam's Backoff::snooze (pool_options::idle: pause, snooze or yield);
+/// "chase_lev/search_half" lets at most half of the workers search at once (pool_options::search:
+/// search_any or search_half).
 struct pool_name {
   std::string_view deque;
   scheduler::pool_options options;

@@ -15,7 +15,9 @@
 //     deques (the join itself lives in scheduler/fork_join.hpp). It never takes injected work,
 //     which could wait for the very frame it would sit on (pool::help_until);
 //   - an idle worker spins (stealing) for a bounded *time*, pool_options::spin, then parks in an
-//     event_count (scheduler/event_count.hpp). An idle pool therefore burns no CPU.
+//     event_count (scheduler/event_count.hpp). An idle pool therefore burns no CPU. With
+//     pool_options::search = half, at most half of the workers spin at once and the others
+//     park at once (scheduler/search.hpp: Tokio's and Go's limit on searching workers).
 // Wake-ups: work submitted from outside (run(), spawn() from a non-worker thread) goes to a
 // locked injection queue and is announced with the strict event_count::notify_one(), so it is
 // never left with every worker asleep. A push by a worker is announced with hint_one() (one
@@ -142,7 +144,8 @@ class pool {
   /// Requires: 1 <= threads <= 255 (the event count's limit). Ensures: `threads` workers run,
   /// each with an empty deque and a generator seeded with opts.seed + index.
   /// Complexity: O(threads) thread creations.
-  explicit pool(unsigned threads, pool_options opts = {}) : opts_(opts) {
+  explicit pool(unsigned threads, pool_options opts = {})
+      : opts_(opts), search_(opts.search, std::clamp(threads, 1u, 255u)) {
     assert(threads >= 1 && threads <= 255 && "pool: 1..255 workers");
     threads = std::clamp(threads, 1u, 255u);
     for (unsigned i = 0; i < threads; ++i)
@@ -213,6 +216,9 @@ class pool {
   }
   /// Sleepers registered right now (a snapshot; tests use it to see that an idle pool parks).
   std::uint32_t sleeping() const noexcept { return sleep_.sleepers(); }
+  /// Workers searching for work right now under pool_options::search (a snapshot; always 0
+  /// with search_limit::any, which counts nothing).
+  unsigned searching() const noexcept { return search_.searching(); }
   /// CPU time (user + system, seconds) the workers' threads used since they started: the sum of
   /// their per-thread CPU clocks (pthread_getcpuclockid). A pool at rest adds nothing to it, so
   /// the difference over an idle window is what the pool itself spent there, whatever other
@@ -307,26 +313,45 @@ class pool {
     current_worker<D> = nullptr;
   }
 
-  // Steals for up to opts_.spin, then parks; repeats until it gets a task or the pool stops.
+  // Searches (steals for up to opts_.spin) when pool_options::search lets it, then parks;
+  // repeats until it gets a task or the pool stops. A worker that saw work visible when it went
+  // to park searches next whatever the limit (scheduler/search.hpp); the last searcher to leave
+  // with a task wakes a sleeper to search in its place.
   task* spin_then_park(worker_type& w) {
+    bool saw_work = false;
     for (;;) {
-      const auto deadline = std::chrono::steady_clock::now() + opts_.spin;
-      unsigned fails = 0;
-      do {
-        for (int i = 0; i < 8; ++i) {
-          if (stopping()) return nullptr;
-          if (task* t = steal_round(w, /*take_injected_first=*/true)) return t;
-          backoff(++fails);
+      if (saw_work) search_.force_enter();
+      if (saw_work || search_.enter()) {
+        task* t = spin(w);
+        const bool last = search_.leave();
+        if (t != nullptr) {
+          if (last) sleep_.hint_one();
+          return t;
         }
-      } while (std::chrono::steady_clock::now() < deadline);
+      }
       if (stopping()) return nullptr;
-      park(w);
+      saw_work = !park(w);
     }
   }
 
-  void park(worker_type& w) {
-    sleep_.sleep_unless([&] { return work_visible() || stopping(); },
-                        [&] { worker_counters::bump(w.counters.parks); });
+  // Steal rounds for up to opts_.spin; a task, or nullptr when the time is up or the pool stops.
+  task* spin(worker_type& w) {
+    const auto deadline = std::chrono::steady_clock::now() + opts_.spin;
+    unsigned fails = 0;
+    do {
+      for (int i = 0; i < 8; ++i) {
+        if (stopping()) return nullptr;
+        if (task* t = steal_round(w, /*take_injected_first=*/true)) return t;
+        backoff(++fails);
+      }
+    } while (std::chrono::steady_clock::now() < deadline);
+    return nullptr;
+  }
+
+  // False when it did not sleep: work was visible (or the pool stopping) after it registered.
+  bool park(worker_type& w) {
+    return sleep_.sleep_unless([&] { return work_visible() || stopping(); },
+                               [&] { worker_counters::bump(w.counters.parks); });
   }
 
   bool stopping() const noexcept {
@@ -396,6 +421,7 @@ class pool {
   alignas(64) std::atomic<bool> stopping_{false};
   alignas(64) basic_inject_queue<> injected_;
   alignas(64) basic_external_wait<> external_;  // block_until()'s epoch
+  alignas(64) search_slots search_;             // pool_options::search
 };
 
 template <class D>

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "scheduler/idle.hpp"
+#include "scheduler/search.hpp"
 #include "scheduler/victims.hpp"
 
 namespace stealcheck::scheduler {
@@ -47,6 +48,10 @@ struct pool_options {
   /// (scheduler/idle.hpp, each policy with its source); `spin` bounds how long it spins before
   /// it parks.
   idle_policy idle = idle_policy::pause;
+  /// How many idle workers may search (steal while spinning) at once (scheduler/search.hpp,
+  /// with its sources): any, or half of them as Tokio and Go allow; the others park until a
+  /// push or the last searcher to find a task wakes them.
+  search_limit search = search_limit::any;
 };
 
 }  // namespace stealcheck::scheduler

@@ -188,9 +188,14 @@ TEST(BenchPoolName, PoliciesParseInAnyOrderAndBadOnesAreRefused) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->options.idle, scheduler::idle_policy::snooze);
   EXPECT_EQ(c->options.idle, scheduler::idle_policy::pause);
-  for (const char* bad :
-       {"split/t0", "split/tx", "split/t4/t8", "split/sweep/uniform", "split/spin",
-        "split/spin1000001", "split/nearest", "split/", "split//t4"})
+  const std::optional<pool_name> f = parse_pool_name("split/search_half/t4");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->options.search, scheduler::search_limit::half);
+  EXPECT_EQ(f->options.throttle, 4u);
+  EXPECT_EQ(c->options.search, scheduler::search_limit::any);
+  for (const char* bad : {"split/t0", "split/tx", "split/t4/t8", "split/sweep/uniform",
+                          "split/spin", "split/spin1000001", "split/nearest", "split/", "split//t4",
+                          "split/search_half/search_any", "split/search_all"})
     EXPECT_FALSE(parse_pool_name(bad)) << bad;
 }
 

@@ -271,6 +271,26 @@ TYPED_TEST(PoolTest, EveryIdlePolicyComputesTheRightResult) {
   }
 }
 
+// With at most half of the workers searching, fib is right on 1-4 workers, spinning or parking at
+// once; when the pool is idle again every worker parks and none is left counted as searching.
+TYPED_TEST(PoolTest, SearchLimitHalfComputesTheRightResultAndLeavesNoSearcher) {
+  const int n = full ? 22 : 18;
+  for (unsigned threads = 1; threads <= 4; ++threads) {
+    for (int spin_us : {0, 50}) {
+      pool_options opts;
+      opts.search = search_limit::half;
+      opts.spin = std::chrono::microseconds(spin_us);
+      TypeParam p(threads, opts);
+      const std::string where =
+          "threads=" + std::to_string(threads) + " spin=" + std::to_string(spin_us);
+      EXPECT_EQ(p.run([&] { return fib(p, n); }), fib_serial(n)) << where;
+      while (p.sleeping() < p.size())
+        std::this_thread::yield();  // every worker parks: none stays searching
+      EXPECT_EQ(p.searching(), 0u) << where;
+    }
+  }
+}
+
 // A batch-stealing deque's pool takes one task per steal with steal_amount::one (the tasks
 // moved equal the steals) and may take more with half; the result is right either way.
 TYPED_TEST(PoolTest, StealAmountOneMovesOneTaskPerSteal) {

@@ -13,6 +13,7 @@
 #include "scheduler/event_count.hpp"
 #include "scheduler/group_arena.hpp"
 #include "scheduler/idle.hpp"
+#include "scheduler/search.hpp"
 #include "scheduler/task.hpp"
 #include "scheduler/victims.hpp"
 
@@ -192,6 +193,32 @@ TEST(Idle, EachPolicyWaitsAsItsSourceDoes) {
     EXPECT_TRUE(s.yield) << f;
     EXPECT_EQ(s.pauses, 0u) << f;
   }
+}
+
+// half lets in at most half of the workers, rounded up, and at least one; force_enter goes past
+// the limit; leave says which searcher was the last. any counts nothing and never refuses.
+TEST(Search, HalfAdmitsHalfTheWorkersAndTheLastToLeaveIsTold) {
+  for (unsigned p : {1u, 2u, 3u, 4u, 7u, 16u}) {
+    search_slots s(search_limit::half, p);
+    const unsigned max = p == 1 ? 1 : (p + 1) / 2;
+    EXPECT_EQ(s.max_searchers(), max) << p;
+    for (unsigned k = 0; k < max; ++k)
+      EXPECT_TRUE(s.enter()) << p << " searcher " << k;
+    EXPECT_FALSE(s.enter()) << p << ": one more than half";
+    EXPECT_EQ(s.searching(), max);
+    s.force_enter();
+    EXPECT_EQ(s.searching(), max + 1);
+    for (unsigned k = 0; k < max; ++k)
+      EXPECT_FALSE(s.leave()) << p;
+    EXPECT_TRUE(s.leave()) << p << ": the last searcher";
+    EXPECT_EQ(s.searching(), 0u);
+    EXPECT_TRUE(s.enter()) << p << ": a slot is free again";
+  }
+  search_slots any(search_limit::any, 4);
+  for (int k = 0; k < 10; ++k)
+    EXPECT_TRUE(any.enter());
+  EXPECT_FALSE(any.leave());
+  EXPECT_EQ(any.searching(), 0u);
 }
 
 }  // namespace
