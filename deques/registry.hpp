@@ -262,6 +262,16 @@ constexpr void for_each_variant(F&& f) {
   f(the_ticket2_tag{}, builtin::the_ticket2);
 }
 
+/// Whether `info` says of the type what the type itself says: batch_steal iff it offers
+/// steal_into (batch_stealing_deque), owner_shares iff it declares owner_shares
+/// (owner_shares_v). The facts live on the type; variant_info repeats them for the consumers
+/// that see no type (the CLI, JSON), and deques/tests/registry_test.cpp checks every built-in.
+template <class Tag>
+constexpr bool info_matches_type(const variant_info& info) noexcept {
+  using D = typename Tag::template deque<int>;
+  return info.batch_steal == batch_stealing_deque<D> && info.owner_shares == owner_shares_v<D>;
+}
+
 /// The description of the built-in variant whose tag is `Tag`, at compile time (a default
 /// variant_info when Tag is none of them).
 template <class Tag>

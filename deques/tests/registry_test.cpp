@@ -91,6 +91,29 @@ TEST(Registry, TheTicket2KeepsEveryOrderOfTheAndAddsItsLocksSites) {
         << bad[i]->name;
 }
 
+// Every built-in's batch_steal and owner_shares say what its type says, at compile time; and
+// the check is not vacuous: a copy of split's info without owner_shares, or of steal_half's
+// without batch_steal, does not match its type.
+consteval bool every_builtin_info_matches_its_type() {
+  bool ok = true;
+  for_each_variant([&ok](auto tag, const variant_info& info) {
+    ok = ok && info_matches_type<decltype(tag)>(info);
+  });
+  return ok;
+}
+static_assert(every_builtin_info_matches_its_type());
+
+TEST(Registry, AnInfoThatDisagreesWithItsTypeIsCaught) {
+  variant_info split = builtin::split;
+  EXPECT_TRUE(info_matches_type<split_tag>(split));
+  split.owner_shares = false;
+  EXPECT_FALSE(info_matches_type<split_tag>(split));
+  variant_info half = builtin::steal_half;
+  EXPECT_TRUE(info_matches_type<steal_half_tag>(half));
+  half.batch_steal = false;
+  EXPECT_FALSE(info_matches_type<steal_half_tag>(half));
+}
+
 TEST(Registry, UnknownVariantIsReported) {
   EXPECT_FALSE(with_variant("no_such_deque", [](auto, const variant_info&) {}));
   EXPECT_TRUE(with_variant("locked", [](auto, const variant_info&) {}));
