@@ -170,7 +170,7 @@ template <order O, class Op, spec_of<Op> S, class F>
 std::vector<std::size_t> dead_end(S& spec, std::span<const Op> ops, O& order, F&& on_rejected) {
   search<O> s;
   if (s.run(spec, ops, order)) return {};
-  const std::vector<std::size_t> prefix = s.deepest();
+  std::vector<std::size_t> prefix = s.deepest();  // returned: not const, so it moves
   for (const std::size_t i : prefix) {
     order.take(i);
     static_cast<void>(apply(spec, ops[i]));
@@ -289,7 +289,7 @@ class precedence_order {
   /// Requires: n <= max_ops; thread_of(i) < MaxThreads for i < n.
   template <class ThreadOf>
   precedence_order(std::size_t n, ThreadOf&& thread_of) : n_(n) {
-    std::array<std::uint8_t, MaxThreads> lane_of_thread;
+    std::array<std::uint8_t, MaxThreads> lane_of_thread{};
     lane_of_thread.fill(0xff);
     for (std::size_t i = 0; i < n; ++i) {
       const auto t = static_cast<std::size_t>(thread_of(i));
@@ -343,9 +343,9 @@ class precedence_order {
   mask done_ = 0;
   std::unordered_set<mask> seen_;
   std::array<std::uint8_t, MaxThreads> thread_, count_, pos_;
-  std::array<std::uint8_t, max_ops> lane_of_;
+  std::array<std::uint8_t, max_ops> lane_of_{};
   std::array<std::array<std::uint8_t, max_ops>, MaxThreads> ops_;
-  std::array<mask, max_ops> preds_;  // entries below n_ are set
+  std::array<mask, max_ops> preds_{};  // entries below n_ are set again by the constructor
 };
 
 /// The units minimize() removes, for operations with deques/spec.hpp's fields (kind,

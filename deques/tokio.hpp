@@ -368,7 +368,7 @@ class tokio_queue {
 
  private:
   struct claim {
-    steal_status status;
+    steal_status status = steal_status::empty;
     index first = 0;         // the first index claimed
     index n = 0;             // how many
     std::uint64_t head = 0;  // head after the claim: (first, first + n)

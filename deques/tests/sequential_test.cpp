@@ -76,7 +76,8 @@ TYPED_TEST(SpecTest, MatchesSpecOnALongMixedSequence) {
       ASSERT_TRUE(model.pop(d.pop())) << "step " << i;
     } else {
       auto r = d.steal();
-      ASSERT_TRUE(model.steal(r.status(), std::move(r).take())) << "step " << i;
+      const steal_status status = r.status();  // before take(): argument order is unspecified
+      ASSERT_TRUE(model.steal(status, std::move(r).take())) << "step " << i;
     }
   }
 }
@@ -152,7 +153,7 @@ TEST(StealHalf, PushReportsFullAndKeepsTheValue) {
   EXPECT_TRUE(d.push(std::string("b")));
   std::string c = "c";
   EXPECT_FALSE(d.push(std::move(c)));
-  EXPECT_EQ(c, "c");  // not moved from on failure
+  EXPECT_EQ(c, "c");  // NOLINT(bugprone-use-after-move): a failed push leaves it unmoved
   EXPECT_EQ(*d.steal(), "a");
   EXPECT_TRUE(d.push(std::move(c)));
   EXPECT_EQ(d.pop(), std::optional<std::string>("c"));
