@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "stress/history_file.hpp"
 #include "stress/isolate.hpp"
@@ -127,10 +129,6 @@ struct last_failure {
   scenario s;
   found_failure f;
 };
-
-}  // namespace
-
-namespace {
 
 constexpr std::pair<verdict, std::string_view> verdict_names[] = {
     {verdict::linearizable, "linearizable"},
