@@ -19,7 +19,7 @@ if [ "${1:-}" = "--write" ]; then
   shift
 fi
 variants=("$@")
-all_sources="chase_lev steal_half locked split the abp fjp dotnet idempotent tokio go crossbeam"
+all_sources="chase_lev steal_half locked split the abp fjp dotnet idempotent tokio go bwos crossbeam"
 ((${#variants[@]})) || read -ra variants <<<"$all_sources"
 # The variants whose clients cover deques/<source>.hpp.
 variants_of() {

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "deques/abp.hpp"
+#include "deques/bwos.hpp"
 #include "deques/chase_lev.hpp"
 #include "deques/crossbeam.hpp"
 #include "deques/dotnet.hpp"
@@ -59,6 +60,8 @@ using tokio_lifo_default = tokio_lifo<T, Mem>;
 template <class T, class Mem>
 using go_default = go_runq<T, Mem>;
 template <class T, class Mem>
+using bwos_default = bwos<T, Mem>;
+template <class T, class Mem>
 using crossbeam_lifo_default = crossbeam_lifo<T, Mem>;
 template <class T, class Mem>
 using crossbeam_fifo_default = crossbeam_fifo<T, Mem>;
@@ -77,6 +80,7 @@ using idempotent_tag = variant_tag<detail::idempotent_default>;
 using tokio_tag = variant_tag<detail::tokio_default>;
 using tokio_lifo_tag = variant_tag<detail::tokio_lifo_default>;
 using go_tag = variant_tag<detail::go_default>;
+using bwos_tag = variant_tag<detail::bwos_default>;
 using crossbeam_lifo_tag = variant_tag<detail::crossbeam_lifo_default>;
 using crossbeam_fifo_tag = variant_tag<detail::crossbeam_fifo_default>;
 using chase_lev_no_pop_fence_tag = variant_tag<chase_lev_no_pop_fence>;
@@ -99,6 +103,7 @@ using tokio_index3_tag = variant_tag<tokio_index3>;
 using tokio_wrap_relaxed_head_tag = variant_tag<tokio_wrap_relaxed_head>;
 using the_ticket2_tag = variant_tag<the_ticket2>;
 using tokio_lifo_push_load_store_tag = variant_tag<tokio_lifo_push_load_store>;
+using bwos_reuse_unchecked_tag = variant_tag<bwos_reuse_unchecked>;
 
 /// The built-in variants' descriptions.
 namespace builtin {
@@ -146,6 +151,19 @@ inline constexpr variant_info tokio_lifo = run_queue_info(info_from_sites<tokio_
 inline constexpr variant_info go = run_queue_info(info_from_sites<go_sites>(
     "Go's per-P run queue: runnext slot, ring, half to the global queue on overflow"));
 static_assert(!go.thieves_report_empty && !tokio_lifo.thieves_report_empty);
+/// BWoS: the owner's block is private (owner_shares), thieves report abort, never empty (from
+/// its sites), and a steal may take a value newer than the oldest (the unordered spec;
+/// deques/bwos.hpp says why). The model clients run it as 2 blocks of 1 slot, so that a few
+/// pushes grant, take over and reuse blocks.
+constexpr variant_info bwos_info(variant_info i) {
+  i.owner_shares = true;
+  i.spec = spec_kind::unordered;
+  i.capacity = 2;
+  return i;
+}
+inline constexpr variant_info bwos = bwos_info(info_from_sites<bwos_sites>(
+    "block-based work stealing (Wang et al. 2023; stdexec's bwos::lifo_queue)",
+    /*bounded=*/true));
 /// crossbeam-deque's Worker: a growable ring that also shrinks, batch steals; its pop takes the
 /// newest value (lifo) or the oldest (fifo). The model clients start it at capacity 1, its
 /// minimum, so that a few operations grow and shrink it.
@@ -191,6 +209,8 @@ inline constexpr variant_info go_pop_runnext_no_cas =
     run_queue_info(info_from_sites<go_sites_pop_runnext_no_cas>("KNOWN-BAD go"));
 inline constexpr variant_info tokio_lifo_push_load_store =
     run_queue_info(info_from_sites<tokio_lifo_sites_push_load_store>("KNOWN-BAD tokio_lifo"));
+inline constexpr variant_info bwos_reuse_unchecked =
+    bwos_info(info_from_sites<bwos_sites_reuse_unchecked>("KNOWN-BAD bwos", /*bounded=*/true));
 inline constexpr variant_info crossbeam_lifo_no_recheck =
     crossbeam_info(info_from_sites<crossbeam_sites_lifo_no_recheck>("KNOWN-BAD crossbeam_lifo"),
                    spec_kind::lifo_owner);
@@ -238,6 +258,7 @@ constexpr void for_each_variant(F&& f) {
   f(tokio_tag{}, builtin::tokio);
   f(tokio_lifo_tag{}, builtin::tokio_lifo);
   f(go_tag{}, builtin::go);
+  f(bwos_tag{}, builtin::bwos);
   f(crossbeam_lifo_tag{}, builtin::crossbeam_lifo);
   f(crossbeam_fifo_tag{}, builtin::crossbeam_fifo);
   f(chase_lev_no_pop_fence_tag{}, builtin::chase_lev_no_pop_fence);
@@ -252,6 +273,7 @@ constexpr void for_each_variant(F&& f) {
   f(tokio_narrow_index_tag{}, builtin::tokio_narrow_index);
   f(go_pop_runnext_no_cas_tag{}, builtin::go_pop_runnext_no_cas);
   f(tokio_lifo_push_load_store_tag{}, builtin::tokio_lifo_push_load_store);
+  f(bwos_reuse_unchecked_tag{}, builtin::bwos_reuse_unchecked);
   f(crossbeam_lifo_no_recheck_tag{}, builtin::crossbeam_lifo_no_recheck);
   f(crossbeam_fifo_no_restore_tag{}, builtin::crossbeam_fifo_no_restore);
   f(chase_lev_grow_relaxed_tag{}, builtin::chase_lev_grow_relaxed);

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   register_model_only<tokio_tag::deque>(builtin::tokio);
   register_model_only<tokio_lifo_tag::deque>(builtin::tokio_lifo);
   register_model_only<go_tag::deque>(builtin::go);
+  register_model_only<bwos_tag::deque>(builtin::bwos);
   register_model_only<crossbeam_lifo_tag::deque>(builtin::crossbeam_lifo);
   register_model_only<crossbeam_fifo_tag::deque>(builtin::crossbeam_fifo);
   CLI::App app{"the model command over the built-in variants, for coverage of their sources"};

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "deques/bwos.hpp"
 #include "deques/chase_lev.hpp"
 #include "deques/locked.hpp"
 #include "deques/spec.hpp"
@@ -122,6 +123,52 @@ TEST(Split, AFullRingStillSharesWhenAsked) {
   EXPECT_TRUE(d.push(std::int64_t{4}));  // room again (top moved)
 }
 
+// BWoS: thieves reach a block only when the owner has filled it and moved on (a grant); the
+// owner's pop walks back into a granted block and takes over what no thief claimed.
+TEST(Bwos, ThievesReachOnlyGrantedBlocksAndPopTakesOver) {
+  bwos<std::int64_t> d(2, 2);  // 2 blocks of 2 slots
+  EXPECT_TRUE(d.push(1));
+  EXPECT_TRUE(d.push(2));
+  EXPECT_TRUE(d.steal().is_abort());  // both in the owner's block: private, never "empty"
+  EXPECT_EQ(d.size_hint(), 0);
+  EXPECT_EQ(d.owner_size_hint(), 2);
+  EXPECT_TRUE(d.push(3));  // block 0 is full: granted, the owner moves to block 1
+  EXPECT_EQ(d.size_hint(), 2);
+  EXPECT_EQ(d.owner_size_hint(), 1);
+  EXPECT_EQ(*d.steal(), 1);
+  EXPECT_TRUE(d.push(4));
+  EXPECT_FALSE(d.push(5));  // block 0 is still granted (slot 1 unclaimed): full
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(4));
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(3));
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(2));  // took block 0 over at slot 1
+  EXPECT_TRUE(d.steal().is_abort());
+  EXPECT_EQ(d.pop(), std::nullopt);
+  EXPECT_TRUE(d.push(6));  // the owner starts again in block 0, after the claimed slot
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(6));
+}
+
+// A block comes back to the owner (the next lap) only when its thieves claimed and read every
+// slot; its steal count then starts again.
+TEST(Bwos, ABlockIsReusedWhenItsThievesAreDone) {
+  bwos<std::int64_t> d(2, 1);  // 2 blocks of 1 slot
+  EXPECT_TRUE(d.push(1));
+  EXPECT_TRUE(d.push(2));   // grants block 0
+  EXPECT_FALSE(d.push(3));  // block 0's slot is not yet claimed
+  EXPECT_EQ(*d.steal(), 1);
+  EXPECT_TRUE(d.push(3));  // block 0, second lap; block 1 granted
+  EXPECT_EQ(*d.steal(), 2);
+  EXPECT_TRUE(d.steal().is_abort());
+  EXPECT_EQ(d.pop(), std::optional<std::int64_t>(3));
+  EXPECT_EQ(d.pop(), std::nullopt);
+  for (std::int64_t lap = 0; lap < 6; ++lap) {  // grant, steal, reuse around the ring
+    EXPECT_TRUE(d.push(10 + lap));
+    EXPECT_TRUE(d.push(20 + lap));
+    EXPECT_EQ(*d.steal(), 10 + lap);
+    EXPECT_EQ(d.pop(), std::optional<std::int64_t>(20 + lap));
+    EXPECT_EQ(d.pop(), std::nullopt);
+  }
+}
+
 TEST(ChaseLev, ResizeKeepsOrder) {
   chase_lev<std::int64_t> d(1);
   EXPECT_EQ(d.capacity(), 1);
@@ -227,6 +274,22 @@ TYPED_TEST(DestructorTest, EveryValueDestroyedOnce) {
     EXPECT_EQ(live, shares ? 2 : 1);
   }
   EXPECT_EQ(live, 0);  // the one left in the deque was destroyed with it
+}
+
+// BWoS with boxed values: the ones left in granted blocks and in the owner's block are
+// destroyed with the deque, the stolen and popped ones by their takers.
+TEST(Bwos, EveryValueDestroyedOnce) {
+  int live = 0;
+  {
+    bwos<counted> d(4, 2);
+    for (int i = 0; i < 7; ++i)
+      EXPECT_TRUE(d.push(counted(&live)));
+    EXPECT_EQ(live, 7);
+    { EXPECT_TRUE(d.steal().has_value()); }
+    { EXPECT_TRUE(d.pop().has_value()); }
+    EXPECT_EQ(live, 5);
+  }
+  EXPECT_EQ(live, 0);
 }
 
 // The spec itself: legal results accepted, illegal ones rejected.

@@ -3,6 +3,8 @@
 // reproduce string replays the same failure (model mode is deterministic).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "deques/registry.hpp"
 #include "stress/lin_model.hpp"
 
@@ -64,6 +66,30 @@ outcome expect_caught(const char* what) {
   EXPECT_EQ(replayed.scenario_text, out.scenario_text);  // deterministic shrinking and replay
   std::printf("%s: %s\n", what, out.failure.c_str());
   return out;
+}
+
+// bwos is held to the unordered spec (proofs/bwos.md): a thief whose relaxed reads see the
+// owner's new `last` and an older `steal_tail` (the reset that closed a block as the owner's,
+// not its grant) walks past a granted block and takes a newer value. The scenario `fuzz` found
+// when the variant was first checked against lifo_owner: every execution passes unordered, and
+// one breaks lifo_owner (8 blocks of 2 slots: steal -> 5 while 3 and 4 are granted).
+TEST(LincheckModel, BwosThievesTakeOutOfOrder) {
+  std::string error;
+  const auto s = parse_scenario(
+      "prefix [ push push push push ] owner [ push push push ] thief1 [ steal steal steal steal ]",
+      error);
+  ASSERT_TRUE(s.has_value()) << error;
+  auto run = [&](spec::spec_kind kind) {
+    return model::explore(model::options{}, [&](model::client& c) {
+      scenario_client<bwos_tag::deque>(c, *s, kind, 16);
+    });
+  };
+  const model::result unordered = run(spec::spec_kind::unordered);
+  EXPECT_TRUE(unordered.ok()) << unordered.bug->message;
+  const model::result lifo = run(spec::spec_kind::lifo_owner);
+  ASSERT_FALSE(lifo.ok());
+  EXPECT_NE(lifo.bug->message.find("no linearization"), std::string::npos) << lifo.bug->message;
+  EXPECT_NE(lifo.bug->message.find("steal->5"), std::string::npos) << lifo.bug->message;
 }
 
 TEST(LincheckModel, CatchesStealFromTheBottom) {

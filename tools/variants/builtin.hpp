@@ -17,6 +17,7 @@ extern const bool dotnet_registered;
 extern const bool idempotent_registered;
 extern const bool tokio_registered;
 extern const bool go_registered;
+extern const bool bwos_registered;
 extern const bool crossbeam_registered;
 extern const bool sched_registered;
 
@@ -24,8 +25,8 @@ extern const bool sched_registered;
 inline bool link_builtin_variants() {
   return chase_lev_registered && locked_registered && steal_half_registered && split_registered &&
          the_registered && abp_registered && fjp_registered && dotnet_registered &&
-         idempotent_registered && tokio_registered && go_registered && crossbeam_registered &&
-         sched_registered;
+         idempotent_registered && tokio_registered && go_registered && bwos_registered &&
+         crossbeam_registered && sched_registered;
 }
 
 }  // namespace stealcheck::tools
