@@ -155,7 +155,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "--runtimes", args->runtimes,
       "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm with a "
       "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
-      "crossbeam_lifo) "
+      "crossbeam_lifo,bwos) "
       "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
       "the cs kernels run serially; an sc name may end in policies: /t<K> forks throttled at "
       "K waiting tasks, /uniform|/sweep|/last_victim the victim order, /spin<US> the idle "

@@ -31,6 +31,7 @@ std::vector<std::string> all_runtime_names() {
                                     "sc-fjp",
                                     "sc-dotnet",
                                     "sc-crossbeam_lifo",
+                                    "sc-bwos",
                                     "sc-split/t4",  // forks throttled: fib's per-task target
                                     "cs-chase_lev",
                                     "cs-locked",
@@ -41,6 +42,7 @@ std::vector<std::string> all_runtime_names() {
                                     "cs-fjp",
                                     "cs-dotnet",
                                     "cs-crossbeam_lifo",
+                                    "cs-bwos",
                                     "tbb",
                                     "omp"};
   if (!omp_llvm_unavailable()) names.emplace_back("omp-llvm");

@@ -25,7 +25,7 @@ class runtime {
   virtual ~runtime() = default;
   /// "serial", "coro-serial", "sc-<variant>" and "cs-<variant>" for each variant of
   /// scheduler/variants.hpp (chase_lev, locked, steal_half, split, the, abp,
-  /// fjp, dotnet, crossbeam_lifo), "tbb", "omp", "omp-llvm"; an sc-*
+  /// fjp, dotnet, crossbeam_lifo, bwos), "tbb", "omp", "omp-llvm"; an sc-*
   /// name may carry a fork throttle, "sc-split/t4" (make_pool_runtime).
   virtual std::string_view name() const = 0;
   /// False: runs on the calling thread only (measured at P = 1, not in the idle check).

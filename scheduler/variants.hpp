@@ -2,7 +2,8 @@
 // deques/registry.hpp (those whose pop takes the newest task: not the run queues tokio, go and
 // crossbeam_fifo, nor idempotent, which may run a task twice), for tests and benchmarks that
 // measure every variant in one program. The scheduler's typed tests (scheduler/tests/common.hpp)
-// run the first eight; crossbeam_lifo's pools run in the benchmark's checked quick run.
+// run the first eight; crossbeam_lifo's and bwos's pools run in the benchmark's checked quick
+// run.
 //
 // Thread role: any (types and an immutable list). Complexity: O(number of variants).
 // To run the scheduler on your own deque: `scheduler::pool<my_deque<scheduler::task*>>`; it must
@@ -15,6 +16,7 @@
 #include <string_view>
 
 #include "deques/abp.hpp"
+#include "deques/bwos.hpp"
 #include "deques/chase_lev.hpp"
 #include "deques/crossbeam.hpp"
 #include "deques/dotnet.hpp"
@@ -38,6 +40,7 @@ using abp_pool = pool<abp<task*>>;
 using fjp_pool = pool<fjp_deque<task*>>;
 using dotnet_pool = pool<dotnet_deque<task*>>;
 using crossbeam_lifo_pool = pool<crossbeam_lifo<task*>>;
+using bwos_pool = pool<bwos<task*>>;
 // The continuation-stealing mode on the same deques (scheduler/coro_pool.hpp).
 using chase_lev_coro_pool = coro_pool<chase_lev<task*>>;
 using locked_coro_pool = coro_pool<locked_deque<task*>>;
@@ -48,6 +51,7 @@ using abp_coro_pool = coro_pool<abp<task*>>;
 using fjp_coro_pool = coro_pool<fjp_deque<task*>>;
 using dotnet_coro_pool = coro_pool<dotnet_deque<task*>>;
 using crossbeam_lifo_coro_pool = coro_pool<crossbeam_lifo<task*>>;
+using bwos_coro_pool = coro_pool<bwos<task*>>;
 
 template <class P>
 struct pool_tag {
@@ -67,6 +71,7 @@ void for_each_pool_variant(F&& f) {
   f(pool_tag<fjp_pool>{}, std::string_view("fjp"));
   f(pool_tag<dotnet_pool>{}, std::string_view("dotnet"));
   f(pool_tag<crossbeam_lifo_pool>{}, std::string_view("crossbeam_lifo"));
+  f(pool_tag<bwos_pool>{}, std::string_view("bwos"));
 }
 
 }  // namespace stealcheck::scheduler
