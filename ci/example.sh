@@ -189,18 +189,26 @@ grep -E "tests passed" "$work/cs.log"
 # The findings as a user meets them: the case studies' CLI, every column. Boost.Fiber's
 # shipped queue is left to the tests: its pop on a fresh queue makes the next push loop, and
 # each stress scenario runs until the memory ceiling stops it (about 14 s).
-shipped="riften libfork julia taskflow_unbounded taskflow_bounded"
-controls="riften_fixed libfork_fixed julia_fixed boost_fiber_fixed"
+shipped="riften libfork julia taskflow_unbounded taskflow_bounded stdexec_bwos_v1 stdexec_bwos"
+controls="riften_fixed libfork_fixed julia_fixed boost_fiber_fixed stdexec_bwos_fixed"
 "$work/cs/case-studies-stealcheck" verify --quick $shipped $controls >"$work/cs-verify.log" 2>&1
 rc=$?
 head -n 14 "$work/cs-verify.log"
 [ "$rc" -eq 0 ] || { cat "$work/cs-verify.log"; fail "case studies: verify exited $rc"; }
-for v in riften libfork julia; do
+for v in riften libfork julia stdexec_bwos_v1 stdexec_bwos; do
   grep -qE "^$v +\|.*expected failure: caught" "$work/cs-verify.log" || fail "verify did not catch $v"
 done
 for v in taskflow_unbounded taskflow_bounded $controls; do
   grep -qE "^$v +\| pass .*\| pass .*\| pass .*\| ok" "$work/cs-verify.log" ||
     fail "verify did not pass $v in every column"
 done
+# stdexec's BWoS before its rewrite loses a value under SC in a scenario beyond every client
+# (docs/case-studies/stdexec-bwos.md): fuzz's exhaustive run of it must report the loss.
+"$work/cs/case-studies-stealcheck" fuzz stdexec_bwos_v1_acquire_claim --model sc --exhaustive \
+  --scenario 'prefix [ push push ] owner [ pop pop push push push ] thief1 [ steal ]' \
+  >"$work/cs-fuzz.log" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "value 3 was lost" "$work/cs-fuzz.log" ||
+  { cat "$work/cs-fuzz.log"; fail "fuzz did not find stdexec_bwos_v1's lost value (exit $rc)"; }
 echo "ci/example.sh: OK"
 # SPDX-License-Identifier: Apache-2.0

@@ -11,6 +11,7 @@
 #include "libfork.hpp"
 #include "opencilk.hpp"
 #include "riften.hpp"
+#include "stdexec_bwos.hpp"
 #include "taskflow.hpp"
 
 namespace case_studies {
@@ -140,6 +141,36 @@ inline constexpr stealcheck::variant_info opencilk_info = [] {
   i.capacity = 8;
   return i;
 }();
+
+// stdexec's BWoS queue (NVIDIA/stdexec): docs/case-studies/stdexec-bwos.md. Thieves see only
+// the blocks the owner granted and report abort, never empty; any order (the unordered spec).
+// The model clients run it as 4 blocks of 1 slot, so that a few pushes grant and reuse blocks.
+inline constexpr stealcheck::variant_info bwos_shipped(std::string_view name,
+                                                       std::string_view summary,
+                                                       std::string_view bug = {}) {
+  auto i = shipped(name, summary, bug);
+  i.bounded = true;
+  i.owner_shares = true;
+  i.thieves_report_empty = false;
+  i.spec = stealcheck::spec_kind::unordered;
+  i.capacity = 4;
+  return i;
+}
+inline constexpr auto stdexec_bwos_v1_info = bwos_shipped(
+    "stdexec_bwos_v1", "exec::bwos::lifo_queue before round detection (stdexec 0cccd586)",
+    "a thief takes a granted block for done and walks past it; pop stops before it: lost");
+template <class T, class Mem>
+using stdexec_bwos_v1_acquire_claim = stdexec_bwos_v1<T, Mem, true>;
+inline constexpr auto stdexec_bwos_v1_acquire_claim_info =
+    bwos_shipped("stdexec_bwos_v1_acquire_claim", "stdexec_bwos_v1 with an acquire claim CAS",
+                 "a thief takes a granted block for done and walks past it; pop stops before it");
+template <class T, class Mem>
+using stdexec_bwos_fixed = stdexec_bwos<T, Mem, true>;
+inline constexpr auto stdexec_bwos_info = bwos_shipped(
+    "stdexec_bwos", "exec::bwos::lifo_queue with round detection (stdexec e92245d5)",
+    "steal claims with a relaxed CAS: it reads a granted slot unsynchronized (a data race)");
+inline constexpr auto stdexec_bwos_fixed_info =
+    bwos_shipped("stdexec_bwos_fixed", "control: stdexec_bwos with an acquire claim CAS");
 
 }  // namespace case_studies
 // SPDX-License-Identifier: Apache-2.0

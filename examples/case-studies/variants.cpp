@@ -25,4 +25,8 @@ STEALCHECK_REGISTER_VARIANT(boost_fiber_fixed, boost_fiber_fixed_info)
 STEALCHECK_REGISTER_VARIANT(taskflow_unbounded, taskflow_unbounded_info)
 STEALCHECK_REGISTER_VARIANT(taskflow_bounded, taskflow_bounded_info)
 STEALCHECK_REGISTER_VARIANT(opencilk, opencilk_info)
+STEALCHECK_REGISTER_VARIANT(stdexec_bwos_v1, stdexec_bwos_v1_info)
+STEALCHECK_REGISTER_VARIANT(stdexec_bwos_v1_acquire_claim, stdexec_bwos_v1_acquire_claim_info)
+STEALCHECK_REGISTER_VARIANT(stdexec_bwos, stdexec_bwos_info)
+STEALCHECK_REGISTER_VARIANT(stdexec_bwos_fixed, stdexec_bwos_fixed_info)
 // SPDX-License-Identifier: Apache-2.0

@@ -127,11 +127,31 @@ TEST(BoostFiber, AsShippedIsCaught) {
 
 }  // namespace
 
+// stdexec's BWoS, both versions: the claim is a relaxed CAS, so a thief reads the slot it
+// claimed without synchronizing with the grant that published it (an RC11 bug: SC cannot show
+// it). In the second version the model checker finds it in push3_pop2_2thieves.
+TEST(StdexecBwos, RelaxedClaimRaceIsFound) {
+  const auto v = variant_of<stdexec_bwos>(stdexec_bwos_info);
+  expect_found(v, "model", "push3_pop2_2thieves_rc11",
+               {"data race on ring_buffer", "relaxed CAS of steal_tail"});
+  expect_passes(v, "model", "push3_pop2_2thieves_sc");
+}
+
+// The first version, with the claim fixed: a value granted to the thieves is lost (neither
+// stolen nor found by the owner's final drain), under RC11 in push3_pop2_2thieves.
+TEST(StdexecBwosV1, LostValueIsFound) {
+  const auto v = variant_of<stdexec_bwos_v1_acquire_claim>(stdexec_bwos_v1_acquire_claim_info);
+  expect_found(v, "model", "push3_pop2_2thieves_rc11", {"value 1 was lost"});
+  expect_found(variant_of<stdexec_bwos_v1>(stdexec_bwos_v1_info), "model",
+               "push3_pop2_2thieves_rc11", {"value 1 was lost"});
+}
+
 // The controls: every fix, the whole conformance suite.
 STEALCHECK_CONFORMANCE_SUITE(RiftenFixed, riften_fixed, riften_fixed_info)
 STEALCHECK_CONFORMANCE_SUITE(LibforkFixed, libfork_fixed, libfork_fixed_info)
 STEALCHECK_CONFORMANCE_SUITE(JuliaFixed, julia_fixed, julia_fixed_info)
 STEALCHECK_CONFORMANCE_SUITE(BoostFiberFixed, boost_fiber_fixed, boost_fiber_fixed_info)
+STEALCHECK_CONFORMANCE_SUITE(StdexecBwosFixed, stdexec_bwos_fixed, stdexec_bwos_fixed_info)
 // The deques without a finding, as shipped.
 STEALCHECK_CONFORMANCE_SUITE(TaskflowUnbounded, taskflow_unbounded, taskflow_unbounded_info)
 STEALCHECK_CONFORMANCE_SUITE(TaskflowBounded, taskflow_bounded, taskflow_bounded_info)
