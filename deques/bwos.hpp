@@ -57,11 +57,11 @@
 // thieves have emptied the blocks it comes back to.
 //
 // Costs: push and pop inside a block: plain loads and stores and one relaxed slot access, no
-// RMW, no fence. A block change: one release store (grant) and two loads (reclaim) forward, one
-// exchange (takeover) back. A steal: one CAS and one fetch_add, plus one load per exhausted
-// block it walks past (at most `blocks`). Complexity: O(1) for push and pop (O(blocks) when a
-// pop walks back over empty blocks), O(blocks) for steal. Lock-free. Values: see
-// deques/slot.hpp.
+// RMW, no fence. Forward: two loads, one release store (grant), three relaxed stores (reset,
+// `last`; a fourth, `start`, when the oldest block is reused); back: one exchange (takeover) and
+// one relaxed store. A steal: one CAS, one fetch_add, one load per block walked. Complexity:
+// O(1) for push and pop (O(blocks) when a pop walks back over empty blocks), O(blocks) for
+// steal. Lock-free. Values: see deques/slot.hpp.
 #pragma once
 
 #include <algorithm>
