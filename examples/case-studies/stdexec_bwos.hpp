@@ -12,7 +12,9 @@
 // steal_front, push_back, advance_get_index, advance_put_index, advance_steal_index, and in
 // the second increase_block_counter, decrease_block_counter) and block_type (put, get, steal,
 // takeover, is_writable, reclaim, grant, and is_stealable in the first, reduce_round in the
-// second). Every load, store, exchange and compare-exchange keeps the order written there; the
+// second). Every load, store, exchange and compare-exchange keeps the order written there (the
+// acquire and release ones say their partner; the rest are relaxed in stdexec: the owner's own
+// fields, counters read as hints, RMWs whose atomicity alone decides a race); the
 // ring buffer is plain memory there (`std::vector<Tp>`) and `Mem::nonatomic` here. Left out:
 // the bulk push_back, get_free_capacity and get_available_capacity (not used by pop, push or
 // steal), the allocator, the copy and move constructors of block_type (used only to build the
@@ -205,6 +207,7 @@ class stdexec_bwos_v1 {
     const std::uint64_t back = b_.tail[i].load(relaxed);
     if (back < b_.size) {
       b_.slot(i, back).write() = value;
+      // release: pairs with steal's acquire load of tail; publishes the slot written above
       b_.tail[i].store(back + 1, release);
       return code::success;
     }
@@ -216,12 +219,14 @@ class stdexec_bwos_v1 {
     const std::uint64_t back = b_.tail[i].load(relaxed);
     if (front == back) return {code::empty, T{}};
     const T value = b_.slot(i, back - 1).read();
+    // release, as stdexec: the slot was the owner's; pairs with steal's load of tail
     b_.tail[i].store(back - 1, release);
     return {code::success, value};
   }
   result steal_block(std::size_t i) {
     std::uint64_t spos = b_.steal_tail[i].load(relaxed);
     if (spos == b_.size) return {code::done, T{}};
+    // acquire: pairs with put's release store of tail (the slots below it are written)
     const std::uint64_t back = b_.tail[i].load(acquire);
     if (spos == back) return {code::empty, T{}};
     // stdexec: relaxed; as in the second version (below).
@@ -230,6 +235,7 @@ class stdexec_bwos_v1 {
       return {code::conflict, T{}};
     }
     const T value = b_.slot(i, spos).read();
+    // release: pairs with reclaim's acquire load; the slot is read before the block is reused
     b_.steal_head[i].fetch_add(1, release);
     return {code::success, value};
   }
@@ -246,6 +252,7 @@ class stdexec_bwos_v1 {
   bool is_writable(std::size_t i) const { return b_.steal_tail[i].load(relaxed) == b_.size; }
   void reclaim(std::size_t i) {
     const std::uint64_t expected_steal_head = b_.tail[i].load(relaxed);
+    // acquire: pairs with steal's release fetch_add; every thief's slot read is done
     while (b_.steal_head[i].load(acquire) != expected_steal_head)
       Mem::retry_read_only();
     b_.head[i].store(0, relaxed);
@@ -255,8 +262,11 @@ class stdexec_bwos_v1 {
   }
   void grant(std::size_t i) {
     const std::uint64_t old_head = b_.head[i].exchange(b_.size, relaxed);
+    // release: publishes the block's slots; its partner is meant to be the thief's reads of
+    // steal_tail, which are relaxed (finding 1 of docs/case-studies/stdexec-bwos.md)
     b_.steal_tail[i].store(old_head, release);
   }
+  // acquire: pairs with grant's release store of steal_tail
   bool is_stealable(std::size_t i) const { return b_.steal_tail[i].load(acquire) != b_.size; }
 
   stdexec_bwos_detail::block_arrays<T, Mem> b_;
@@ -391,6 +401,7 @@ class stdexec_bwos {
     const std::uint64_t back_idx = back & low;
     if (back_idx < b_.size) {
       b_.slot(i, back_idx).write() = value;
+      // release: pairs with steal's acquire load of tail; publishes the slot written above
       b_.tail[i].store(back + 1, release);
       return code::success;
     }
@@ -403,6 +414,7 @@ class stdexec_bwos {
     const std::uint64_t front_idx = b_.head[i].load(relaxed) & low;
     if (front_idx == back_idx) return {code::empty, T{}};
     const T value = b_.slot(i, back_idx - 1).read();
+    // release, as stdexec: the slot was the owner's; pairs with steal's load of tail
     b_.tail[i].store(back - 1, release);
     return {code::success, value};
   }
@@ -411,6 +423,7 @@ class stdexec_bwos {
     const std::uint64_t sidx = spos & low;
     const std::uint64_t round = spos >> 32;
     if (sidx == b_.size) return {thief_round == round ? code::done : code::empty, T{}};
+    // acquire: pairs with put's release store of tail (the slots below it are written)
     const std::uint64_t back = b_.tail[i].load(acquire);
     if (sidx == back) return {code::empty, T{}};
     // stdexec: relaxed. Partner: grant's release store of steal_tail, which publishes the
@@ -422,7 +435,8 @@ class stdexec_bwos {
       return {code::conflict, T{}};
     }
     const T value = b_.slot(i, sidx).read();
-    b_.steal_head[i].fetch_add(1, release);  // stdexec: steal_count_
+    // release (stdexec: steal_count_): pairs with reclaim's acquire load, as above
+    b_.steal_head[i].fetch_add(1, release);
     return {code::success, value};
   }
   void reduce_round(std::size_t i) {
@@ -442,6 +456,7 @@ class stdexec_bwos {
   }
   void reclaim(std::size_t i, std::uint32_t round) {
     const std::uint64_t expected_steal_count = b_.head[i].load(relaxed) & low;
+    // acquire: pairs with steal's release fetch_add, as above
     while (b_.steal_head[i].load(acquire) != expected_steal_count)
       Mem::retry_read_only();
     const std::uint64_t expanded_round = static_cast<std::uint64_t>(round) << 32;
@@ -453,6 +468,8 @@ class stdexec_bwos {
   void grant(std::size_t i) {
     const std::uint64_t block_end = b_.steal_tail[i].load(relaxed);
     const std::uint64_t old_head = b_.head[i].exchange(block_end, relaxed);
+    // release: publishes the block's slots; its partner is meant to be the thief's reads of
+    // steal_tail, which are relaxed (finding 1 of docs/case-studies/stdexec-bwos.md)
     b_.steal_tail[i].store(old_head, release);
   }
 
