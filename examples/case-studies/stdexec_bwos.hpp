@@ -12,9 +12,9 @@
 // steal_front, push_back, advance_get_index, advance_put_index, advance_steal_index, and in
 // the second increase_block_counter, decrease_block_counter) and block_type (put, get, steal,
 // takeover, is_writable, reclaim, grant, and is_stealable in the first, reduce_round in the
-// second). Every load, store, exchange and compare-exchange keeps the order written there (the
-// acquire and release ones say their partner; the rest are relaxed in stdexec: the owner's own
-// fields, counters read as hints, RMWs whose atomicity alone decides a race); the
+// second). Every load, store, exchange and compare-exchange keeps the order written there, and
+// each says its partner or why it needs none (the relaxed ones: the owner's own fields,
+// counters read as bounds, RMWs whose atomicity alone decides a race); the
 // ring buffer is plain memory there (`std::vector<Tp>`) and `Mem::nonatomic` here. Left out:
 // the bulk push_back, get_free_capacity and get_available_capacity (not used by pop, push or
 // steal), the allocator, the copy and move constructors of block_type (used only to build the
@@ -118,6 +118,7 @@ class stdexec_bwos_v1 {
         mask_(b_.n - 1),
         owner_block_(1, "owner_block"),
         thief_block_(0, "thief_block") {
+    // relaxed: before any thread starts; the threads' creation orders them (here and below)
     for (std::size_t i = 0; i < b_.n; ++i)  // block_type(block_size): steal_tail = block_size
       b_.steal_tail[i].store(b_.size, relaxed);
     reclaim(owner_block_.load(relaxed) & mask_);
@@ -129,6 +130,7 @@ class stdexec_bwos_v1 {
 
   bool push(T value) {  // push_back
     do {
+      // relaxed: owner_block_ is written by this owner only (its own last store)
       const std::size_t owner_index = owner_block_.load(relaxed) & mask_;
       if (put(owner_index, value) == code::success) return true;
     } while (advance_put_index());
@@ -137,7 +139,7 @@ class stdexec_bwos_v1 {
 
   std::optional<T> pop() {  // pop_back
     do {
-      const std::size_t owner_index = owner_block_.load(relaxed) & mask_;
+      const std::size_t owner_index = owner_block_.load(relaxed) & mask_;  // as in push
       const result r = get(owner_index);
       if (r.status == code::success) return r.value;
       if (r.status == code::done) return std::nullopt;
@@ -148,6 +150,8 @@ class stdexec_bwos_v1 {
   stealcheck::steal_result<T> steal() {  // steal_front
     std::size_t thief = 0;
     do {
+      // relaxed: partner is the thieves' CAS of thief_block_ in advance_steal_index, which
+      // orders nothing: finding 2 (RC11) of docs/case-studies/stdexec-bwos.md
       thief = thief_block_.load(relaxed);
       const std::size_t thief_index = thief & mask_;
       result r = steal_block(thief_index);
@@ -161,6 +165,8 @@ class stdexec_bwos_v1 {
   }
 
  private:
+  // relaxed throughout, as stdexec: owner_block_ is the owner's; thief_block_ is a position
+  // compared and moved, never a publication (the blocks' steal_tail carry that)
   bool advance_get_index() {
     const std::size_t owner_counter = owner_block_.load(relaxed);
     std::size_t predecessor = owner_counter - 1;
@@ -179,6 +185,7 @@ class stdexec_bwos_v1 {
     return false;
   }
 
+  // relaxed throughout, as advance_get_index; grant's release store publishes the block
   bool advance_put_index() {
     const std::size_t owner_counter = owner_block_.load(relaxed);
     const std::size_t next_counter = owner_counter + 1;
@@ -192,6 +199,7 @@ class stdexec_bwos_v1 {
     return true;
   }
 
+  // relaxed CAS and load of thief_block_: is_stealable's acquire load orders the next block
   bool advance_steal_index(std::size_t expected_thief_counter) {
     std::size_t thief_counter = expected_thief_counter;
     const std::size_t next_counter = thief_counter + 1;
@@ -204,7 +212,7 @@ class stdexec_bwos_v1 {
 
   // block_type's member functions, on block i.
   code put(std::size_t i, T value) {
-    const std::uint64_t back = b_.tail[i].load(relaxed);
+    const std::uint64_t back = b_.tail[i].load(relaxed);  // relaxed: the owner's own last store
     if (back < b_.size) {
       b_.slot(i, back).write() = value;
       // release: pairs with steal's acquire load of tail; publishes the slot written above
@@ -214,6 +222,7 @@ class stdexec_bwos_v1 {
     return code::full;
   }
   result get(std::size_t i) {
+    // relaxed: head and tail of the owner's block are the owner's own last stores
     const std::uint64_t front = b_.head[i].load(relaxed);
     if (front == b_.size) return {code::done, T{}};
     const std::uint64_t back = b_.tail[i].load(relaxed);
@@ -224,6 +233,7 @@ class stdexec_bwos_v1 {
     return {code::success, value};
   }
   result steal_block(std::size_t i) {
+    // relaxed: only the expected value of the CAS below; the acquire load of tail orders
     std::uint64_t spos = b_.steal_tail[i].load(relaxed);
     if (spos == b_.size) return {code::done, T{}};
     // acquire: pairs with put's release store of tail (the slots below it are written)
@@ -243,25 +253,29 @@ class stdexec_bwos_v1 {
     std::uint64_t front;
     std::uint64_t back;
   };
+  // relaxed: the exchange's atomicity alone decides the race with a thief's claim; head and
+  // tail are the owner's own stores
   takeover_result takeover(std::size_t i) {
     const std::uint64_t spos = b_.steal_tail[i].exchange(b_.size, relaxed);
     if (spos == b_.size) return {b_.head[i].load(relaxed), b_.tail[i].load(relaxed)};
     b_.head[i].store(spos, relaxed);
     return {spos, b_.tail[i].load(relaxed)};
   }
+  // relaxed: reclaim's acquire load of steal_head orders the reuse
   bool is_writable(std::size_t i) const { return b_.steal_tail[i].load(relaxed) == b_.size; }
   void reclaim(std::size_t i) {
-    const std::uint64_t expected_steal_head = b_.tail[i].load(relaxed);
+    const std::uint64_t expected_steal_head = b_.tail[i].load(relaxed);  // the owner's own
     // acquire: pairs with steal's release fetch_add; every thief's slot read is done
     while (b_.steal_head[i].load(acquire) != expected_steal_head)
       Mem::retry_read_only();
+    // relaxed: the block is closed to thieves; its next grant's release store publishes these
     b_.head[i].store(0, relaxed);
     b_.tail[i].store(0, relaxed);
     b_.steal_tail[i].store(b_.size, relaxed);
     b_.steal_head[i].store(0, relaxed);
   }
   void grant(std::size_t i) {
-    const std::uint64_t old_head = b_.head[i].exchange(b_.size, relaxed);
+    const std::uint64_t old_head = b_.head[i].exchange(b_.size, relaxed);  // the owner's field
     // release: publishes the block's slots; its partner is meant to be the thief's reads of
     // steal_tail, which are relaxed (finding 1 of docs/case-studies/stdexec-bwos.md)
     b_.steal_tail[i].store(old_head, release);
@@ -298,6 +312,7 @@ class stdexec_bwos {
         mask_(b_.n - 1),
         last_block_(0, "last_block"),
         start_block_(0, "start_block") {
+    // relaxed: before any thread starts; the threads' creation orders them
     for (std::size_t i = 0; i < b_.n; ++i) {  // block_type(block_size)
       b_.head[i].store(0xFFFF'FFFF'0000'0000 | b_.size, relaxed);
       b_.tail[i].store(b_.size, relaxed);
@@ -311,16 +326,16 @@ class stdexec_bwos {
       : stdexec_bwos(capacity <= 2 ? 2 : 4,
                      static_cast<std::size_t>(std::max<std::int64_t>(1, (capacity + 3) / 4))) {}
 
-  bool push(T value) {  // push_back
-    std::size_t owner = last_block_.load(relaxed);
+  bool push(T value) {                              // push_back
+    std::size_t owner = last_block_.load(relaxed);  // relaxed: written by this owner only
     do {
       if (put(owner & mask_, value) == code::success) return true;
     } while (advance_put_index(owner));
     return false;
   }
 
-  std::optional<T> pop() {  // pop_back
-    std::size_t owner = last_block_.load(relaxed);
+  std::optional<T> pop() {                          // pop_back
+    std::size_t owner = last_block_.load(relaxed);  // as in push
     std::size_t owner_index = 0;
     do {
       owner_index = owner & mask_;
@@ -332,6 +347,7 @@ class stdexec_bwos {
   }
 
   stealcheck::steal_result<T> steal() {  // steal_front
+    // relaxed: a starting point; each block's steal_tail and its round decide what is taken
     std::size_t thief = start_block_.load(relaxed);
     do {
       const auto thief_round = static_cast<std::uint32_t>(thief >> 32);
@@ -361,6 +377,8 @@ class stdexec_bwos {
     return (static_cast<std::size_t>(prev_round) << 32) | prev_index;
   }
 
+  // relaxed throughout, as stdexec: start_block_ and last_block_ are written by the owner only
+  // and read by thieves as bounds of their walk, never as a publication
   bool advance_get_index(std::size_t& owner, std::size_t owner_index) {
     const std::size_t start = start_block_.load(relaxed);
     if (start == owner) return false;
@@ -372,6 +390,7 @@ class stdexec_bwos {
     return true;
   }
 
+  // relaxed throughout, as advance_get_index; grant's release store publishes the block
   bool advance_put_index(std::size_t& owner) {
     const std::size_t next_index = (owner + 1) & mask_;
     const std::size_t owner_index = owner & mask_;
@@ -390,6 +409,7 @@ class stdexec_bwos {
     return true;
   }
 
+  // relaxed: last_block_ bounds the walk, as above
   bool advance_steal_index(std::size_t& thief) {
     thief = increase_block_counter(thief);
     return thief < last_block_.load(relaxed);
@@ -397,7 +417,7 @@ class stdexec_bwos {
 
   // block_type's member functions, on block i.
   code put(std::size_t i, T value) {
-    const std::uint64_t back = b_.tail[i].load(relaxed);
+    const std::uint64_t back = b_.tail[i].load(relaxed);  // relaxed: the owner's own last store
     const std::uint64_t back_idx = back & low;
     if (back_idx < b_.size) {
       b_.slot(i, back_idx).write() = value;
@@ -408,6 +428,7 @@ class stdexec_bwos {
     return code::full;
   }
   result get(std::size_t i) {
+    // relaxed: tail and head of the owner's block are the owner's own last stores
     const std::uint64_t back = b_.tail[i].load(relaxed);
     const std::uint64_t back_idx = back & low;
     if (back_idx == 0) return {code::empty, T{}};
@@ -419,6 +440,8 @@ class stdexec_bwos {
     return {code::success, value};
   }
   result steal_block(std::size_t i, std::uint32_t thief_round) {
+    // relaxed: the expected value of the CAS below and the round check; finding 1 says what
+    // this leaves unordered
     std::uint64_t spos = b_.steal_tail[i].load(relaxed);
     const std::uint64_t sidx = spos & low;
     const std::uint64_t round = spos >> 32;
@@ -439,33 +462,39 @@ class stdexec_bwos {
     b_.steal_head[i].fetch_add(1, release);
     return {code::success, value};
   }
+  // relaxed: the block is the owner's and closed; thieves compare only its round
   void reduce_round(std::size_t i) {
     const std::uint64_t steal_tail = b_.steal_tail[i].load(relaxed);
     const auto round = static_cast<std::uint32_t>(steal_tail >> 32);
     b_.steal_tail[i].store((static_cast<std::uint64_t>(round - 1) << 32) | (steal_tail & low),
                            relaxed);
   }
+  // relaxed: the exchange's atomicity alone decides the race with a thief's claim; head is
+  // the owner's own field
   void takeover(std::size_t i) {
     const std::uint64_t head = b_.head[i].load(relaxed);
     const std::uint64_t spos = b_.steal_tail[i].exchange(head, relaxed);
     b_.head[i].store(spos, relaxed);
   }
+  // relaxed: reclaim's acquire load of steal_count orders the reuse
   bool is_writable(std::size_t i, std::uint32_t round) const {
     const std::uint64_t writeable_spos = (static_cast<std::uint64_t>(round - 1) << 32) | b_.size;
     return b_.steal_tail[i].load(relaxed) == writeable_spos;
   }
   void reclaim(std::size_t i, std::uint32_t round) {
-    const std::uint64_t expected_steal_count = b_.head[i].load(relaxed) & low;
+    const std::uint64_t expected_steal_count = b_.head[i].load(relaxed) & low;  // the owner's
     // acquire: pairs with steal's release fetch_add, as above
     while (b_.steal_head[i].load(acquire) != expected_steal_count)
       Mem::retry_read_only();
     const std::uint64_t expanded_round = static_cast<std::uint64_t>(round) << 32;
+    // relaxed: the block is closed to thieves; its next grant's release store publishes these
     b_.head[i].store(expanded_round, relaxed);
     b_.tail[i].store(0, relaxed);
     b_.steal_tail[i].store(expanded_round | b_.size, relaxed);
     b_.steal_head[i].store(0, relaxed);
   }
   void grant(std::size_t i) {
+    // relaxed: the owner's block is closed; only this owner writes its steal_tail and head
     const std::uint64_t block_end = b_.steal_tail[i].load(relaxed);
     const std::uint64_t old_head = b_.head[i].exchange(block_end, relaxed);
     // release: publishes the block's slots; its partner is meant to be the thief's reads of
