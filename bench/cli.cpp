@@ -149,13 +149,16 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                                      "against serial, oneTBB and OpenMP");
   sub->add_option("--kernels", args->kernels,
                   "Comma list of fib,nqueens,uts-t1,uts-t3,uts-fine,matmul,loop (the default), "
-                  "uts-t1l,uts-t3l (UTS's large trees, about 10^8 nodes each)");
+                  "uts-t1l,uts-t3l (UTS's large trees, about 10^8 nodes each), relay (one "
+                  "task spawned and awaited at a time)");
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option(
       "--runtimes", args->runtimes,
       "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm with a "
       "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
-      "crossbeam_lifo,bwos) "
+      "crossbeam_lifo,bwos; for sc also chase_lev+lifo, chase_lev+lifo_steal, "
+      "chase_lev+lifo_steal_quiet: a LIFO slot in front of chase_lev, private, stealable, or "
+      "stealable without a wake-up when a push fills it) "
       "(default all; sc = child stealing, cs = continuation stealing, coro-serial = "
       "the cs kernels run serially; an sc name may end in policies: /t<K> forks throttled at "
       "K waiting tasks, /uniform|/sweep|/last_victim the victim order, /spin<US> the idle "

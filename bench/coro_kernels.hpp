@@ -169,6 +169,18 @@ coro_task<std::uint64_t, C> coro_loop(int n) {
   co_return loop_sum(out);
 }
 
+template <class C>
+coro_task<std::uint64_t, C> coro_relay(int n) {
+  std::uint64_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t out = 0;
+    co_await fork(out, coro_loop_leaf<C>(i));
+    co_await join();
+    sum += out;
+  }
+  co_return sum;
+}
+
 /// Kernel k as a coroutine (the outermost frame of the program, counted in S1).
 template <class C>
 coro_task<std::uint64_t, C> run_coro_kernel(kernel_id k, const kernel_params& p, matmul_data& m) {
@@ -196,6 +208,9 @@ coro_task<std::uint64_t, C> run_coro_kernel(kernel_id k, const kernel_params& p,
       break;
     case kernel_id::loop:
       co_await call(r, coro_loop<C>(p.loop_n));
+      break;
+    case kernel_id::relay:
+      co_await call(r, coro_relay<C>(p.relay_n));
       break;
   }
   co_await join();

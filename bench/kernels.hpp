@@ -25,6 +25,10 @@
 //   loop     one function spawns n tiny children in a loop, then waits once: child stealing keeps
 //            every spawned, unstarted child alive (up to n), continuation stealing at most P*S1
 //            frames (bench/coro_kernels.hpp runs it and the others as coroutines).
+//   relay    n rounds, each spawning one tiny task (loop's) and waiting for it: a message handed
+//            to a task and its answer awaited, one at a time (the short handlers of tokio#8065).
+//            No parallelism at all: it measures what a spawn costs when other workers are idle
+//            (the wake-ups it causes, the steals that move the task), run only when named.
 // Every kernel returns a 64-bit check value compared against the serial run.
 //
 // Thread role: kernels run on the runtime's threads; data is per call. Complexity: as the
@@ -53,13 +57,14 @@ enum class kernel_id : std::uint8_t {
   uts_t3l,
   uts_fine,
   matmul,
-  loop
+  loop,
+  relay
 };
 /// Every kernel `--kernels` knows.
-inline constexpr std::array<kernel_id, 9> known_kernels = {
-    kernel_id::fib,      kernel_id::nqueens, kernel_id::uts_t1,
-    kernel_id::uts_t3,   kernel_id::uts_t1l, kernel_id::uts_t3l,
-    kernel_id::uts_fine, kernel_id::matmul,  kernel_id::loop};
+inline constexpr std::array<kernel_id, 10> known_kernels = {
+    kernel_id::fib,     kernel_id::nqueens, kernel_id::uts_t1,   kernel_id::uts_t3,
+    kernel_id::uts_t1l, kernel_id::uts_t3l, kernel_id::uts_fine, kernel_id::matmul,
+    kernel_id::loop,    kernel_id::relay};
 /// What runs without --kernels: all but the large UTS trees.
 inline constexpr std::array<kernel_id, 7> default_kernels = {
     kernel_id::fib,      kernel_id::nqueens, kernel_id::uts_t1, kernel_id::uts_t3,
@@ -85,6 +90,8 @@ constexpr std::string_view kernel_name(kernel_id k) noexcept {
       return "matmul";
     case kernel_id::loop:
       return "loop";
+    case kernel_id::relay:
+      return "relay";
   }
   return "?";
 }
@@ -103,6 +110,7 @@ struct kernel_params {
   uts_tree t1 = uts_tree_t1, t3 = uts_tree_t3, t1l = uts_tree_t1l, t3l = uts_tree_t3l;
   int matmul_n = 512;
   int loop_n = 1000000;
+  int relay_n = 1000000;
   static kernel_params quick() {
     kernel_params p;
     p.fib_n = 20;
@@ -115,6 +123,7 @@ struct kernel_params {
     p.t3l = p.t3;
     p.matmul_n = 128;
     p.loop_n = 10000;
+    p.relay_n = 10000;
     return p;
   }
 };
@@ -371,6 +380,28 @@ template <class R>
   return loop_sum(out);
 }
 
+// ---- relay ------------------------------------------------------------------------------------
+/// The sum of loop_leaf(i) for i < n: loop's and relay's check value.
+inline std::uint64_t leaf_sum(int n) noexcept {
+  std::uint64_t sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += loop_leaf(i);
+  return sum;
+}
+
+template <class R>
+[[gnu::noinline]] std::uint64_t relay(R& rt, int n) {
+  std::uint64_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t out = 0;
+    typename R::group g(rt);
+    g.spawn([&out, i] { out = loop_leaf(i); });
+    g.wait();
+    sum += out;
+  }
+  return sum;
+}
+
 /// Runs kernel k under runtime rt; returns its check value.
 template <class R>
 std::uint64_t run_kernel(R& rt, kernel_id k, const kernel_params& p, matmul_data& m) {
@@ -392,6 +423,8 @@ std::uint64_t run_kernel(R& rt, kernel_id k, const kernel_params& p, matmul_data
       return matmul(rt, m);
     case kernel_id::loop:
       return loop(rt, p.loop_n);
+    case kernel_id::relay:
+      return relay(rt, p.relay_n);
   }
   return 0;
 }

@@ -230,11 +230,13 @@ std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
   const std::optional<pool_name> parsed = parse_pool_name(variant);
   if (!parsed) return nullptr;
   std::unique_ptr<runtime> r;
-  scheduler::for_each_pool_variant([&](auto tag, std::string_view name) {
+  auto pick = [&](auto tag, std::string_view name) {
     if (name == parsed->deque)
       r = std::make_unique<pool_runtime<typename decltype(tag)::type>>("sc-" + std::string(variant),
                                                                        parsed->options);
-  });
+  };
+  scheduler::for_each_pool_variant(pick);
+  scheduler::for_each_lifo_slot_pool(pick);
   return r;
 }
 

@@ -47,6 +47,8 @@ std::string size_of(kernel_id k, const kernel_params& p) {
       return fmt::format("n={}", p.matmul_n);
     case kernel_id::loop:
       return fmt::format("n={}", p.loop_n);
+    case kernel_id::relay:
+      return fmt::format("n={}", p.relay_n);
   }
   return "";
 }
@@ -62,12 +64,8 @@ bool serial_result_plausible(kernel_id k, const kernel_params& p, std::uint64_t 
                                                   92, 352, 724, 2680, 14200, 73712, 365596};
     return p.queens_n > 14 || v == solutions[p.queens_n];
   }
-  if (k == kernel_id::loop) {
-    std::uint64_t sum = 0;
-    for (int i = 0; i < p.loop_n; ++i)
-      sum += loop_leaf(i);
-    return v == sum;
-  }
+  if (k == kernel_id::loop) return v == leaf_sum(p.loop_n);
+  if (k == kernel_id::relay) return v == leaf_sum(p.relay_n);
   if (k == kernel_id::matmul) {  // a few entries of C against a direct dot product
     const auto n = static_cast<std::size_t>(m.n);
     for (std::size_t probe = 0; probe < 16; ++probe) {

@@ -103,7 +103,7 @@ class mini_pool {
   /// The hooks of detail::fork_join_on (scheduler/fork_join.hpp). Thread role: worker i.
   bool push(unsigned i, task* t) {
     const bool pushed = push_task(deques_[i], t);
-    if (pushed) sleep_.hint_one();
+    if (pushed && push_wakes(deques_[i])) sleep_.hint_one();  // as pool's worker::push
     return pushed;
   }
   std::optional<task*> pop(unsigned i) { return deques_[i].pop(); }

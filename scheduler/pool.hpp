@@ -22,7 +22,8 @@
 // locked injection queue and is announced with the strict event_count::notify_one(), so it is
 // never left with every worker asleep. A push by a worker is announced with hint_one() (one
 // relaxed load on the hot path); a miss there costs parallelism, never progress, because the
-// pushing worker is awake and will pop the task itself before its own join completes. A thief
+// pushing worker is awake and will pop the task itself before its own join completes (for
+// the same reason a deque with a LIFO slot may skip it: scheduler/lifo_slot.hpp). A thief
 // that steals also calls hint_one(), so sleepers wake in a cascade as work spreads.
 //
 // Thread role: construct/destroy on any thread not a worker of this pool; run() from any thread.
@@ -52,6 +53,7 @@
 #include "scheduler/frame_arena.hpp"
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
+#include "scheduler/lifo_slot.hpp"
 #include "scheduler/pool_options.hpp"
 #include "scheduler/task.hpp"
 
@@ -124,7 +126,7 @@ struct alignas(64) worker {
   STEALCHECK_OWNER_INLINE bool push(task* t) {
     worker_counters::bump(counters.tasks);
     const bool pushed = push_task(deque, t);
-    if (pushed) owner->wake_hint();
+    if (pushed && push_wakes(deque)) owner->wake_hint();  // lifo_slot.hpp: a quiet push
     return pushed;
   }
 };

@@ -3,7 +3,8 @@
 // crossbeam_fifo, nor idempotent, which may run a task twice), for tests and benchmarks that
 // measure every variant in one program. The scheduler's typed tests (scheduler/tests/common.hpp)
 // run the first eight; crossbeam_lifo's and bwos's pools run in the benchmark's checked quick
-// run.
+// run. Beside them, chase_lev with a LIFO slot in front under each of Tokio's policies
+// (scheduler/lifo_slot.hpp; scheduler/tests/lifo_slot_test.cpp).
 //
 // Thread role: any (types and an immutable list). Complexity: O(number of variants).
 // To run the scheduler on your own deque: `scheduler::pool<my_deque<scheduler::task*>>`; it must
@@ -27,6 +28,7 @@
 #include "deques/the.hpp"
 #include "scheduler/coro_pool.hpp"
 #include "scheduler/fork_join.hpp"
+#include "scheduler/lifo_slot.hpp"
 #include "scheduler/pool.hpp"
 
 namespace stealcheck::scheduler {
@@ -52,6 +54,11 @@ using fjp_coro_pool = coro_pool<fjp_deque<task*>>;
 using dotnet_coro_pool = coro_pool<dotnet_deque<task*>>;
 using crossbeam_lifo_coro_pool = coro_pool<crossbeam_lifo<task*>>;
 using bwos_coro_pool = coro_pool<bwos<task*>>;
+// chase_lev with a LIFO slot in front, under each of Tokio's policies (scheduler/lifo_slot.hpp).
+using chase_lev_lifo_pool = pool<lifo_slot<chase_lev<task*>, lifo_slot_policy::private_slot>>;
+using chase_lev_lifo_steal_pool = pool<lifo_slot<chase_lev<task*>, lifo_slot_policy::stealable>>;
+using chase_lev_lifo_steal_quiet_pool =
+    pool<lifo_slot<chase_lev<task*>, lifo_slot_policy::stealable_quiet>>;
 
 template <class P>
 struct pool_tag {
@@ -72,6 +79,14 @@ void for_each_pool_variant(F&& f) {
   f(pool_tag<dotnet_pool>{}, std::string_view("dotnet"));
   f(pool_tag<crossbeam_lifo_pool>{}, std::string_view("crossbeam_lifo"));
   f(pool_tag<bwos_pool>{}, std::string_view("bwos"));
+}
+
+/// Calls f(pool_tag<P>{}, name) for chase_lev's pools with a LIFO slot, private first.
+template <class F>
+void for_each_lifo_slot_pool(F&& f) {
+  f(pool_tag<chase_lev_lifo_pool>{}, std::string_view("chase_lev+lifo"));
+  f(pool_tag<chase_lev_lifo_steal_pool>{}, std::string_view("chase_lev+lifo_steal"));
+  f(pool_tag<chase_lev_lifo_steal_quiet_pool>{}, std::string_view("chase_lev+lifo_steal_quiet"));
 }
 
 }  // namespace stealcheck::scheduler

@@ -81,5 +81,20 @@ inline std::uint64_t mix(std::uint64_t z) {
   return splitmix64_next(z);
 }
 
+/// fib(n) on pool p by fork_join, no cutoff: one fork_join per call with n >= 2.
+template <class P>
+std::uint64_t fib(P& p, int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  std::uint64_t x = 0, y = 0;
+  fork_join(
+      p, [&] { x = fib(p, n - 1); }, [&] { y = fib(p, n - 2); });
+  return x + y;
+}
+
+/// fib(n), serially: the tests' expected values.
+inline std::uint64_t fib_serial(int n) {
+  return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
+}
+
 }  // namespace stealcheck::scheduler::test
 // SPDX-License-Identifier: Apache-2.0

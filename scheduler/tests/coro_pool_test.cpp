@@ -34,10 +34,6 @@ coro_task<std::uint64_t, C> fib(int n) {
   co_return r[0] + r[1];
 }
 
-std::uint64_t fib_serial(int n) {
-  return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
-}
-
 // Forks of fib(n): two per call with n >= 2, i.e. 2 * (fib(n+1) - 1).
 std::uint64_t fib_forks(int n) {
   return 2 * (fib_serial(n + 1) - 1);

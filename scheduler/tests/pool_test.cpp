@@ -18,18 +18,6 @@ template <class P>
 class PoolTest : public ::testing::Test {};
 TYPED_TEST_SUITE(PoolTest, pool_types, pool_names);
 
-template <class P>
-std::uint64_t fib(P& p, int n) {
-  if (n < 2) return static_cast<std::uint64_t>(n);
-  std::uint64_t x = 0, y = 0;
-  fork_join(
-      p, [&] { x = fib(p, n - 1); }, [&] { y = fib(p, n - 2); });
-  return x + y;
-}
-
-std::uint64_t fib_serial(int n) {
-  return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
-}
 // fork_join calls of fib(n): one per call with n >= 2, i.e. fib(n+1) - 1.
 std::uint64_t fib_forks(int n) {
   return fib_serial(n + 1) - 1;
