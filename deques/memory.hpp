@@ -187,7 +187,10 @@ constexpr std::string_view order_name(std::memory_order o) noexcept {
 /// A location's name for the nonatomic constructor (see "Location names" above): a distinct
 /// type, since `nonatomic<U>`'s other constructor forwards any arguments to `U`'s.
 struct named {
-  const char* text;
+  const char* text = nullptr;
+  /// Where the location is declared, for the model checker's reports: as a default member
+  /// initializer, the line of the braces that build this `named` (the declaration's).
+  source_loc where = source_loc::current();
 };
 /// An argument that is not a `named` (nonatomic's forwarding constructor takes only these).
 template <class A>

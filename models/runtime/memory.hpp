@@ -192,17 +192,20 @@ struct memory {
   template <class U>
   class nonatomic {
    public:
-    template <not_a_name... A>
-    explicit nonatomic(A&&... args)
-        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::nonatomic, 0), 0,
-                                   detail::addr_of(this), source_loc::current(), nullptr)),
-          value_(std::forward<A>(args)...) {}
+    // Reports give a location the line that declares it: src, or the `named`'s own line.
+    explicit nonatomic(source_loc src = source_loc::current())
+        : loc_(location(src, nullptr)), value_() {}
+    template <not_a_name V>
+    explicit nonatomic(V&& v, source_loc src = source_loc::current())
+        : loc_(location(src, nullptr)), value_(std::forward<V>(v)) {}
+    template <not_a_name A0, not_a_name A1, not_a_name... A>
+    explicit nonatomic(A0&& a0, A1&& a1, A&&... args)
+        : loc_(location(source_loc::current(), nullptr)),
+          value_(std::forward<A0>(a0), std::forward<A1>(a1), std::forward<A>(args)...) {}
     /// A named location (deques/memory.hpp, "Location names").
     template <class... A>
     explicit nonatomic(named label, A&&... args)
-        : loc_(detail::rt_location(detail::shape_of(detail::loc_kind::nonatomic, 0), 0,
-                                   detail::addr_of(this), source_loc::current(), label.text)),
-          value_(std::forward<A>(args)...) {}
+        : loc_(location(label.where, label.text)), value_(std::forward<A>(args)...) {}
     const U& read(source_loc s = source_loc::current()) const {
       detail::rt_na_access(loc_, false, s);
       return value_;
@@ -213,6 +216,10 @@ struct memory {
     }
 
    private:
+    std::uint32_t location(source_loc src, const char* name) {
+      return detail::rt_location(detail::shape_of(detail::loc_kind::nonatomic, 0), 0,
+                                 detail::addr_of(this), src, name);
+    }
     std::uint32_t loc_;
     U value_;
   };
