@@ -54,6 +54,12 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
         if (auto why = omp_llvm_unavailable())
           return fmt::format("runtime 'omp-llvm' is not available: {}", *why);
       }
+      if (name == "java-fjp" || name == "java-serial") {  // no JVM started to check the name
+        if (auto why = java_fjp_unavailable())
+          return fmt::format("runtime '{}' is not available: {}", name, *why);
+        cfg.runtimes.push_back(name);
+        continue;
+      }
       if (make_runtime(name) == nullptr)
         return fmt::format(
             "unknown runtime '{}' (known: {}; an sc-* runtime may end in policies, each once: "
@@ -154,7 +160,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option(
       "--runtimes", args->runtimes,
-      "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm with a "
+      "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm,java-fjp,"
+      "java-serial (Java's ForkJoinPool and plain Java recursion, when a JDK was found) with a "
       "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
       "crossbeam_lifo,bwos; for sc also chase_lev+lifo, chase_lev+lifo_steal, "
       "chase_lev+lifo_steal_quiet: a LIFO slot in front of chase_lev, private, stealable, or "

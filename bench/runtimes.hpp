@@ -20,12 +20,21 @@
 
 namespace stealcheck::bench {
 
+/// What a runtime that times itself measured in its last run (a peer in another process,
+/// bench/rt_peer.cpp): the runner takes it instead of its own clocks.
+struct own_measure {
+  double seconds = 0;             ///< the kernel's wall time
+  double cpu_seconds = 0;         ///< its process's CPU time over the kernel
+  std::int64_t peak_rss_kb = -1;  ///< its process's peak resident memory, KiB (-1: unknown)
+};
+
 class runtime {
  public:
   virtual ~runtime() = default;
   /// "serial", "coro-serial", "sc-<variant>" and "cs-<variant>" for each variant of
   /// scheduler/variants.hpp (chase_lev, locked, steal_half, split, the, abp,
-  /// fjp, dotnet, crossbeam_lifo, bwos), "tbb", "omp", "omp-llvm"; an sc-*
+  /// fjp, dotnet, crossbeam_lifo, bwos; for sc-* also chase_lev+lifo, chase_lev+lifo_steal,
+  /// chase_lev+lifo_steal_quiet: scheduler/lifo_slot.hpp), "tbb", "omp", "omp-llvm"; an sc-*
   /// name may carry a fork throttle, "sc-split/t4" (make_pool_runtime).
   virtual std::string_view name() const = 0;
   /// False: runs on the calling thread only (measured at P = 1, not in the idle check).
@@ -44,6 +53,8 @@ class runtime {
   /// CPU seconds the runtime's own threads used so far (stealcheck's pools only: the workers'
   /// thread clocks); nullopt for runtimes whose threads are not known.
   virtual std::optional<double> own_cpu_seconds() const { return std::nullopt; }
+  /// The last run's own measure (peers only; nullopt for the runtimes of this process).
+  virtual std::optional<own_measure> take_own_measure() { return std::nullopt; }
 };
 
 /// A runtime that runs every kernel on the calling thread: no threads to set, measured at
@@ -102,6 +113,12 @@ std::unique_ptr<runtime> make_omp_runtime();
 /// omp_llvm_unavailable() says why (one line).
 std::unique_ptr<runtime> make_omp_llvm_runtime();
 std::optional<std::string> omp_llvm_unavailable();
+
+/// java-fjp: Java's ForkJoinPool in a child process (bench/rt_peer.cpp); java-serial: the same
+/// kernels as plain Java recursion (its own serial baseline). nullptr when unavailable, and
+/// java_fjp_unavailable() says why (one line).
+std::unique_ptr<runtime> make_java_runtime(bool serial);
+std::optional<std::string> java_fjp_unavailable();
 
 /// Every runtime name, in table order.
 std::vector<std::string> all_runtime_names();
