@@ -54,8 +54,8 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
         if (auto why = omp_llvm_unavailable())
           return fmt::format("runtime 'omp-llvm' is not available: {}", *why);
       }
-      if (name == "java-fjp" || name == "java-serial") {  // no JVM started to check the name
-        if (auto why = java_fjp_unavailable())
+      if (is_peer_runtime(name)) {  // no peer process started to check the name
+        if (auto why = peer_unavailable(name))
           return fmt::format("runtime '{}' is not available: {}", name, *why);
         cfg.runtimes.push_back(name);
         continue;
@@ -161,7 +161,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option(
       "--runtimes", args->runtimes,
       "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm,java-fjp,"
-      "java-serial (Java's ForkJoinPool and plain Java recursion, when a JDK was found) with a "
+      "java-serial,go,go-serial (Java's ForkJoinPool and plain Java recursion, when a JDK was "
+      "found; goroutines and plain Go recursion, when Go was found) with a "
       "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
       "crossbeam_lifo,bwos; for sc also chase_lev+lifo, chase_lev+lifo_steal, "
       "chase_lev+lifo_steal_quiet: a LIFO slot in front of chase_lev, private, stealable, or "

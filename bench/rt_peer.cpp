@@ -5,15 +5,20 @@
 // peer's own times: runtime::take_own_measure). The first run of each cell is the runner's
 // untimed warm-up, which is also when the JIT compiles the kernel.
 //
-// java-fjp: Java's ForkJoinPool (JDK 17), the jar that bench/CMakeLists.txt builds when a JDK is
-// installed (Debian: openjdk-17-jdk-headless), looked for at STEALCHECK_JAVA_PEER_JAR, else
-// <directory of the executable>/../lib/stealcheck/stealcheck_java_peer.jar (the build tree and
-// the package put it there); the JVM is STEALCHECK_JAVA, else `java` on PATH.
+// java-fjp, java-serial: Java's ForkJoinPool (JDK 17), the jar that bench/CMakeLists.txt builds
+// when a JDK is installed (Debian: openjdk-17-jdk-headless), looked for at
+// STEALCHECK_JAVA_PEER_JAR, else <directory of the executable>/../lib/stealcheck/
+// stealcheck_java_peer.jar (the build tree and the package put it there); the JVM is
+// STEALCHECK_JAVA, else `java` on PATH.
+// go, go-serial: goroutines joined by sync.WaitGroup (bench/peers/go/peer.go), the program that
+// bench/CMakeLists.txt builds when Go is installed (Debian: golang-go), at STEALCHECK_GO_PEER,
+// else <directory of the executable>/../lib/stealcheck/stealcheck_go_peer.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -36,15 +41,36 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string java_peer_jar() {
-  if (const char* env = std::getenv("STEALCHECK_JAVA_PEER_JAR"); env != nullptr && *env != 0)
-    return env;
+// One peer: its runtime names, the file the build makes, and how it is started.
+struct peer_kind {
+  std::string_view language;     // in error lines: "the Java peer process ended"
+  std::string_view name;         // the parallel runtime
+  std::string_view serial_name;  // the same process answering `serial` requests
+  std::string_view file;         // in <lib>/stealcheck/
+  const char* file_env;          // where else to look
+  std::string_view built_when;   // the package that makes the build write `file`
+  bool on_jvm;                   // started as `java -cp FILE ForkJoinPeer`, else FILE itself
+};
+
+constexpr std::array<peer_kind, 2> peers = {{
+    {"Java", "java-fjp", "java-serial", "stealcheck_java_peer.jar", "STEALCHECK_JAVA_PEER_JAR",
+     "a JDK is installed: openjdk-17-jdk-headless", true},
+    {"Go", "go", "go-serial", "stealcheck_go_peer", "STEALCHECK_GO_PEER",
+     "Go is installed: golang-go", false},
+}};
+
+const peer_kind* find_peer(std::string_view runtime_name) {
+  for (const peer_kind& k : peers)
+    if (runtime_name == k.name || runtime_name == k.serial_name) return &k;
+  return nullptr;
+}
+
+std::string peer_file(const peer_kind& k) {
+  if (const char* env = std::getenv(k.file_env); env != nullptr && *env != 0) return env;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "stealcheck_java_peer.jar";
-  return (exe.parent_path() / ".." / "lib" / "stealcheck" / "stealcheck_java_peer.jar")
-      .lexically_normal()
-      .string();
+  if (ec) return std::string(k.file);
+  return (exe.parent_path() / ".." / "lib" / "stealcheck" / k.file).lexically_normal().string();
 }
 
 // STEALCHECK_JAVA, else the first executable `java` on PATH; nullopt if there is none.
@@ -65,7 +91,8 @@ std::optional<std::string> java_executable() {
 // A child process with its standard input and output on pipes; line requests, line answers.
 class child_process {
  public:
-  explicit child_process(const std::vector<std::string>& argv) {
+  child_process(std::string_view language, const std::vector<std::string>& argv)
+      : language_(language) {
     // A peer that ended makes the next write fail with EPIPE (an error line), not a signal.
     std::signal(SIGPIPE, SIG_IGN);
     int to[2], from[2];
@@ -113,18 +140,22 @@ class child_process {
   // has ended or answers "error ...".
   std::string request(const std::string& line) {
     if (std::fputs((line + "\n").c_str(), to_) < 0 || std::fflush(to_) != 0)
-      throw harness::environment_error("the Java peer process ended (writing '" + line + "')");
+      throw harness::environment_error(
+          fmt::format("the {} peer process ended (writing '{}')", language_, line));
     std::string answer;
     for (int c; (c = std::fgetc(from_)) != EOF && c != '\n';)
       answer.push_back(static_cast<char>(c));
     if (answer.empty())
-      throw harness::environment_error("the Java peer process ended (after '" + line + "')");
+      throw harness::environment_error(
+          fmt::format("the {} peer process ended (after '{}')", language_, line));
     if (answer.rfind("ok", 0) != 0)
-      throw harness::environment_error("the Java peer answered '" + answer + "' to '" + line + "'");
+      throw harness::environment_error(
+          fmt::format("the {} peer answered '{}' to '{}'", language_, answer, line));
     return answer;
   }
 
  private:
+  std::string language_;
   pid_t pid_ = -1;
   std::FILE* to_ = nullptr;
   std::FILE* from_ = nullptr;
@@ -157,22 +188,24 @@ std::string kernel_request(kernel_id k, const kernel_params& p, const matmul_dat
   return "";
 }
 
-// java-fjp, or (serial) java-serial: the same process answering `serial` requests.
-class java_runtime final : public runtime {
+// A peer's runtime: the parallel one, or (serial) the same process answering `serial`.
+class peer_runtime final : public runtime {
  public:
-  java_runtime(const std::string& java, const std::string& jar, bool serial)
-      : peer_({java, "-cp", jar, "ForkJoinPeer"}), serial_(serial) {}
-  std::string_view name() const override { return serial_ ? "java-serial" : "java-fjp"; }
+  peer_runtime(const peer_kind& kind, const std::vector<std::string>& argv, bool serial)
+      : kind_(kind), peer_(kind.language, argv), serial_(serial) {}
+  std::string_view name() const override { return serial_ ? kind_.serial_name : kind_.name; }
   bool parallel() const override { return !serial_; }
   void set_threads(unsigned p) override { peer_.request(fmt::format("threads {}", p)); }
   std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) override {
     const std::string answer =
         peer_.request((serial_ ? "serial " : "run ") + kernel_request(k, params, m));
     std::istringstream in(answer.substr(2));
-    std::uint64_t check = 0, nanos = 0, cpu_nanos = 0, steals = 0;
-    std::int64_t peak_kb = -1;
+    std::uint64_t check = 0, nanos = 0, cpu_nanos = 0;
+    std::int64_t steals = -1, peak_kb = -1;  // steals: -1 where the runtime does not count them
     in >> check >> nanos >> cpu_nanos >> steals >> peak_kb;
-    if (!in) throw harness::environment_error("java: a malformed answer '" + answer + "'");
+    if (!in)
+      throw harness::environment_error(
+          fmt::format("{}: a malformed answer '{}'", kind_.name, answer));
     last_ = own_measure{static_cast<double>(nanos) * 1e-9, static_cast<double>(cpu_nanos) * 1e-9,
                         peak_kb};
     return check;
@@ -180,6 +213,7 @@ class java_runtime final : public runtime {
   std::optional<own_measure> take_own_measure() override { return std::exchange(last_, {}); }
 
  private:
+  const peer_kind& kind_;
   child_process peer_;
   bool serial_;
   std::optional<own_measure> last_;
@@ -187,17 +221,35 @@ class java_runtime final : public runtime {
 
 }  // namespace
 
-std::optional<std::string> java_fjp_unavailable() {
-  const std::string jar = java_peer_jar();
-  if (!fs::exists(jar))
-    return fmt::format("no {} (built when a JDK is installed: openjdk-17-jdk-headless)", jar);
-  if (!java_executable()) return "no java on PATH (or STEALCHECK_JAVA)";
+bool is_peer_runtime(std::string_view name) {
+  return find_peer(name) != nullptr;
+}
+
+std::optional<std::string> peer_unavailable(std::string_view name) {
+  const peer_kind* k = find_peer(name);
+  if (k == nullptr) return fmt::format("'{}' is no peer runtime", name);
+  const std::string file = peer_file(*k);
+  if (!fs::exists(file)) return fmt::format("no {} (built when {})", file, k->built_when);
+  if (k->on_jvm && !java_executable()) return "no java on PATH (or STEALCHECK_JAVA)";
   return std::nullopt;
 }
 
-std::unique_ptr<runtime> make_java_runtime(bool serial) {
-  if (java_fjp_unavailable()) return nullptr;
-  return std::make_unique<java_runtime>(*java_executable(), java_peer_jar(), serial);
+std::vector<std::string> available_peer_runtimes() {
+  std::vector<std::string> names;
+  for (const peer_kind& k : peers) {
+    if (peer_unavailable(k.name)) continue;
+    names.emplace_back(k.serial_name);
+    names.emplace_back(k.name);
+  }
+  return names;
+}
+
+std::unique_ptr<runtime> make_peer_runtime(std::string_view name) {
+  if (peer_unavailable(name)) return nullptr;
+  const peer_kind& k = *find_peer(name);
+  std::vector<std::string> argv{peer_file(k)};
+  if (k.on_jvm) argv = {*java_executable(), "-cp", peer_file(k), "ForkJoinPeer"};
+  return std::make_unique<peer_runtime>(k, argv, name == k.serial_name);
 }
 
 }  // namespace stealcheck::bench

@@ -46,10 +46,8 @@ std::vector<std::string> all_runtime_names() {
                                     "tbb",
                                     "omp"};
   if (!omp_llvm_unavailable()) names.emplace_back("omp-llvm");
-  if (!java_fjp_unavailable()) {
-    names.emplace_back("java-serial");
-    names.emplace_back("java-fjp");
-  }
+  for (std::string& peer : available_peer_runtimes())
+    names.push_back(std::move(peer));
   return names;
 }
 
@@ -59,7 +57,7 @@ std::unique_ptr<runtime> make_runtime(std::string_view name) {
   if (name == "tbb") return make_tbb_runtime();
   if (name == "omp") return make_omp_runtime();
   if (name == "omp-llvm") return make_omp_llvm_runtime();
-  if (name == "java-fjp" || name == "java-serial") return make_java_runtime(name == "java-serial");
+  if (is_peer_runtime(name)) return make_peer_runtime(name);
   if (name.starts_with("sc-")) return make_pool_runtime(name.substr(3));
   if (name.starts_with("cs-")) return make_coro_pool_runtime(name.substr(3));
   return nullptr;

@@ -114,11 +114,17 @@ std::unique_ptr<runtime> make_omp_runtime();
 std::unique_ptr<runtime> make_omp_llvm_runtime();
 std::optional<std::string> omp_llvm_unavailable();
 
-/// java-fjp: Java's ForkJoinPool in a child process (bench/rt_peer.cpp); java-serial: the same
-/// kernels as plain Java recursion (its own serial baseline). nullptr when unavailable, and
-/// java_fjp_unavailable() says why (one line).
-std::unique_ptr<runtime> make_java_runtime(bool serial);
-std::optional<std::string> java_fjp_unavailable();
+/// The peers: another language's runtime in a child process (bench/rt_peer.cpp). java-fjp
+/// (Java's ForkJoinPool) and java-serial (plain Java recursion, its own serial baseline); go
+/// (goroutines joined by a WaitGroup) and go-serial (plain Go recursion).
+bool is_peer_runtime(std::string_view name);
+/// Why peer runtime `name` cannot start (one line: its program was not built, no JVM); nullopt
+/// when it can. Starts no process.
+std::optional<std::string> peer_unavailable(std::string_view name);
+/// Every peer runtime that can start, each peer's serial name before its parallel one.
+std::vector<std::string> available_peer_runtimes();
+/// The peer runtime called name, its process started; nullptr when unavailable.
+std::unique_ptr<runtime> make_peer_runtime(std::string_view name);
 
 /// Every runtime name, in table order.
 std::vector<std::string> all_runtime_names();
