@@ -13,6 +13,9 @@
 // go, go-serial: goroutines joined by sync.WaitGroup (bench/peers/go/peer.go), the program that
 // bench/CMakeLists.txt builds when Go is installed (Debian: golang-go), at STEALCHECK_GO_PEER,
 // else <directory of the executable>/../lib/stealcheck/stealcheck_go_peer.
+// rayon, rayon-serial: rayon::join and rayon::scope (bench/peers/rust/main.rs), built when cargo
+// and Debian's Rayon crates are installed, at STEALCHECK_RAYON_PEER, else
+// <directory of the executable>/../lib/stealcheck/stealcheck_rayon_peer.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -52,11 +55,13 @@ struct peer_kind {
   bool on_jvm;                   // started as `java -cp FILE ForkJoinPeer`, else FILE itself
 };
 
-constexpr std::array<peer_kind, 2> peers = {{
+constexpr std::array<peer_kind, 3> peers = {{
     {"Java", "java-fjp", "java-serial", "stealcheck_java_peer.jar", "STEALCHECK_JAVA_PEER_JAR",
      "a JDK is installed: openjdk-17-jdk-headless", true},
     {"Go", "go", "go-serial", "stealcheck_go_peer", "STEALCHECK_GO_PEER",
      "Go is installed: golang-go", false},
+    {"Rust", "rayon", "rayon-serial", "stealcheck_rayon_peer", "STEALCHECK_RAYON_PEER",
+     "Rust's Rayon is installed: cargo, librust-rayon-dev, librust-sha1-dev", false},
 }};
 
 const peer_kind* find_peer(std::string_view runtime_name) {

@@ -7,7 +7,7 @@ packages=(
   libgtest-dev librapidcheck-dev libbenchmark-dev libtbb-dev libcli11-dev libfmt-dev
   nlohmann-json3-dev libboost-context-dev graphviz gnuplot-nox clang-format clang-tidy
   clang-16 libclang-rt-16-dev libomp-16-dev help2man nettle-dev golang-go ccache
-  openjdk-17-jdk-headless
+  openjdk-17-jdk-headless cargo librust-rayon-dev librust-sha1-dev
   parallel yamllint doxygen python3-sphinx python3-breathe python3-myst-parser
 )
 missing=()
