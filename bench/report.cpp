@@ -230,7 +230,8 @@ void print_table(const bench_report& r, std::FILE* out) {
                row.peak_rss_kb >= 0
                    ? fmt::format("{:.1f}", static_cast<double>(row.peak_rss_kb) / 1024)
                    : "-",
-               stat_cell(row.stats, [](const auto& x) { return x.steals; }),
+               row.peer_steals ? std::to_string(*row.peer_steals)
+                               : stat_cell(row.stats, [](const auto& x) { return x.steals; }),
                stat_cell(row.stats, [](const auto& x) { return x.stolen_tasks; }),
                stat_cell(row.stats, [](const auto& x) { return x.failed_steals(); }),
                stat_cell(row.stats, [](const auto& x) { return x.parks; }), row.p_tinf,
@@ -280,6 +281,7 @@ std::string report_json(const bench_report& r, const std::string& command) {
                         {"peak_live", row.peak_live},
                         {"p_s1", row.p_s1},
                         {"peak_over_p_s1", peak_over_p_s1(row)}};
+    if (row.peer_steals) x["peer_steals"] = *row.peer_steals;
     if (row.stats) {
       x["stats"] = nlohmann::json::object();
       for (const auto& f : scheduler::scheduler_stats::fields)
@@ -354,6 +356,8 @@ std::optional<bench_report> read_report_json(const std::string& text, std::strin
       row.check_ok = value_or(x, "check_ok", true);
       row.peak_live = value_or<std::int64_t>(x, "peak_live", -1);
       row.p_s1 = value_or<std::int64_t>(x, "p_s1", 0);
+      if (const auto ps = x.find("peer_steals"); ps != x.end() && ps->is_number_unsigned())
+        row.peer_steals = ps->get<std::uint64_t>();
       if (const auto st = x.find("stats"); st != x.end() && st->is_object()) {
         scheduler::scheduler_stats s;
         for (const auto& f : scheduler::scheduler_stats::fields)

@@ -212,7 +212,7 @@ class peer_runtime final : public runtime {
       throw harness::environment_error(
           fmt::format("{}: a malformed answer '{}'", kind_.name, answer));
     last_ = own_measure{static_cast<double>(nanos) * 1e-9, static_cast<double>(cpu_nanos) * 1e-9,
-                        peak_kb};
+                        peak_kb, steals};
     return check;
   }
   std::optional<own_measure> take_own_measure() override { return std::exchange(last_, {}); }

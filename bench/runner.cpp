@@ -86,6 +86,8 @@ struct sample_set {
   std::int64_t peak_live = -1;
   scheduler::scheduler_stats stats;
   bool has_stats = false;
+  std::uint64_t peer_steals = 0;  // a peer's own count, summed over the runs
+  bool has_peer_steals = false;
   bool ok = true;
 };
 
@@ -104,6 +106,10 @@ void timed_run(runtime& rt, kernel_id k, const kernel_params& p, matmul_data& m,
     wall = own->seconds;
     cpu = own->cpu_seconds;
     rss = own->peak_rss_kb;
+    if (own->steals >= 0) {
+      s.peer_steals += static_cast<std::uint64_t>(own->steals);
+      s.has_peer_steals = true;
+    }
   }
   s.times.push_back(wall);
   s.cores.push_back(wall > 0 ? cpu / wall : 0);
@@ -166,6 +172,7 @@ result_row make_row(const kernel_info& ki, std::string_view rt, unsigned p, cons
   row.peak_rss_kb = s.rss;
   row.cores = s.cores.empty() ? 0 : median(s.cores);
   if (s.has_stats) row.stats = s.stats.divided_by(static_cast<std::uint64_t>(reps));
+  if (s.has_peer_steals) row.peer_steals = s.peer_steals / static_cast<std::uint64_t>(reps);
   row.p_tinf = static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(ki.span);
   row.peak_live = s.peak_live;
   row.p_s1 = static_cast<std::int64_t>(p) * ki.s1;

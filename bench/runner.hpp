@@ -71,7 +71,10 @@ struct result_row {
   std::int64_t peak_rss_kb = -1;
   double cores = 0;  ///< process CPU time / wall time during the runs (median): cores obtained
   std::optional<scheduler::scheduler_stats> stats;  ///< per run (mean over reps), pools only
-  std::uint64_t p_tinf = 0;                         ///< P * span
+  /// Steals a peer's runtime counted itself, per run (mean over reps): java-fjp's
+  /// ForkJoinPool.getStealCount; nullopt for the others.
+  std::optional<std::uint64_t> peer_steals;
+  std::uint64_t p_tinf = 0;  ///< P * span
   /// Peak live frames (cs-*) or live tasks (sc-*, untimed warm-up run), summed over workers;
   /// -1 when not measured (serial, tbb, omp).
   std::int64_t peak_live = -1;

@@ -26,6 +26,7 @@ struct own_measure {
   double seconds = 0;             ///< the kernel's wall time
   double cpu_seconds = 0;         ///< its process's CPU time over the kernel
   std::int64_t peak_rss_kb = -1;  ///< its process's peak resident memory, KiB (-1: unknown)
+  std::int64_t steals = -1;       ///< steals its runtime counted in the run (-1: it counts none)
 };
 
 class runtime {
