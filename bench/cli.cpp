@@ -161,9 +161,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option(
       "--runtimes", args->runtimes,
       "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm,java-fjp,"
-      "java-serial,go,go-serial,rayon,rayon-serial (Java's ForkJoinPool and plain Java "
-      "recursion, when a JDK was found; goroutines and plain Go recursion, when Go was found; "
-      "Rayon and plain Rust recursion, when cargo and Rayon were found) with a "
+      "java-serial,go,go-serial,rayon,rayon-serial,dotnet-mono,dotnet-serial (Java's "
+      "ForkJoinPool and plain Java recursion, when a JDK was found; goroutines and plain Go "
+      "recursion, when Go was found; Rayon and plain Rust recursion, when cargo and Rayon were "
+      "found; .NET's tasks and plain C# recursion, when Mono was found) with a "
       "variant of the scheduler (chase_lev,locked,steal_half,split,the,abp,fjp,dotnet,"
       "crossbeam_lifo,bwos; for sc also chase_lev+lifo, chase_lev+lifo_steal, "
       "chase_lev+lifo_steal_quiet: a LIFO slot in front of chase_lev, private, stealable, or "

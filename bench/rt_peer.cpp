@@ -16,8 +16,14 @@
 // rayon, rayon-serial: rayon::join and rayon::scope (bench/peers/rust/main.rs), built when cargo
 // and Debian's Rayon crates are installed, at STEALCHECK_RAYON_PEER, else
 // <directory of the executable>/../lib/stealcheck/stealcheck_rayon_peer.
+// dotnet-mono, dotnet-serial: .NET's task library on Mono (bench/peers/dotnet/Peer.cs), built by
+// mcs when Mono is installed (mono-mcs, mono-runtime), at STEALCHECK_DOTNET_PEER, else
+// <directory of the executable>/../lib/stealcheck/stealcheck_dotnet_peer.exe; run by
+// STEALCHECK_MONO, else `mono` on PATH. Its thread pool refuses fewer workers than the CPUs it
+// sees, so the process is started again for each P on P CPUs (sched_setaffinity).
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,16 +58,22 @@ struct peer_kind {
   std::string_view file;         // in <lib>/stealcheck/
   const char* file_env;          // where else to look
   std::string_view built_when;   // the package that makes the build write `file`
-  bool on_jvm;                   // started as `java -cp FILE ForkJoinPeer`, else FILE itself
+  std::string_view host;         // the program that runs `file` ("java", "mono"), or none
+  const char* host_env;          // where else to look for the host (else PATH)
+  // A pool that cannot have fewer workers than the CPUs it sees (.NET's thread pool): the
+  // process is started again for each P, allowed to run on P of the bench's CPUs.
+  bool pinned;
 };
 
-constexpr std::array<peer_kind, 3> peers = {{
+constexpr std::array<peer_kind, 4> peers = {{
     {"Java", "java-fjp", "java-serial", "stealcheck_java_peer.jar", "STEALCHECK_JAVA_PEER_JAR",
-     "a JDK is installed: openjdk-17-jdk-headless", true},
+     "a JDK is installed: openjdk-17-jdk-headless", "java", "STEALCHECK_JAVA", false},
     {"Go", "go", "go-serial", "stealcheck_go_peer", "STEALCHECK_GO_PEER",
-     "Go is installed: golang-go", false},
+     "Go is installed: golang-go", "", nullptr, false},
     {"Rust", "rayon", "rayon-serial", "stealcheck_rayon_peer", "STEALCHECK_RAYON_PEER",
-     "Rust's Rayon is installed: cargo, librust-rayon-dev, librust-sha1-dev", false},
+     "Rust's Rayon is installed: cargo, librust-rayon-dev, librust-sha1-dev", "", nullptr, false},
+    {".NET", "dotnet-mono", "dotnet-serial", "stealcheck_dotnet_peer.exe", "STEALCHECK_DOTNET_PEER",
+     "Mono is installed: mono-mcs, mono-runtime", "mono", "STEALCHECK_MONO", true},
 }};
 
 const peer_kind* find_peer(std::string_view runtime_name) {
@@ -78,25 +90,35 @@ std::string peer_file(const peer_kind& k) {
   return (exe.parent_path() / ".." / "lib" / "stealcheck" / k.file).lexically_normal().string();
 }
 
-// STEALCHECK_JAVA, else the first executable `java` on PATH; nullopt if there is none.
-std::optional<std::string> java_executable() {
-  if (const char* env = std::getenv("STEALCHECK_JAVA"); env != nullptr && *env != 0) {
+// The peer's host program: its variable (STEALCHECK_JAVA, STEALCHECK_MONO), else the first
+// executable of that name on PATH; nullopt if there is none.
+std::optional<std::string> host_executable(const peer_kind& k) {
+  if (const char* env = std::getenv(k.host_env); env != nullptr && *env != 0) {
     if (access(env, X_OK) == 0) return std::string(env);
     return std::nullopt;
   }
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path != nullptr ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');) {
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/java";
+    const std::string candidate =
+        (dir.empty() ? std::string(".") : dir) + "/" + std::string(k.host);
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return std::nullopt;
 }
 
+// The command that starts peer k.
+std::vector<std::string> peer_command(const peer_kind& k) {
+  if (k.host == "java") return {*host_executable(k), "-cp", peer_file(k), "ForkJoinPeer"};
+  if (k.host.empty()) return {peer_file(k)};
+  return {*host_executable(k), peer_file(k)};
+}
+
 // A child process with its standard input and output on pipes; line requests, line answers.
 class child_process {
  public:
-  child_process(std::string_view language, const std::vector<std::string>& argv)
+  // cpus > 0: the child may run on the first `cpus` CPUs of this process's own set only.
+  child_process(std::string_view language, const std::vector<std::string>& argv, unsigned cpus = 0)
       : language_(language) {
     // A peer that ended makes the next write fail with EPIPE (an error line), not a signal.
     std::signal(SIGPIPE, SIG_IGN);
@@ -110,8 +132,16 @@ class child_process {
     // fork and execv, not posix_spawn: posix_spawn needs `environ`, and a reference to it from
     // the executable gives it a copy that libraries loaded with RTLD_DEEPBIND (the omp-llvm
     // module's libomp) do not see. The child calls async-signal-safe functions only.
+    cpu_set_t allowed;  // computed before the fork: the child calls no allocating function
+    CPU_ZERO(&allowed);
+    if (cpus > 0 && sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+      unsigned kept = 0;
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed) && kept++ >= cpus) CPU_CLR(c, &allowed);
+    }
     pid_ = fork();
     if (pid_ == 0) {
+      if (cpus > 0) sched_setaffinity(0, sizeof allowed, &allowed);
       dup2(to[0], STDIN_FILENO);
       dup2(from[1], STDOUT_FILENO);
       execv(args[0], args.data());
@@ -196,14 +226,22 @@ std::string kernel_request(kernel_id k, const kernel_params& p, const matmul_dat
 // A peer's runtime: the parallel one, or (serial) the same process answering `serial`.
 class peer_runtime final : public runtime {
  public:
-  peer_runtime(const peer_kind& kind, const std::vector<std::string>& argv, bool serial)
-      : kind_(kind), peer_(kind.language, argv), serial_(serial) {}
+  peer_runtime(const peer_kind& kind, bool serial)
+      : kind_(kind),
+        peer_(std::make_unique<child_process>(kind.language, peer_command(kind))),
+        serial_(serial) {}
   std::string_view name() const override { return serial_ ? kind_.serial_name : kind_.name; }
   bool parallel() const override { return !serial_; }
-  void set_threads(unsigned p) override { peer_.request(fmt::format("threads {}", p)); }
+  void set_threads(unsigned p) override {
+    if (kind_.pinned) {
+      peer_.reset();  // the old process ends first: one peer at a time
+      peer_ = std::make_unique<child_process>(kind_.language, peer_command(kind_), p);
+    }
+    peer_->request(fmt::format("threads {}", p));
+  }
   std::uint64_t run(kernel_id k, const kernel_params& params, matmul_data& m) override {
     const std::string answer =
-        peer_.request((serial_ ? "serial " : "run ") + kernel_request(k, params, m));
+        peer_->request((serial_ ? "serial " : "run ") + kernel_request(k, params, m));
     std::istringstream in(answer.substr(2));
     std::uint64_t check = 0, nanos = 0, cpu_nanos = 0;
     std::int64_t steals = -1, peak_kb = -1;  // steals: -1 where the runtime does not count them
@@ -219,7 +257,7 @@ class peer_runtime final : public runtime {
 
  private:
   const peer_kind& kind_;
-  child_process peer_;
+  std::unique_ptr<child_process> peer_;
   bool serial_;
   std::optional<own_measure> last_;
 };
@@ -235,7 +273,8 @@ std::optional<std::string> peer_unavailable(std::string_view name) {
   if (k == nullptr) return fmt::format("'{}' is no peer runtime", name);
   const std::string file = peer_file(*k);
   if (!fs::exists(file)) return fmt::format("no {} (built when {})", file, k->built_when);
-  if (k->on_jvm && !java_executable()) return "no java on PATH (or STEALCHECK_JAVA)";
+  if (!k->host.empty() && !host_executable(*k))
+    return fmt::format("no {} on PATH (or {})", k->host, k->host_env);
   return std::nullopt;
 }
 
@@ -252,9 +291,7 @@ std::vector<std::string> available_peer_runtimes() {
 std::unique_ptr<runtime> make_peer_runtime(std::string_view name) {
   if (peer_unavailable(name)) return nullptr;
   const peer_kind& k = *find_peer(name);
-  std::vector<std::string> argv{peer_file(k)};
-  if (k.on_jvm) argv = {*java_executable(), "-cp", peer_file(k), "ForkJoinPeer"};
-  return std::make_unique<peer_runtime>(k, argv, name == k.serial_name);
+  return std::make_unique<peer_runtime>(k, name == k.serial_name);
 }
 
 }  // namespace stealcheck::bench

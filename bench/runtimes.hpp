@@ -118,7 +118,8 @@ std::optional<std::string> omp_llvm_unavailable();
 /// The peers: another language's runtime in a child process (bench/rt_peer.cpp). java-fjp
 /// (Java's ForkJoinPool) and java-serial (plain Java recursion, its own serial baseline); go
 /// (goroutines joined by a WaitGroup) and go-serial (plain Go recursion); rayon (rayon::join and
-/// rayon::scope) and rayon-serial (plain Rust recursion).
+/// rayon::scope) and rayon-serial (plain Rust recursion); dotnet-mono (.NET's tasks on Mono) and
+/// dotnet-serial (plain C# recursion).
 bool is_peer_runtime(std::string_view name);
 /// Why peer runtime `name` cannot start (one line: its program was not built, no JVM); nullopt
 /// when it can. Starts no process.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what stealcheck needs from Debian 12's packages, and only what is missing
-# (idempotent: a second run installs nothing and does not touch the network).
+# (idempotent: a second run installs nothing and does not touch the network). --peers adds Mono
+# (mono-mcs, mono-runtime: about 90 MB) for the bench peer dotnet-mono.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git python3 gdb
@@ -10,6 +11,7 @@ packages=(
   openjdk-17-jdk-headless cargo librust-rayon-dev librust-sha1-dev
   parallel yamllint doxygen python3-sphinx python3-breathe python3-myst-parser
 )
+[ "${1:-}" = "--peers" ] && packages+=(mono-mcs mono-runtime)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
