@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "bench/runner.hpp"
+#include "bench/runtimes.hpp"
 #include "harness/errors.hpp"
 #include "harness/replay.hpp"
 
@@ -162,6 +163,27 @@ void print_speedups(const bench_report& r, std::FILE* out) {
   }
 }
 
+// Each peer against its own language's serial recursion (its `-serial` row in this run, at
+// P = 1), Ts'/TP: what the runtime gains over the same program without it, apart from how fast
+// the language runs the kernel (Ts/TP above compares with the C++ serial program).
+void print_peer_speedups(const bench_report& r, std::FILE* out) {
+  bool header = false;
+  for (const auto& row : r.rows) {
+    const std::optional<std::string_view> own = peer_serial_runtime(row.runtime);
+    if (!own || row.seconds <= 0) continue;
+    const auto base = std::find_if(r.rows.begin(), r.rows.end(), [&](const result_row& b) {
+      return b.kernel == row.kernel && b.runtime == *own && b.threads == 1;
+    });
+    if (base == r.rows.end()) continue;
+    if (!header)
+      fmt::print(out,
+                 "\npeers against their own serial recursion, Ts'/TP (Ts': the -serial row):\n");
+    header = true;
+    fmt::print(out, "  {:<8} {:<16} P={:<3} {:6.2f}\n", row.kernel, row.runtime, row.threads,
+               base->seconds / row.seconds);
+  }
+}
+
 void print_greedy_bound(const bench_report& r, std::FILE* out) {
   bool header = false;
   for (const auto& k : r.kernels) {
@@ -246,6 +268,7 @@ void print_table(const bench_report& r, std::FILE* out) {
                i.own_ms_per_idle_s ? fmt::format("{:.3f}", *i.own_ms_per_idle_s) : "-",
                i.cpu_ms_per_idle_s);
   print_speedups(r, out);
+  print_peer_speedups(r, out);
   print_greedy_bound(r, out);
   print_targets(r, out);
   fmt::print(out, "\nresults: {}\n", r.checks_ok ? "all checked ok" : "SOME RESULTS WRONG");

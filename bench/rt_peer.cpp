@@ -268,6 +268,12 @@ bool is_peer_runtime(std::string_view name) {
   return find_peer(name) != nullptr;
 }
 
+std::optional<std::string_view> peer_serial_runtime(std::string_view name) {
+  for (const peer_kind& k : peers)
+    if (name == k.name) return k.serial_name;
+  return std::nullopt;
+}
+
 std::optional<std::string> peer_unavailable(std::string_view name) {
   const peer_kind* k = find_peer(name);
   if (k == nullptr) return fmt::format("'{}' is no peer runtime", name);

@@ -124,6 +124,9 @@ bool is_peer_runtime(std::string_view name);
 /// Why peer runtime `name` cannot start (one line: its program was not built, no JVM); nullopt
 /// when it can. Starts no process.
 std::optional<std::string> peer_unavailable(std::string_view name);
+/// The serial runtime of peer runtime `name` (java-serial for java-fjp); nullopt for any other
+/// name.
+std::optional<std::string_view> peer_serial_runtime(std::string_view name);
 /// Every peer runtime that can start, each peer's serial name before its parallel one.
 std::vector<std::string> available_peer_runtimes();
 /// The peer runtime called name, its process started; nullptr when unavailable.
