@@ -3,10 +3,11 @@
 # the release, tsan and asan-ubsan presets, and in release also the outside-project check
 # (ci/example.sh: install, build examples/ against the package), the coverage of the deques
 # by the model clients (ci/coverage.sh) and the manual's site with its API reference
-# (ci/docs.sh: fails on a warning or a broken link). PRESETS="release" runs fewer.
+# (ci/docs.sh: fails on a warning or a broken link). PRESETS="release" runs fewer. It installs the
+# bench's optional peers too (ci/install-deps.sh --peers), so bench_quick runs each of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash ci/install-deps.sh || exit 1
+bash ci/install-deps.sh --peers || exit 1  # with Mono: the suite smoke-runs every bench peer
 passed=0
 failed=0
 status=0
