@@ -3,8 +3,9 @@
 // src/registry.rs WorkerThread::steal), the peer `rayon` of `stealcheck bench`
 // (bench/rt_peer.cpp). The kernels are bench/kernels.hpp's, written again here with the same
 // inputs and the same 64-bit check values (bench/peers/java/ForkJoinPeer.java has the same
-// list); each fork as Rayon's idiom writes it: `rayon::join` for two children, `rayon::scope`
-// with `spawn` for more, the last child called in the scope's own body.
+// list); each fork as Rayon's idiom writes it: `rayon::join` for two children and, for more,
+// the children's range split in halves by `rayon::join` (as Rayon's parallel iterators split);
+// `rayon::scope` and `spawn` where the kernel is a spawning loop (loop, relay).
 //
 // The protocol is ForkJoinPeer.java's: one request per line on stdin, one answer per line on
 // stdout.
@@ -38,27 +39,27 @@ fn join<A: FnOnce() -> u64 + Send, B: FnOnce() -> u64 + Send>(a: A, b: B) -> (u6
     }
 }
 
-/// out[i] = f(i) for every i: the others spawned in a scope, the last called in its body.
-fn spawn_all<F: Fn(usize) -> u64 + Sync>(out: &mut [u64], f: F) {
-    let (last, rest) = match out.split_last_mut() {
-        Some(parts) => parts,
-        None => return,
-    };
-    let n = rest.len();
-    if serial() {
-        for (i, slot) in rest.iter_mut().enumerate() {
-            *slot = f(i);
+/// out[i] = f(first + i) for every i: the children split in halves by `rayon::join` down to one
+/// each, as Rayon's parallel iterators split a range (rayon's iter/plumbing bridge); serially in
+/// order when serial.
+fn each_child<F: Fn(usize) -> u64 + Sync>(out: &mut [u64], first: usize, f: &F) {
+    match out.len() {
+        0 => {}
+        1 => out[0] = f(first),
+        len => {
+            let (left, right) = out.split_at_mut(len / 2);
+            join(
+                || {
+                    each_child(left, first, f);
+                    0
+                },
+                || {
+                    each_child(right, first + len / 2, f);
+                    0
+                },
+            );
         }
-        *last = f(n);
-        return;
     }
-    let f = &f;
-    rayon::scope(|s| {
-        for (i, slot) in rest.iter_mut().enumerate() {
-            s.spawn(move |_| *slot = f(i));
-        }
-        *last = f(n);
-    });
 }
 
 // ---- fib ----
@@ -97,7 +98,7 @@ fn queens(n: usize, row: usize, board: &[u8]) -> u64 {
     }
     let cols: Vec<usize> = (0..n).filter(|&c| fits(board, row, c)).collect();
     let mut found = vec![0u64; cols.len()];
-    spawn_all(&mut found, |i| {
+    each_child(&mut found, 0, &|i| {
         let mut child = board.to_vec(); // the child's own copy
         child[row] = cols[i] as u8;
         queens(n, row + 1, &child)
@@ -108,7 +109,6 @@ fn queens(n: usize, row: usize, board: &[u8]) -> u64 {
 // ---- uts (SHA-1 node states, as bench/uts_tree.cpp) ----
 
 const MAX_CHILDREN: usize = 100;
-const RANGE_LEAF: usize = 8;
 
 struct Tree {
     shape: u32,
@@ -166,7 +166,8 @@ fn num_children(t: &Tree, n: &Node) -> usize {
 }
 
 /// The size of the subtree of child `index` of `parent` (the root when None); the child's SHA-1
-/// is computed by the task that runs it, as in uts_range.
+/// is computed by the task that runs it, as in uts_range (whose halving down to 8 children, and
+/// then one task each, becomes halving down to one here).
 fn uts_node(t: &Tree, parent: Option<&Node>, index: usize) -> u64 {
     let n = match parent {
         None => root(t),
@@ -177,29 +178,8 @@ fn uts_node(t: &Tree, parent: Option<&Node>, index: usize) -> u64 {
         return 1;
     }
     let mut out = vec![0u64; kids];
-    uts_range(t, &n, 0, &mut out);
+    each_child(&mut out, 0, &|i| uts_node(t, Some(&n), i));
     1 + out.iter().sum::<u64>()
-}
-
-/// Children lo..lo+out.len()-1 of n into out: halves while wider than RANGE_LEAF, then the others
-/// spawned and the last called, as uts_range.
-fn uts_range(t: &Tree, n: &Node, lo: usize, out: &mut [u64]) {
-    if out.len() > RANGE_LEAF {
-        let mid = out.len() / 2;
-        let (left, right) = out.split_at_mut(mid);
-        join(
-            || {
-                uts_range(t, n, lo, left);
-                0
-            },
-            || {
-                uts_range(t, n, lo + mid, right);
-                0
-            },
-        );
-        return;
-    }
-    spawn_all(out, |i| uts_node(t, Some(n), lo + i));
 }
 
 // ---- matmul ----
@@ -282,17 +262,17 @@ fn fine_node(m: usize, q: f64, id: u64) -> u64 {
     1 + fine_subtrees(m, q, id, 0, kids)
 }
 
-/// Children lo..hi-1 of parent: the others spawned, the last called.
+/// Children lo..hi-1 of parent.
 fn fine_subtrees(m: usize, q: f64, parent: u64, lo: usize, hi: usize) -> u64 {
     let mut out = vec![0u64; hi - lo];
-    spawn_all(&mut out, |i| fine_node(m, q, child(parent, lo + i)));
+    each_child(&mut out, lo, &|i| fine_node(m, q, child(parent, i)));
     out.iter().sum()
 }
 
-/// The root's b0 children in batches of 50 (the last batch called), plus the root.
+/// The root's b0 children in batches of 50, plus the root.
 fn fine_root(b0: usize, m: usize, q: f64, seed: u64) -> u64 {
     let mut out = vec![0u64; (b0 + 49) / 50];
-    spawn_all(&mut out, |bi| {
+    each_child(&mut out, 0, &|bi| {
         fine_subtrees(m, q, seed, bi * 50, (bi * 50 + 50).min(b0))
     });
     1 + out.iter().sum::<u64>()
@@ -401,11 +381,20 @@ fn peak_kb() -> i64 {
         .unwrap_or(-1)
 }
 
+/// A pool of p workers with 64 MiB stacks: UTS T3's 1,368 levels, each a few frames of
+/// `rayon::join` deep, overflow the 2 MiB that Rust gives a thread by default.
+fn new_pool(p: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(p)
+        .stack_size(64 << 20)
+        .build()
+}
+
 fn answer(line: &str, pool: &mut rayon::ThreadPool) -> String {
     let w: Vec<&str> = line.split_whitespace().collect();
     match w.first().copied() {
         Some("threads") => match w.get(1).and_then(|p| p.parse::<usize>().ok()) {
-            Some(p) if p >= 1 => match rayon::ThreadPoolBuilder::new().num_threads(p).build() {
+            Some(p) if p >= 1 => match new_pool(p) {
                 Ok(new_pool) => {
                     *pool = new_pool;
                     "ok".to_string()
@@ -432,10 +421,7 @@ fn answer(line: &str, pool: &mut rayon::ThreadPool) -> String {
 }
 
 fn main() {
-    let mut pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a pool of one thread");
+    let mut pool = new_pool(1).expect("a pool of one thread");
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
