@@ -62,12 +62,12 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
       }
       if (make_runtime(name) == nullptr)
         return fmt::format(
-            "unknown runtime '{}' (known: {}; an sc-* runtime may end in policies, each once: "
+            "unknown runtime '{}' (known: {}; a child-* runtime may end in policies, each once: "
             "/t<K> a fork throttle with K in 1..{}, /uniform, /sweep or /last_victim the victim "
             "order, /spin<US> microseconds of stealing before parking in 0..{}, /pause, "
             "/snooze or /yield the wait between failed steals, /one or /half what a batch "
             "steal takes, /search_any or /search_half how many workers may search at once; e.g. "
-            "sc-split/t4/sweep)",
+            "child-split/t4/sweep)",
             name, fmt::join(all_runtime_names(), ", "), max_throttle, max_spin_us);
       cfg.runtimes.push_back(name);
     }
@@ -160,7 +160,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   sub->add_option("--threads", args->threads, "Comma list of thread counts (default 1,2)");
   sub->add_option(
       "--runtimes", args->runtimes,
-      "Comma list of serial,coro-serial,sc-<variant>,cs-<variant>,tbb,omp,omp-llvm,java-fjp,"
+      "Comma list of serial,coro-serial,child-<variant>,cs-<variant>,tbb,omp,omp-llvm,java-fjp,"
       "java-serial,go,go-serial,rayon,rayon-serial,dotnet-mono,dotnet-serial (Java's "
       "ForkJoinPool and plain Java recursion, when a JDK was found; goroutines and plain Go "
       "recursion, when Go was found; Rayon and plain Rust recursion, when cargo and Rayon were "
@@ -174,7 +174,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "K waiting tasks, /uniform|/sweep|/last_victim the victim order, /spin<US> the idle "
       "spin in microseconds, /pause|/snooze|/yield the wait between failed steals, "
       "/one|/half what a batch steal takes, /search_any|/search_half how many workers may "
-      "search at once, e.g. sc-split/t4/sweep/spin0)");
+      "search at once, e.g. child-split/t4/sweep/spin0)");
   sub->add_option("--reps", args->reps, "Timed repetitions per cell (default 5, --quick 1)");
   sub->add_flag("--quick", args->quick, "Small sizes, one repetition: a smoke run with checks");
   sub->add_option("--json", args->json, "Write the results as JSON to FILE")

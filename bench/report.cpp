@@ -58,9 +58,9 @@ const result_row* find_row(const bench_report& r, std::string_view kernel, std::
   return nullptr;
 }
 
-// One of stealcheck's pools (sc-*, cs-*, throttled sc-*/t<K> included).
+// One of stealcheck's pools (child-*, cs-*, throttled child-*/t<K> included).
 bool is_pool_runtime(std::string_view rt) {
-  return rt.starts_with("sc-") || rt.starts_with("cs-");
+  return rt.starts_with("child-") || rt.starts_with("cs-");
 }
 
 // fib's per-task cost at P = 1 of each of stealcheck's runtimes: oneTBB's and libgomp's over it
@@ -112,7 +112,7 @@ void print_targets(const bench_report& r, std::FILE* out) {
                  k, row.runtime, row.t1_over_tp, row.t1_over_tp >= 1.7 ? "met" : "NOT met",
                  row.ts_over_tp, ts_min, row.ts_over_tp >= ts_min ? "met" : "NOT met");
       if (tbb != r.rows.end() && std::string_view(k).starts_with("uts-") &&
-          row.runtime.starts_with("sc-"))
+          row.runtime.starts_with("child-"))
         fmt::print(out, "; vs tbb's {:.2f}: {}", tbb->ts_over_tp,
                    row.ts_over_tp > tbb->ts_over_tp ? "ahead" : "NOT ahead");
       fmt::print(out, "\n");
@@ -338,6 +338,13 @@ T value_or(const nlohmann::json& j, const char* key, T fallback) {
   return it == j.end() || it->is_null() ? fallback : it->get<T>();
 }
 
+// A runtime's name in a saved run: runs written by 0.2 and earlier named the child-stealing
+// pools `sc-<variant>`; they read as `child-<variant>` (`sc` is sequential consistency).
+std::string saved_runtime_name(std::string name) {
+  if (name.starts_with("sc-")) name.replace(0, 3, "child-");
+  return name;
+}
+
 }  // namespace
 
 std::optional<bench_report> read_report_json(const std::string& text, std::string& command,
@@ -366,7 +373,7 @@ std::optional<bench_report> read_report_json(const std::string& text, std::strin
       result_row row;
       row.kernel = x.at("kernel").get<std::string>();
       if (const auto id = kernel_by_name(row.kernel)) row.kernel = kernel_name(*id);
-      row.runtime = x.at("runtime").get<std::string>();
+      row.runtime = saved_runtime_name(x.at("runtime").get<std::string>());
       row.threads = x.at("threads").get<unsigned>();
       row.seconds = x.at("seconds").get<double>();
       row.t1_over_ts = value_or(x, "t1_over_ts", 0.0);
@@ -392,8 +399,8 @@ std::optional<bench_report> read_report_json(const std::string& text, std::strin
     if (const auto idle = j.find("idle"); idle != j.end() && idle->is_array())
       for (const auto& i : *idle)
         r.idle.push_back(
-            idle_row{i.at("runtime").get<std::string>(), i.at("threads").get<unsigned>(),
-                     value_or(i, "cpu_ms_per_idle_s", 0.0),
+            idle_row{saved_runtime_name(i.at("runtime").get<std::string>()),
+                     i.at("threads").get<unsigned>(), value_or(i, "cpu_ms_per_idle_s", 0.0),
                      i.contains("own_ms_per_idle_s") && !i["own_ms_per_idle_s"].is_null()
                          ? std::optional<double>(i["own_ms_per_idle_s"].get<double>())
                          : std::nullopt});

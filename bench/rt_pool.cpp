@@ -1,5 +1,5 @@
 // bench/rt_pool.cpp: stealcheck's scheduler with each deque variant, in its two modes: child
-// stealing (`sc-*`: scheduler/pool.hpp's fork_join and task_group under the kernels' policy)
+// stealing (`child-*`: scheduler/pool.hpp's fork_join and task_group under the kernels' policy)
 // and continuation stealing (`cs-*`: scheduler/coro_pool.hpp running bench/coro_kernels.hpp).
 //
 // Live tasks of child stealing: while counting is on (the runner's untimed warm-up run), every
@@ -81,7 +81,7 @@ struct pool_rt {
 template <class Pool>
 class pool_runtime final : public runtime {
  public:
-  // name: the runtime's full name ("sc-split", "sc-split/t4"); opts: the pool's options.
+  // name: the runtime's full name ("child-split", "child-split/t4"); opts: the pool's options.
   pool_runtime(std::string name, scheduler::pool_options opts)
       : name_(std::move(name)), opts_(opts) {}
   std::string_view name() const override { return name_; }
@@ -232,8 +232,8 @@ std::unique_ptr<runtime> make_pool_runtime(std::string_view variant) {
   std::unique_ptr<runtime> r;
   auto pick = [&](auto tag, std::string_view name) {
     if (name == parsed->deque)
-      r = std::make_unique<pool_runtime<typename decltype(tag)::type>>("sc-" + std::string(variant),
-                                                                       parsed->options);
+      r = std::make_unique<pool_runtime<typename decltype(tag)::type>>(
+          "child-" + std::string(variant), parsed->options);
   };
   scheduler::for_each_pool_variant(pick);
   scheduler::for_each_lifo_slot_pool(pick);

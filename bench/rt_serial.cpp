@@ -22,17 +22,17 @@ std::unique_ptr<runtime> make_serial_runtime() {
 std::vector<std::string> all_runtime_names() {
   std::vector<std::string> names = {"serial",
                                     "coro-serial",
-                                    "sc-chase_lev",
-                                    "sc-locked",
-                                    "sc-steal_half",
-                                    "sc-split",
-                                    "sc-the",
-                                    "sc-abp",
-                                    "sc-fjp",
-                                    "sc-dotnet",
-                                    "sc-crossbeam_lifo",
-                                    "sc-bwos",
-                                    "sc-split/t4",  // forks throttled: fib's per-task target
+                                    "child-chase_lev",
+                                    "child-locked",
+                                    "child-steal_half",
+                                    "child-split",
+                                    "child-the",
+                                    "child-abp",
+                                    "child-fjp",
+                                    "child-dotnet",
+                                    "child-crossbeam_lifo",
+                                    "child-bwos",
+                                    "child-split/t4",  // forks throttled: fib's per-task target
                                     "cs-chase_lev",
                                     "cs-locked",
                                     "cs-steal_half",
@@ -58,7 +58,7 @@ std::unique_ptr<runtime> make_runtime(std::string_view name) {
   if (name == "omp") return make_omp_runtime();
   if (name == "omp-llvm") return make_omp_llvm_runtime();
   if (is_peer_runtime(name)) return make_peer_runtime(name);
-  if (name.starts_with("sc-")) return make_pool_runtime(name.substr(3));
+  if (name.starts_with("child-")) return make_pool_runtime(name.substr(6));
   if (name.starts_with("cs-")) return make_coro_pool_runtime(name.substr(3));
   return nullptr;
 }

@@ -15,7 +15,7 @@
 // before and after the kernels (bench/measure.hpp) is the machine's unit of one. Peak RSS
 // is the process's VmHWM, reset before each run. S1: the peak of live frames of the kernel's
 // coroutine program run serially (scheduler/coro_serial.hpp); peak live frames (cs-*) come from
-// every run, live tasks (sc-*) from the untimed warm-up run, counted only there. Idle CPU: after
+// every run, live tasks (child-*) from the untimed warm-up run, counted only there. Idle CPU: after
 // all kernels, each parallel runtime runs a short job with P threads and the process CPU time (all
 // threads, getrusage) is measured over the following idle window; the other runtimes' threads have
 // been idle for long and are asleep, and a baseline window with no job is reported too. For
@@ -75,7 +75,7 @@ struct result_row {
   /// ForkJoinPool.getStealCount; nullopt for the others.
   std::optional<std::uint64_t> peer_steals;
   std::uint64_t p_tinf = 0;  ///< P * span
-  /// Peak live frames (cs-*) or live tasks (sc-*, untimed warm-up run), summed over workers;
+  /// Peak live frames (cs-*) or live tasks (child-*, untimed warm-up run), summed over workers;
   /// -1 when not measured (serial, tbb, omp).
   std::int64_t peak_live = -1;
   std::int64_t p_s1 = 0;  ///< P * S1

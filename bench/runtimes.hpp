@@ -32,11 +32,11 @@ struct own_measure {
 class runtime {
  public:
   virtual ~runtime() = default;
-  /// "serial", "coro-serial", "sc-<variant>" and "cs-<variant>" for each variant of
+  /// "serial", "coro-serial", "child-<variant>" and "cs-<variant>" for each variant of
   /// scheduler/variants.hpp (chase_lev, locked, steal_half, split, the, abp,
-  /// fjp, dotnet, crossbeam_lifo, bwos; for sc-* also chase_lev+lifo, chase_lev+lifo_steal,
-  /// chase_lev+lifo_steal_quiet: scheduler/lifo_slot.hpp), "tbb", "omp", "omp-llvm"; an sc-*
-  /// name may carry a fork throttle, "sc-split/t4" (make_pool_runtime).
+  /// fjp, dotnet, crossbeam_lifo, bwos; for child-* also chase_lev+lifo, chase_lev+lifo_steal,
+  /// chase_lev+lifo_steal_quiet: scheduler/lifo_slot.hpp), "tbb", "omp", "omp-llvm"; a child-*
+  /// name may carry a fork throttle, "child-split/t4" (make_pool_runtime).
   virtual std::string_view name() const = 0;
   /// False: runs on the calling thread only (measured at P = 1, not in the idle check).
   virtual bool parallel() const { return true; }
@@ -48,7 +48,7 @@ class runtime {
   virtual std::optional<scheduler::scheduler_stats> take_stats() { return std::nullopt; }
   /// Child stealing: count live tasks in the following runs (costs time: untimed runs only).
   virtual void count_live(bool /*on*/) {}
-  /// Peak live frames (cs-*) or live tasks (sc-*, while counting) since the last call, summed
+  /// Peak live frames (cs-*) or live tasks (child-*, while counting) since the last call, summed
   /// over workers; nullopt when not measured. Call before take_stats(), which resets it.
   virtual std::optional<std::int64_t> take_peak_live() { return std::nullopt; }
   /// CPU seconds the runtime's own threads used so far (stealcheck's pools only: the workers'

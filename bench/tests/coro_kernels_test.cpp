@@ -73,8 +73,8 @@ TEST(CoroKernels, LoopStaysWithinPTimesS1UnderContinuationStealingNotUnderChildS
       EXPECT_GE(cs, s1) << "cs-" << variant << " P=" << p;
       EXPECT_LE(cs, bound) << "cs-" << variant << " P=" << p << ": continuation stealing "
                            << "exceeded P*S1 = " << bound;
-      const std::int64_t sc = loop_peak(std::string("sc-") + variant, p, params, expected);
-      EXPECT_GT(sc, bound) << "sc-" << variant << " P=" << p << ": child stealing stayed "
+      const std::int64_t sc = loop_peak(std::string("child-") + variant, p, params, expected);
+      EXPECT_GT(sc, bound) << "child-" << variant << " P=" << p << ": child stealing stayed "
                            << "within P*S1 = " << bound << ", the contrast is not shown";
     }
   }

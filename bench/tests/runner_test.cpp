@@ -27,7 +27,7 @@ bench_config quick_config() {
   cfg.params = kernel_params::quick();
   cfg.kernels = {kernel_id::fib, kernel_id::uts_fine};
   cfg.threads = {1, 2};
-  cfg.runtimes = {"serial", "sc-steal_half", "cs-chase_lev"};
+  cfg.runtimes = {"serial", "child-steal_half", "cs-chase_lev"};
   cfg.reps = 3;
   cfg.idle_seconds = 0.01;
   return cfg;
@@ -97,7 +97,7 @@ TEST(BenchRunner, JsonCarriesEveryCounterAndNullWhereNothingWasMeasured) {
   bench_report r;
   result_row pool_row;
   pool_row.kernel = "fib";
-  pool_row.runtime = "sc-split";
+  pool_row.runtime = "child-split";
   pool_row.threads = 2;
   scheduler::scheduler_stats s;
   std::uint64_t v = 1;
@@ -108,7 +108,7 @@ TEST(BenchRunner, JsonCarriesEveryCounterAndNullWhereNothingWasMeasured) {
   tbb_row.kernel = "fib";
   tbb_row.runtime = "tbb";
   r.rows = {pool_row, tbb_row};
-  r.idle = {idle_row{"sc-split", 1, 3.0, 0.25}, idle_row{"tbb", 1, 2.0, std::nullopt}};
+  r.idle = {idle_row{"child-split", 1, 3.0, 0.25}, idle_row{"tbb", 1, 2.0, std::nullopt}};
   const nlohmann::json j = nlohmann::json::parse(report_json(r, "stealcheck bench"));
   ASSERT_EQ(j["rows"].size(), 2U);
   const nlohmann::json& stats = j["rows"][0]["stats"];
@@ -214,18 +214,18 @@ TEST(BenchReport, GreedyBoundFitUsesTheCoresTheRunGot) {
     x.cores = cores;
     r.rows.push_back(x);
   };
-  row("sc-split", 1, 1e-3, 1.0);
-  row("sc-split", 2, 0.5e-3 + 2 * 10e-6, 2.0);
-  row("sc-split", 4, 0.5e-3 + 4 * 10e-6, 2.0);
-  row("sc-chase_lev", 2, 1e-3, 2.0);
-  const std::optional<greedy_fit> fit = fit_greedy_bound(r, r.kernels[0], "sc-split");
+  row("child-split", 1, 1e-3, 1.0);
+  row("child-split", 2, 0.5e-3 + 2 * 10e-6, 2.0);
+  row("child-split", 4, 0.5e-3 + 4 * 10e-6, 2.0);
+  row("child-chase_lev", 2, 1e-3, 2.0);
+  const std::optional<greedy_fit> fit = fit_greedy_bound(r, r.kernels[0], "child-split");
   ASSERT_TRUE(fit);
   EXPECT_NEAR(fit->t_inf, 10e-6, 1e-12);
   ASSERT_EQ(fit->per_p.size(), 2U);
   EXPECT_NEAR(fit->per_p[0].second, 2.0, 1e-9);
   EXPECT_NEAR(fit->per_p[1].second, 4.0, 1e-9) << "P = 4 on two cores is judged against T1/2";
   EXPECT_NEAR(fit->c, 3.0, 1e-9);
-  EXPECT_FALSE(fit_greedy_bound(r, r.kernels[0], "sc-chase_lev"));
+  EXPECT_FALSE(fit_greedy_bound(r, r.kernels[0], "child-chase_lev"));
 }
 
 }  // namespace

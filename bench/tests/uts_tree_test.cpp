@@ -17,7 +17,7 @@ namespace {
 TEST(UtsTree, SampleTreesHaveThePublishedSizesSeriallyAndOnAPool) {
   const kernel_params params;
   matmul_data m(1);
-  auto pool = make_runtime("sc-chase_lev");
+  auto pool = make_runtime("child-chase_lev");
   ASSERT_NE(pool, nullptr);
   pool->set_threads(2);
   for (kernel_id k : {kernel_id::uts_t1, kernel_id::uts_t3}) {
@@ -26,7 +26,7 @@ TEST(UtsTree, SampleTreesHaveThePublishedSizesSeriallyAndOnAPool) {
     EXPECT_EQ(run_kernel(serial, k, params, m), t.published_nodes) << t.name;
     // On the pool too, in release: 4 million tasks a tree are long under the sanitizers.
     if (STEALCHECK_TEST_SCALE >= 100) {
-      EXPECT_EQ(pool->run(k, params, m), t.published_nodes) << t.name << " on sc-chase_lev, P=2";
+      EXPECT_EQ(pool->run(k, params, m), t.published_nodes) << t.name << " on child-chase_lev, P=2";
     }
   }
 }
