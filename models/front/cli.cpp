@@ -22,6 +22,7 @@
 #include "harness/replay.hpp"
 #include "models/divide/divide.hpp"
 #include "models/front/bind.hpp"
+#include "models/front/run_json.hpp"
 #include "models/front/site_override.hpp"
 #include "models/report/token.hpp"
 
@@ -168,84 +169,28 @@ std::string write_svg(const std::string& file, const std::vector<one_run>& runs)
   return "";
 }
 
-// Node counts as JSON: an object from each node's path (its ordinals joined by dots; "" is
-// the root) to its executions.
-nlohmann::json counts_json(const node_counts& counts) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [path, n] : counts) {
-    std::string key;
-    for (const std::uint32_t k : path)
-      key += (key.empty() ? "" : ".") + std::to_string(k);
-    j[key] = n;
-  }
-  return j;
-}
-
-// The node counts of `client` in a merged run's JSON (stealcheck merge --json), for a run of
+// The node counts of `client` in a merged run's records (stealcheck merge --json), for a run of
 // the same variant, model and sites; a usage error for anything else.
 std::shared_ptr<const node_counts> read_counts(const model_request& req, const std::string& client,
-                                               const nlohmann::json& file) {
+                                               const std::vector<client_record>& file) {
   const std::string& f = req.counts_file;
-  for (const auto& e : file) {
-    if (!e.is_object() || e.value("client", "") != client) continue;
-    if (e.contains("shard"))
+  for (const client_record& e : file) {
+    if (e.client != client) continue;
+    if (e.shard)
       throw harness::usage_error(fmt::format(
           "--counts {}: one shard's file; give the merged one (stealcheck merge --json)", f));
-    if (!e.contains("counts") || !e["counts"].is_object())
+    if (!e.merged)
       throw harness::usage_error(fmt::format(
           "--counts {}: client {} has no node counts (written by stealcheck merge --json)", f,
           client));
-    if (e.value("variant", "") != req.variant || e.value("model", "") != model_name(req.model) ||
-        e.value("sites", nlohmann::json::array()) != nlohmann::json(req.sites))
+    if (e.variant != req.variant || e.model != model_name(req.model) || e.sites != req.sites)
       throw harness::usage_error(fmt::format(
           "--counts {}: counted for {} [{}] sites {}, not this run's variant, model and sites", f,
-          e.value("variant", "?"), e.value("model", "?"),
-          e.value("sites", nlohmann::json()).dump()));
-    auto out = std::make_shared<node_counts>();
-    for (const auto& [key, n] : e["counts"].items()) {
-      std::vector<std::uint32_t> path;
-      for (std::size_t at = 0; !key.empty() && at <= key.size();) {
-        const std::size_t dot = std::min(key.find('.', at), key.size());
-        std::uint32_t k = 0;
-        const auto [end, ec] = std::from_chars(key.data() + at, key.data() + dot, k);
-        if (ec != std::errc{} || end != key.data() + dot || dot == at)
-          throw harness::usage_error(fmt::format(
-              "--counts {}: '{}' is not a node's path (ordinals joined by dots)", f, key));
-        path.push_back(k);
-        at = dot + 1;
-      }
-      if (!n.is_number_unsigned())
-        throw harness::usage_error(
-            fmt::format("--counts {}: node '{}' has no count of executions", f, key));
-      out->emplace(std::move(path), n.get<std::uint64_t>());
-    }
-    return out;
+          e.variant, e.model, nlohmann::json(e.sites).dump()));
+    return std::make_shared<node_counts>(counts_from_paths(e.merged->counts, "--counts " + f));
   }
   throw harness::usage_error(fmt::format("--counts {}: no counts of client {}", f, client));
 }
-
-}  // namespace
-
-nlohmann::json read_json_file(const std::string& file, const std::string& what) {
-  std::ifstream in(file);
-  if (!in) throw harness::usage_error(fmt::format("{}: cannot read the file", what));
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw harness::usage_error(fmt::format("{}: not JSON ({})", what, harness::json_error_text(e)));
-  }
-}
-
-nlohmann::json read_clients_json(const std::string& file, const std::string& what,
-                                 const std::string& writer) {
-  const nlohmann::json j = read_json_file(file, what);
-  if (!j.is_array() || j.empty())
-    throw harness::usage_error(
-        fmt::format("{}: not the JSON of {} (an array of clients)", what, writer));
-  return j;
-}
-
-namespace {
 
 void write_outputs(const model_request& req, const std::vector<one_run>& runs,
                    std::uint32_t shard_index, std::uint32_t shard_count) {
@@ -256,40 +201,38 @@ void write_outputs(const model_request& req, const std::vector<one_run>& runs,
       if (x.r.bug) f << x.r.bug->dot;
   }
   if (!req.json_file.empty()) {
-    nlohmann::json j = nlohmann::json::array();
+    std::vector<client_record> records;
     for (const one_run& x : runs) {
-      nlohmann::json e{{"stealcheck_version", harness::version()},
-                       {"variant", req.variant},
-                       {"client", x.client},
-                       {"model", model_name(req.model)},
-                       {"sites", req.sites},
-                       {"complete", x.r.complete},
-                       {"blocked", x.r.blocked},
-                       {"blocked_by",
-                        {{"spin_assume", x.r.blocked_assume},
-                         {"mutex", x.r.blocked_mutex},
-                         {"event_bound", x.r.bound_hits}}},
-                       {"exhaustive", !x.r.limit_reached},
-                       {"seconds", x.r.seconds},
-                       {"execs_per_second", x.r.execs_per_second()}};
+      client_record e;
+      e.stealcheck_version = harness::version();
+      e.variant = req.variant;
+      e.client = x.client;
+      e.model = model_name(req.model);
+      e.sites = req.sites;
+      e.complete = x.r.complete;
+      e.blocked = x.r.blocked;
+      e.blocked_by = {{"spin_assume", x.r.blocked_assume},
+                      {"mutex", x.r.blocked_mutex},
+                      {"event_bound", x.r.bound_hits}};
+      e.exhaustive = !x.r.limit_reached;
+      e.seconds = x.r.seconds;
+      e.execs_per_second = x.r.execs_per_second();
       if (shard_count > 1)
-        e["shard"] = {{"index", shard_index},
-                      {"count", shard_count},
-                      {"pieces", x.division.pieces},
-                      {"depth", x.division.depth},
-                      {"division", fmt::format("{:016x}", x.division.fingerprint)},
-                      {"counted_depth", x.division.counted_depth},
-                      {"counts", counts_json(x.division.counted)}};
+        e.shard = shard_record{shard_index,
+                               shard_count,
+                               x.division.pieces,
+                               x.division.depth,
+                               fmt::format("{:016x}", x.division.fingerprint),
+                               x.division.counted_depth,
+                               counts_by_path(x.division.counted)};
       if (x.r.bug)
-        e["bug"] = {{"kind", error_name(x.r.bug->kind)},
-                    {"message", x.r.bug->message},
-                    {"trace", x.r.bug->trace},
-                    {"replay", replay_of(req, x.client, x.r.bug->replay_token)}};
-      j.push_back(e);
+        e.bug = bug_record{std::string(error_name(x.r.bug->kind)), x.r.bug->message, x.r.bug->trace,
+                           replay_of(req, x.client, x.r.bug->replay_token)};
+      records.push_back(std::move(e));
     }
     std::ofstream out(req.json_file);
     if (!out) throw harness::usage_error("cannot write JSON file '" + req.json_file + "'");
-    out << j.dump(2) << "\n";
+    out << client_records_text(records);
   }
 }
 
@@ -385,11 +328,11 @@ int run_model_command(const model_request& request) {
           req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
     }
     if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
-    nlohmann::json counts;
+    std::vector<client_record> counts;
     if (!req.counts_file.empty()) {
       if (req.shard.empty()) return "--counts divides the tree among shards: only with --shard";
-      counts = read_clients_json(req.counts_file, "--counts " + req.counts_file,
-                                 "stealcheck merge --json");
+      counts = read_client_records(req.counts_file, "--counts " + req.counts_file,
+                                   "stealcheck merge --json");
     }
     const auto all = b->clients();
     const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {
@@ -436,14 +379,7 @@ int run_model_command(const model_request& request) {
     }
     for (const auto& cl : all) {
       if (req.client.empty() ? cl.large : cl.name != req.client) continue;
-      if (!req.counts_file.empty()) {
-        try {
-          shard.counts = read_counts(req, std::string(cl.name), counts);
-        } catch (const nlohmann::json::exception& e) {
-          return "--counts " + req.counts_file + ": a field of the wrong type (" +
-                 harness::json_error_text(e) + ")";
-        }
-      }
+      if (!req.counts_file.empty()) shard.counts = read_counts(req, std::string(cl.name), counts);
       shard_result x = [&] {
         const progress_line line(req, cl.name, o);
         return explore_shard(line.watched(), shard, cl.run);

@@ -16,7 +16,6 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,16 +62,6 @@ int run_model_command(const model_request& req);
 
 /// Adds the `model` subcommand to `app`; its callback stores the exit code in `exit_code`.
 void add_model_command(CLI::App& app, int& exit_code);
-
-/// The JSON in `file`; throws harness::usage_error (exit 2), its line starting with `what`, for
-/// a file that cannot be read or is not JSON.
-nlohmann::json read_json_file(const std::string& file, const std::string& what);
-
-/// The array of clients in `file`, the JSON that `writer` writes (`stealcheck model --json`,
-/// `stealcheck merge --json`); throws harness::usage_error (exit 2), its line starting with
-/// `what`, for a file that cannot be read, is not JSON or is not such an array.
-nlohmann::json read_clients_json(const std::string& file, const std::string& what,
-                                 const std::string& writer);
 
 /// `stealcheck merge FILE... [--json OUT]` (models/front/merge.cpp): the JSON files of the
 /// shards of one sharded run, added up per client: complete and blocked counts (and why
