@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "harness/random.hpp"
+#include "harness/verdict.hpp"
 #include "stress/oplog.hpp"
 
 namespace stealcheck::stress {
@@ -117,9 +118,9 @@ void value_ledger::set_verdict(const std::string& found) {
 
 void value_ledger::judge(const take_record& r, std::uint64_t pushed_bound, take_log& log) {
   if (r.id >= pushed_bound) {
-    set_verdict(
-        fmt::format("value {} was never pushed (invented): {} took it when {} values were pushed",
-                    r.id, describe(r), pushed_bound));
+    set_verdict(harness::value_fault_text(
+        harness::value_fault::invented, r.id,
+        fmt::format("{} took it when {} values were pushed", describe(r), pushed_bound)));
     return;
   }
   std::atomic<std::uint64_t>& s = slot(r.id);
@@ -135,8 +136,9 @@ void value_ledger::judge(const take_record& r, std::uint64_t pushed_bound, take_
     }
     // w: the word of an earlier take of r.id (the load's, or the failed CAS's)
     if (word_state(w) == taken && word_id(w) == r.id && !duplicates_allowed_) {
-      set_verdict(fmt::format("value {} taken twice: {}, then {}", r.id, describe(taker_of(w)),
-                              describe(r)));
+      set_verdict(harness::value_fault_text(
+          harness::value_fault::taken_twice, r.id,
+          fmt::format("{}, then {}", describe(taker_of(w)), describe(r))));
     }
     return;
   }
@@ -170,8 +172,9 @@ std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
     if (l->highest_ && (high == nullptr || l->highest_->id > high->id)) high = &*l->highest_;
   }
   if (high != nullptr && high->id >= pushed) {
-    return fmt::format("value {} invented (never pushed; {} values were): taken by {}", high->id,
-                       pushed, describe(*high));
+    return harness::value_fault_text(
+        harness::value_fault::invented, high->id,
+        fmt::format("taken by {} when {} values were pushed", describe(*high), pushed));
   }
   // The takes that found no state as they ran: every write is seen now.
   for (take_log* l : logs) {
@@ -182,8 +185,9 @@ std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
         if (word_state(w) == live_value) {
           s.store(taken_word(r), std::memory_order_relaxed);  // after the join
         } else if (!duplicates_allowed_) {
-          return fmt::format("value {} taken twice: {} and {}", r.id, describe(taker_of(w)),
-                             describe(r));
+          return harness::value_fault_text(
+              harness::value_fault::taken_twice, r.id,
+              fmt::format("{} and {}", describe(taker_of(w)), describe(r)));
         }
         continue;
       }
@@ -201,7 +205,9 @@ std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
     consider(s.load(std::memory_order_relaxed));  // after the join
   for (const auto& [id, w] : side_)
     consider(w);
-  if (lost) return fmt::format("value {} lost: pushed, never taken, not in the final drain", *lost);
+  if (lost)
+    return harness::value_fault_text(harness::value_fault::lost, *lost,
+                                     "pushed, never taken, not in the final drain");
   if (duplicates_allowed_) return std::nullopt;
   // The values whose state was forgotten: all takes against all pushes.
   std::uint64_t takes = 0, fingerprint = 0;

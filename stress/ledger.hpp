@@ -75,7 +75,7 @@ class value_ledger {
   /// Owner, after the push of `id` succeeded.
   void pushed(std::uint64_t id) noexcept;
 
-  /// The first verdict judged as a take returned ("" while none), e.g. "value 3 taken twice:
+  /// The first verdict judged as a take returned ("" while none), e.g. "value 3 was taken twice:
   /// owner pop, then thief 1 steal (judged as it returned)". Thread role: after the join.
   const std::string& verdict() const noexcept { return verdict_; }
 
@@ -87,7 +87,7 @@ class value_ledger {
 
   /// After the join: nullopt if every pushed id was taken exactly once (at least once when
   /// duplicates are allowed) and nothing else was taken; else one line naming the offending
-  /// value, e.g. "value 4711 lost: pushed, never taken, not in the final drain".
+  /// value, e.g. "value 4711 was lost: pushed, never taken, not in the final drain".
   std::optional<std::string> check(std::uint64_t pushed);
 
   /// The memory the ledger holds now, in bytes (the window and the side table).

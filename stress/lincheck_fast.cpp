@@ -11,6 +11,8 @@
 #include <span>
 #include <utility>
 
+#include "harness/verdict.hpp"
+
 namespace stealcheck::stress::lincheck {
 namespace {
 
@@ -169,10 +171,13 @@ class decider {
       const auto p = std::lower_bound(pushes.begin(), pushes.end(),
                                       std::pair<std::uint64_t, std::size_t>{v, 0});
       if (p == pushes.end() || p->first != v)
-        return refuted(fmt::format("{} took value {}, which no operation pushed", at(i), v), {i});
+        return refuted(harness::value_fault_text(harness::value_fault::invented, v,
+                                                 fmt::format("taken by {}", at(i))),
+                       {i});
       const std::size_t push = p->second;
       if (taker_[push] != no_op)
-        return refuted(fmt::format("value {} taken twice: {} and {}", v, at(taker_[push]), at(i)),
+        return refuted(harness::value_fault_text(harness::value_fault::taken_twice, v,
+                                                 fmt::format("{} and {}", at(taker_[push]), at(i))),
                        {push, taker_[push], i});
       if ((*h_)[i].response < (*h_)[push].invoke)
         return refuted(fmt::format("{} returned before {} was invoked", at(i), at(push)),

@@ -30,6 +30,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/variant.hpp"
+#include "harness/verdict.hpp"
 #include "models/explore/explore.hpp"
 #include "models/front/history.hpp"
 #include "models/runtime/memory.hpp"
@@ -304,7 +305,8 @@ void push3_steal_destroy_at(client& c, const variant_info& info) {
   const bool any = !spec::ordered(info.spec);
   const bool ok = !stolen || *stolen == 1 || (any && *stolen >= 1 && *stolen <= 3);
   c.check(ok, ok    ? std::string()
-              : any ? "the only steal took " + std::to_string(*stolen) + ", never pushed"
+              : any ? harness::value_fault_text(harness::value_fault::invented, *stolen,
+                                                "the only steal took it")
                     : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
 }
 
@@ -369,9 +371,9 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   std::array<int, 5> taken{};
   auto take = [&](value v, const char* by) {
     const bool pushed = v >= 1 && v <= 4;
-    c.check(pushed,
-            pushed ? std::string()
-                   : "value " + std::to_string(v) + " was never pushed (invented), taken by " + by);
+    c.check(pushed, pushed ? std::string()
+                           : harness::value_fault_text(harness::value_fault::invented, v,
+                                                       std::string("taken by ") + by));
     if (pushed) ++taken[static_cast<std::size_t>(v)];
   };
   if (by_a) take(*by_a, "thief A's batch steal");
@@ -384,9 +386,11 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   for (value v = 1; v <= 4; ++v) {
     const int n = taken[static_cast<std::size_t>(v)];
     const bool ok = n == 1 || (dup && n > 1);
-    c.check(ok, ok ? std::string()
-                   : "value " + std::to_string(v) + " was taken " + std::to_string(n) +
-                         (dup ? " times (must be at least once)" : " times (must be once)"));
+    c.check(ok, ok       ? std::string()
+                : n == 0 ? harness::value_fault_text(harness::value_fault::lost, v,
+                                                     "in no steal and in neither drain")
+                         : harness::value_fault_text(harness::value_fault::taken_twice, v,
+                                                     std::to_string(n) + " takes"));
   }
 }
 

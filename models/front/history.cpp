@@ -125,36 +125,38 @@ void history::describe(client& c, About&& about) const {
   c.describe_operations(std::move(spans));
 }
 
-std::string history::take_now(std::int64_t v) {
+std::optional<harness::value_fault> history::take_now(std::int64_t v) {
   const bool pushed = std::find(started_.begin(), started_.end(), v) != started_.end();
   const bool again = std::find(taken_.begin(), taken_.end(), v) != taken_.end();
   taken_.push_back(v);
-  if (!pushed) return "was never pushed (invented)";
-  if (again && !spec::allows_duplicates(spec_)) return "was taken twice";
-  return {};
+  if (!pushed) return harness::value_fault::invented;
+  if (again && !spec::allows_duplicates(spec_)) return harness::value_fault::taken_twice;
+  return std::nullopt;
 }
 
 void history::judge_taken(client& c, std::int64_t v, const deque_op& by) {
-  const std::string wrong = take_now(v);
-  if (wrong.empty()) return;
+  const std::optional<harness::value_fault> wrong = take_now(v);
+  if (!wrong) return;
   describe(c, [v](const deque_op& op) { return touches(op, v); });
-  c.check(false, "value " + std::to_string(v) + " " + wrong + ": T" +
-                     std::to_string(by.first.thread) + ":" + timeline::label(by) +
-                     " returned it (judged as it returned)");
+  c.check(false, harness::value_fault_text(*wrong, v,
+                                           "T" + std::to_string(by.first.thread) + ":" +
+                                               timeline::label(by) +
+                                               " returned it (judged as it returned)"));
 }
 
 void history::judge_drained(client& c, std::int64_t v, std::size_t drained_so_far) {
-  const std::string wrong = drained_so_far > started_.size()
-                                ? "was popped by the owner's final drain after " +
-                                      std::to_string(started_.size()) +
-                                      " values were ever pushed: pop never reports empty"
-                                : take_now(v);
-  if (wrong.empty()) return;
+  if (drained_so_far > started_.size()) {
+    describe(c, [v](const deque_op& op) { return touches(op, v); });
+    c.check(false, "value " + std::to_string(v) + " was popped by the owner's final drain after " +
+                       std::to_string(started_.size()) +
+                       " values were ever pushed: pop never reports empty");
+    return;
+  }
+  const std::optional<harness::value_fault> wrong = take_now(v);
+  if (!wrong) return;
   describe(c, [v](const deque_op& op) { return touches(op, v); });
-  c.check(false, "value " + std::to_string(v) + " " + wrong +
-                     (drained_so_far > started_.size()
-                          ? std::string()
-                          : ": the owner's final drain popped it (judged as it returned)"));
+  c.check(false, harness::value_fault_text(
+                     *wrong, v, "the owner's final drain popped it (judged as it returned)"));
 }
 
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
@@ -168,15 +170,16 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
   std::sort(count.begin(), count.end());
   count.erase(std::unique(count.begin(), count.end()), count.end());
   // a failed check about value v: the report marks the operations that pushed or took it
-  auto fail_about = [&](std::int64_t v, const std::string& what) {
+  auto fail_about = [&](std::int64_t v, harness::value_fault f) {
     describe(c, [v](const deque_op& op) { return touches(op, v); });
-    c.check(false, "value " + std::to_string(v) + " " + what);
+    c.check(false, harness::value_fault_text(f, v));
   };
   auto take = [&](std::int64_t v) {
     const auto it =
         std::lower_bound(count.begin(), count.end(), std::pair<std::int64_t, int>{v, 0});
-    if (it == count.end() || it->first != v) return fail_about(v, "was never pushed (invented)");
-    if (++it->second > 1 && !spec::allows_duplicates(spec_)) fail_about(v, "was taken twice");
+    if (it == count.end() || it->first != v) return fail_about(v, harness::value_fault::invented);
+    if (++it->second > 1 && !spec::allows_duplicates(spec_))
+      fail_about(v, harness::value_fault::taken_twice);
   };
   for (const deque_op& op : ops_) {
     if (const auto v = op.taken()) take(*v);
@@ -187,7 +190,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
   for (const std::int64_t v : drained)
     take(v);
   for (const auto& [v, k] : count)
-    if (k == 0) fail_about(v, "was lost");
+    if (k == 0) fail_about(v, harness::value_fault::lost);
   // past 64 operations (the search's bitmask sets) the values alone are judged: taken twice,
   // invented, lost (above), and each result as it returned (judge_taken)
   if (ops_.size() > max_linearized_ops) return;

@@ -31,6 +31,7 @@
 
 #include "deques/deque.hpp"
 #include "deques/spec.hpp"
+#include "harness/verdict.hpp"
 #include "models/explore/explore.hpp"
 
 namespace stealcheck::model {
@@ -96,8 +97,8 @@ class history {
   // Hands c's bug report every operation, marking those `about(op)` selects.
   template <class About>
   void describe(client& c, About&& about) const;
-  // Records v as taken: "" when that is legal, else what is wrong with it.
-  std::string take_now(std::int64_t v);
+  // Records v as taken: nullopt when that is legal, else the fault (harness/verdict.hpp).
+  std::optional<harness::value_fault> take_now(std::int64_t v);
   // Fails at once when `v`, returned by `by`, was never pushed or was already taken.
   void judge_taken(client& c, std::int64_t v, const deque_op& by);
   spec::spec_kind spec_;

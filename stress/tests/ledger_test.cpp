@@ -52,7 +52,7 @@ TEST(Ledger, NamesADuplicateAsItReturns) {
   r.take(1, 0, taker_kind::pop);
   r.take(1, 2);
   EXPECT_EQ(r.ledger.verdict(),
-            "value 1 taken twice: owner pop, then thief 2 steal (judged as it returned)");
+            "value 1 was taken twice: owner pop, then thief 2 steal (judged as it returned)");
 }
 
 TEST(Ledger, NamesALoss) {
@@ -60,7 +60,7 @@ TEST(Ledger, NamesALoss) {
   r.push(3);
   r.take(0, 0, taker_kind::pop);
   r.take(2, 0, taker_kind::drain);
-  EXPECT_EQ(r.check(), "value 1 lost: pushed, never taken, not in the final drain");
+  EXPECT_EQ(r.check(), "value 1 was lost: pushed, never taken, not in the final drain");
 }
 
 TEST(Ledger, NamesAnInvention) {
@@ -68,7 +68,8 @@ TEST(Ledger, NamesAnInvention) {
   r.push(3);
   r.take(7, 1, taker_kind::steal_into);
   EXPECT_EQ(r.check(),
-            "value 7 invented (never pushed; 3 values were): taken by thief 1 steal_into");
+            "value 7 was never pushed (invented): taken by thief 1 steal_into when 3 values were "
+            "pushed");
 }
 
 TEST(Ledger, NamesAnOwnerInventionAsItReturns) {
@@ -88,7 +89,7 @@ TEST(Ledger, AtLeastOnceAcceptsADuplicateButNotALoss) {
   EXPECT_EQ(r.ledger.verdict(), "");
   EXPECT_EQ(r.check(), std::nullopt);
   r.push(1);
-  EXPECT_EQ(r.check(), "value 1 lost: pushed, never taken, not in the final drain");
+  EXPECT_EQ(r.check(), "value 1 was lost: pushed, never taken, not in the final drain");
 }
 
 // A value whose slot is still held by an older live value waits in the side table: a run that
@@ -105,7 +106,7 @@ TEST(Ledger, ValuesBeyondTheWindowAreJudgedExactly) {
   lost.push(10);
   for (std::uint64_t id = 0; id < 10; ++id)
     if (id != 6) lost.take(id, 1);
-  EXPECT_EQ(lost.check(), "value 6 lost: pushed, never taken, not in the final drain");
+  EXPECT_EQ(lost.check(), "value 6 was lost: pushed, never taken, not in the final drain");
 }
 
 // Its memory stays the window's: a million values through a window of 64 slots.
@@ -143,7 +144,7 @@ TEST(Ledger, ALossBesideAForgottenDuplicateIsNamed) {
   r.push(20);
   for (std::uint64_t id = 0; id < 20; ++id)
     r.take(id == 5 ? 4 : id, 1);  // 4 twice, 5 never
-  EXPECT_EQ(r.check(), "value 5 lost: pushed, never taken, not in the final drain");
+  EXPECT_EQ(r.check(), "value 5 was lost: pushed, never taken, not in the final drain");
 }
 
 }  // namespace
