@@ -158,11 +158,13 @@ class lifo_slot {
   struct no_slot {
     constexpr no_slot(std::nullptr_t, const char*) noexcept {}
   };
+  struct no_private_slot {};
   D deque_;
   [[no_unique_address]] std::conditional_t<stealable, typename Mem::template atomic<stored>,
                                            no_slot>
       slot_{nullptr, "lifo_slot"};
-  stored private_{};        // private_slot's slot (owner only)
+  [[no_unique_address]] std::conditional_t<stealable, no_private_slot, stored>
+      private_{};           // private_slot's slot (owner only)
   bool displaced_ = false;  // the last push displaced a value (owner only)
 };
 
