@@ -294,106 +294,120 @@ std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text, std
   return {index, n};
 }
 
+namespace {
+
+// The request's combinations of options, in one place: a usage error for the first that does not
+// hold (each option's own range is CLI11's check in add_model_command).
+void validate(const model_request& req) {
+  auto no = [](const char* what) { throw harness::usage_error(what); };
+  const bool shard = !req.shard.empty(), replay = !req.replay.empty();
+  if (shard && (replay || req.max_executions != 0))
+    no("--shard explores a fixed share of the tree: not with --replay or --max-executions");
+  if (!req.counts_file.empty() && !shard)
+    no("--counts divides the tree among shards: only with --shard");
+  if (req.balance && (req.estimate || shard || replay || req.max_executions != 0))
+    no("--balance explores every piece: not with --estimate, --shard, --replay or "
+       "--max-executions");
+  if (req.estimate && (shard || replay || req.jobs > 1))
+    no("--estimate explores nothing: not with --shard, --replay or --jobs");
+  if (req.estimate && req.samples == 0) no("--samples: at least 1");
+}
+
+// The clients a request names: the one of --client, else every client but the large ones.
+std::vector<clients::client_entry> chosen_clients(const model_request& req, const binding& b) {
+  std::vector<clients::client_entry> out;
+  for (const auto& cl : b.clients())
+    if (req.client.empty() ? !cl.large : cl.name == req.client) out.push_back(cl);
+  if (!req.client.empty() && out.empty())
+    throw harness::usage_error("unknown client '" + req.client + "' for variant " + req.variant);
+  return out;
+}
+
+// --balance: how evenly workers would share each client's pieces. Returns the exit code.
+int run_balance(const model_request& req, const options& o,
+                const std::vector<clients::client_entry>& chosen) {
+  int code = 0;
+  for (const auto& cl : chosen) {
+    const auto t0 = std::chrono::steady_clock::now();
+    balance bal = measure_balance(o, cl.run, req.workers);
+    bal.total.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    print_balance(req, std::string(cl.name), bal);
+    if (bal.total.bug || bal.total.bound_hits > 0) {
+      std::printf(
+          "  no balance measured: %s; `%s model %s --client %s` reports it\n",
+          bal.total.bug ? bal.total.bug->message.c_str() : "executions cut at the event bound",
+          harness::program_name().c_str(), req.variant.c_str(), std::string(cl.name).c_str());
+      code = 1;
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
 int run_model_command(const model_request& request) {
   // "VARIANT/CLIENT" names one client (`stealcheck model sched/fork2_join.chase_lev`).
   model_request req = request;
-  const auto slash = req.variant.find('/');
-  if (slash != std::string::npos && req.client.empty()) {
+  if (const auto slash = req.variant.find('/'); slash != std::string::npos) {
+    if (!req.client.empty())
+      throw harness::usage_error("give the client either as " + req.variant +
+                                 " or with --client, not both");
     req.client = req.variant.substr(slash + 1);
     req.variant.resize(slash);
   }
+  validate(req);
+  if (!req.replay.empty() && req.client.empty())
+    throw harness::usage_error("--replay needs --client");
+  const harness::variant* v = harness::find_variant(req.variant);
+  if (v == nullptr)
+    throw harness::usage_error("unknown variant '" + req.variant + "' (" + harness::program_name() +
+                               " list shows them)");
+  const binding* b = v->binding<binding>();
+  if (b == nullptr)
+    throw harness::usage_error("variant '" + req.variant + "' has no model-checker binding");
+  options o;
+  o.model = req.model;
+  o.max_events_per_thread = req.max_events;
+  o.max_executions = req.max_executions;
+  o.jobs = req.jobs;
+  o.stall_seconds = req.stall_seconds;
+  o.replay = req.replay;
+  o.full_trace = req.full;
+  if (std::string e = parse_sites(req, v->info(), o); !e.empty()) throw harness::usage_error(e);
+  const std::vector<clients::client_entry> chosen = chosen_clients(req, *b);
+  if (!req.replay.empty() && !decode_token(req.replay))
+    throw harness::usage_error("malformed replay token '" + req.replay + "'");
+  if (req.balance) return run_balance(req, o, chosen);
+  if (req.estimate) {
+    for (const auto& cl : chosen)
+      print_estimate(req, std::string(cl.name),
+                     estimate_exploration(o, cl.run, req.samples, req.seed));
+    return 0;
+  }
+  shard_options shard;
+  if (!req.shard.empty())
+    std::tie(shard.index, shard.count) = parse_shard(
+        req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
+  std::vector<client_record> counts;
+  if (!req.counts_file.empty())
+    counts = read_client_records(req.counts_file, "--counts " + req.counts_file,
+                                 "stealcheck merge --json");
   int code = 0;
   std::vector<one_run> runs;
-  shard_options shard;
-  const std::string error = [&]() -> std::string {
-    if (slash != std::string::npos && req.variant.size() != slash)
-      return "give the client either as " + request.variant + " or with --client, not both";
-    const harness::variant* v = harness::find_variant(req.variant);
-    if (v == nullptr)
-      return "unknown variant '" + req.variant + "' (" + harness::program_name() +
-             " list shows them)";
-    const binding* b = v->binding<binding>();
-    if (b == nullptr) return "variant '" + req.variant + "' has no model-checker binding";
-    options o;
-    o.model = req.model;
-    o.max_events_per_thread = req.max_events;
-    o.max_executions = req.max_executions;
-    o.jobs = req.jobs;
-    o.stall_seconds = req.stall_seconds;
-    if (!req.shard.empty()) {
-      if (!req.replay.empty() || req.max_executions != 0)
-        return "--shard explores a fixed share of the tree: not with --replay or "
-               "--max-executions";
-      std::tie(shard.index, shard.count) = parse_shard(
-          req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
-    }
-    if (std::string e = parse_sites(req, v->info(), o); !e.empty()) return e;
-    std::vector<client_record> counts;
-    if (!req.counts_file.empty()) {
-      if (req.shard.empty()) return "--counts divides the tree among shards: only with --shard";
-      counts = read_client_records(req.counts_file, "--counts " + req.counts_file,
-                                   "stealcheck merge --json");
-    }
-    const auto all = b->clients();
-    const bool any = std::any_of(all.begin(), all.end(), [&](const clients::client_entry& c) {
-      return c.name == req.client;
-    });
-    if (!req.client.empty() && !any)
-      return "unknown client '" + req.client + "' for variant " + req.variant;
-    if (!req.replay.empty() && req.client.empty()) return "--replay needs --client";
-    if (!req.replay.empty() && !decode_token(req.replay))
-      return "malformed replay token '" + req.replay + "'";
-    o.replay = req.replay;
-    o.full_trace = req.full;
-    if (req.balance) {
-      if (req.estimate || !req.shard.empty() || !req.replay.empty() || req.max_executions != 0)
-        return "--balance explores every piece: not with --estimate, --shard, --replay or "
-               "--max-executions";
-      for (const auto& cl : all) {
-        if (req.client.empty() ? cl.large : cl.name != req.client) continue;
-        const auto t0 = std::chrono::steady_clock::now();
-        balance bal = measure_balance(o, cl.run, req.workers);
-        bal.total.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        print_balance(req, std::string(cl.name), bal);
-        if (bal.total.bug || bal.total.bound_hits > 0) {
-          std::printf(
-              "  no balance measured: %s; `%s model %s --client %s` reports it\n",
-              bal.total.bug ? bal.total.bug->message.c_str() : "executions cut at the event bound",
-              harness::program_name().c_str(), req.variant.c_str(), std::string(cl.name).c_str());
-          code = 1;
-        }
-      }
-      return "";
-    }
-    if (req.estimate) {
-      if (!req.shard.empty() || !req.replay.empty() || req.jobs > 1)
-        return "--estimate explores nothing: not with --shard, --replay or --jobs";
-      if (req.samples == 0) return "--samples: at least 1";
-      for (const auto& cl : all) {
-        if (req.client.empty() ? cl.large : cl.name != req.client) continue;
-        print_estimate(req, std::string(cl.name),
-                       estimate_exploration(o, cl.run, req.samples, req.seed));
-      }
-      return "";
-    }
-    for (const auto& cl : all) {
-      if (req.client.empty() ? cl.large : cl.name != req.client) continue;
-      if (!req.counts_file.empty()) shard.counts = read_counts(req, std::string(cl.name), counts);
-      shard_result x = [&] {
-        const progress_line line(req, cl.name, o);
-        return explore_shard(line.watched(), shard, cl.run);
-      }();
-      runs.push_back({std::string(cl.name), std::move(x.run), std::move(x.division)});
-      // a token that does not describe an execution of this client is bad input
-      if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
-        return runs.back().r.bug->message;
-      print_run(req, runs.back(), shard.index, shard.count);
-      if (runs.back().r.bug) code = 1;
-    }
-    return "";
-  }();
-  if (!error.empty()) throw harness::usage_error(error);
+  for (const auto& cl : chosen) {
+    if (!req.counts_file.empty()) shard.counts = read_counts(req, std::string(cl.name), counts);
+    shard_result x = [&] {
+      const progress_line line(req, cl.name, o);
+      return explore_shard(line.watched(), shard, cl.run);
+    }();
+    runs.push_back({std::string(cl.name), std::move(x.run), std::move(x.division)});
+    // a token that does not describe an execution of this client is bad input
+    if (runs.back().r.bug && runs.back().r.bug->kind == error_kind::bad_replay)
+      throw harness::usage_error(runs.back().r.bug->message);
+    print_run(req, runs.back(), shard.index, shard.count);
+    if (runs.back().r.bug) code = 1;
+  }
   write_outputs(req, runs, shard.index, shard.count);
   if (!req.svg_file.empty())
     if (const std::string e = write_svg(req.svg_file, runs); !e.empty())

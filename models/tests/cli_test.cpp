@@ -159,6 +159,22 @@ TEST(Cli, BadInputExitsWith2) {
   EXPECT_EQ(run({"model", "chase_lev", "--client", "push_pop_steal2", "--replay", "garbage"}), 2);
 }
 
+// Options that exclude or need each other: bad input (exit 2) before anything is explored; the
+// control, an estimate of one client, runs.
+TEST(Cli, OptionCombinationsAreCheckedBeforeExploring) {
+  const std::string c = "push2_pop_steal2";
+  EXPECT_EQ(run({"model", "chase_lev", "--client", c, "--shard", "0/2", "--replay", "AAAA"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--shard", "0/2", "--max-executions", "5"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--counts", "merged.json"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", c, "--balance", "--estimate"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", c, "--balance", "--max-executions", "5"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", c, "--estimate", "--jobs", "2"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", c, "--estimate", "--samples", "0"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev/" + c, "--client", c}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--replay", "AAAA"}), 2);
+  EXPECT_EQ(run({"model", "chase_lev", "--client", c, "--estimate", "--samples", "10"}), 0);
+}
+
 TEST(Cli, VerifyColumn) {
   ASSERT_TRUE(registered);
   const harness::checker c = checker();
