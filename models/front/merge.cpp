@@ -66,38 +66,42 @@ void check_same_run(const Record& r, const std::string& file, const Record& firs
                       mine[k].first, mine[k].second, theirs[k].second, first_file));
 }
 
-// Puts `item` (shard `index` of `count`, from `file`) at its place in `at`, sized by the first
-// shard (from `first_file`); a usage error for a count that differs, an index out of range or a
-// shard seen twice (`whose`: " of client NAME", or "").
+// The shards of one run as they are read, by index: each of 0..count-1 once, the count the first
+// shard's (kept by index, not in a vector of `count` places, so that a malformed count is an
+// error line, not an allocation).
 template <class T>
-void place_shard(std::vector<std::optional<T>>& at, std::vector<std::string>& from,
-                 std::uint64_t index, std::uint64_t count, const std::string& file,
-                 const std::string& first_file, const std::string& whose, T item) {
-  if (at.empty()) {
-    at.resize(count);
-    from.resize(count);
-  }
-  if (count != at.size())
-    throw harness::usage_error(fmt::format("{}: shard {} of {}, not of {} as in {}", file, index,
-                                           count, at.size(), first_file));
-  if (index >= count)
-    throw harness::usage_error(fmt::format("{}: shard {} of {}?", file, index, count));
-  if (at[index])
-    throw harness::usage_error(
-        fmt::format("{} and {} both hold shard {}{}", from[index], file, index, whose));
-  at[index] = std::move(item);
-  from[index] = file;
-}
+struct shard_set {
+  std::uint64_t count = 0;
+  std::map<std::uint64_t, std::pair<T, std::string>> at;  // index -> (shard, its file)
 
-// "" when every shard of `at` is there, else the usage error's line.
-template <class T>
-std::string missing_shards(const std::vector<std::optional<T>>& at, const std::string& whose) {
-  std::string missing;
-  for (std::size_t i = 0; i < at.size(); ++i)
-    if (!at[i]) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
-  return missing.empty() ? ""
-                         : fmt::format("{}shard(s) {} of {} missing", whose, missing, at.size());
-}
+  // Adds `item`, shard `index` of `n` from `file`; a usage error for a count that differs from
+  // the first file's (`first_file`), an index out of range or a shard seen twice (`whose`:
+  // " of client NAME", or "").
+  void place(std::uint64_t index, std::uint64_t n, const std::string& file,
+             const std::string& first_file, const std::string& whose, T item) {
+    if (at.empty()) count = n;
+    if (n != count)
+      throw harness::usage_error(
+          fmt::format("{}: shard {} of {}, not of {} as in {}", file, index, n, count, first_file));
+    if (index >= n) throw harness::usage_error(fmt::format("{}: shard {} of {}?", file, index, n));
+    if (const auto it = at.find(index); it != at.end())
+      throw harness::usage_error(
+          fmt::format("{} and {} both hold shard {}{}", it->second.second, file, index, whose));
+    at.emplace(index, std::pair<T, std::string>(std::move(item), file));
+  }
+
+  // "" when every shard is there, else the usage error's line (the first ten missing named).
+  std::string missing(const std::string& whose) const {
+    if (at.size() == count) return "";
+    std::string names;
+    std::uint64_t named = 0;
+    for (std::uint64_t i = 0; i < count && named < 10; ++i)
+      if (!at.contains(i)) names += (named++ == 0 ? "" : ", ") + std::to_string(i);
+    const std::uint64_t absent = count - at.size();
+    if (absent > named) names += fmt::format(" and {} more", absent - named);
+    return fmt::format("{}shard(s) {} of {} missing", whose, names, count);
+  }
+};
 
 std::vector<shard_entry> read_shards(const std::vector<std::string>& files,
                                      harness::status_line& progress) {
@@ -120,8 +124,7 @@ std::vector<shard_entry> read_shards(const std::vector<std::string>& files,
 // run and the executions; the violation with the fewest steps, if any shard found one.
 int merge_certificates(const std::vector<std::string>& files, const std::string& json_file,
                        harness::status_line& progress) {
-  std::vector<std::optional<certificate_record>> at;
-  std::vector<std::string> from;
+  shard_set<certificate_record> shards;
   std::optional<certificate_record> first;
   for (const std::string& f : files) {
     const nlohmann::json j = read_json_file(f, f);
@@ -132,16 +135,17 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
     certificate_record c = certificate_from(j, f);
     if (!first) first = c;
     check_same_run(c, f, *first, files.front());
-    place_shard(at, from, *c.shard_index, c.shard_count, f, files.front(), "", std::move(c));
+    shards.place(*c.shard_index, c.shard_count, f, files.front(), "", std::move(c));
   }
   progress.stop();
-  if (std::string e = missing_shards(at, ""); !e.empty()) throw harness::usage_error(e);
-  certificate_record m = *at.front();
+  if (std::string e = shards.missing(""); !e.empty()) throw harness::usage_error(e);
+  certificate_record m = shards.at.begin()->second.first;
   m.classes_run = m.complete = m.blocked = 0;
   m.seconds = 0;
   m.violation.reset();
   double longest = 0;
-  for (const auto& c : at) {
+  for (const auto& [index, shard] : shards.at) {
+    const certificate_record* c = &shard.first;
     m.classes_run += c->classes_run;
     m.complete += c->complete;
     m.blocked += c->blocked;
@@ -158,7 +162,7 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
   if (const auto p = m.command.find(" --shard "); p != std::string::npos) m.command.erase(p);
   m.shard_index.reset();
   m.shard_count = 1;
-  m.shards = static_cast<std::uint32_t>(at.size());
+  m.shards = static_cast<std::uint32_t>(shards.count);
   if (m.violation) {
     fmt::print("VIOLATION in {} ({} steps):\n{}\n  explore it alone: {}\n", m.violation->scenario,
                m.violation->steps, m.violation->report, m.violation->alone);
@@ -169,7 +173,7 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
         "{:.1f} s in all, the longest {:.1f} s\n  stealcheck {}, sites {}\n  command: {}\n",
         m.variant, m.model == "sc" ? "SC" : "RC11", m.bound.owner, m.bound.prefix, m.bound.thieves,
         m.bound.steals, m.classes, m.scenarios_generated, m.complete + m.blocked, m.complete,
-        m.blocked, at.size(), m.seconds, longest, m.stealcheck_version, m.sites, m.command);
+        m.blocked, shards.count, m.seconds, longest, m.stealcheck_version, m.sites, m.command);
   }
   if (!json_file.empty()) {
     std::ofstream out(json_file);
@@ -189,8 +193,7 @@ std::string division_text(const shard_record& s) {
 client_record merge_client(const std::string& client,
                            const std::vector<const shard_entry*>& shards) {
   const shard_record& first = *shards.front()->r.shard;
-  std::vector<std::optional<const shard_entry*>> at;
-  std::vector<std::string> from;
+  shard_set<const shard_entry*> set;
   const std::string whose = " of client " + client;
   for (const shard_entry* s : shards) {
     const shard_record& sh = *s->r.shard;
@@ -199,9 +202,9 @@ client_record merge_client(const std::string& client,
       throw harness::usage_error(fmt::format(
           "{}: client {} divided as {}, not {} as in {}: the shards come from different runs",
           s->file, client, division_text(sh), division_text(first), shards.front()->file));
-    place_shard(at, from, sh.index, sh.count, s->file, shards.front()->file, whose, s);
+    set.place(sh.index, sh.count, s->file, shards.front()->file, whose, s);
   }
-  if (std::string e = missing_shards(at, "client " + client + ": "); !e.empty())
+  if (std::string e = set.missing("client " + client + ": "); !e.empty())
     throw harness::usage_error(e);
   client_record m = shards.front()->r;
   m.complete = m.blocked = 0;
@@ -214,8 +217,9 @@ client_record merge_client(const std::string& client,
   merged_record merged{first.count, 0, 1.0, 0, {}};
   double longest = 0;
   const shard_entry* bug = nullptr;
-  for (const auto& s : at) {
-    const client_record& r = (*s)->r;
+  for (const auto& [index, shard] : set.at) {
+    const shard_entry* s = shard.first;
+    const client_record& r = s->r;
     m.complete += r.complete;
     m.blocked += r.blocked;
     merged.busiest_shard_executions =
@@ -225,7 +229,7 @@ client_record merge_client(const std::string& client,
     m.exhaustive = m.exhaustive && r.exhaustive;
     for (const auto& [why, n] : r.blocked_by)
       m.blocked_by[why] += n;
-    if (bug == nullptr && r.bug) bug = *s;
+    if (bug == nullptr && r.bug) bug = s;
     // the executions below each node, added up (the shards' executions partition the
     // client's), for the next run's division (stealcheck model --counts)
     merged.counted_depth = std::max(merged.counted_depth, r.shard->counted_depth);
