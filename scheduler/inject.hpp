@@ -83,30 +83,34 @@ struct inject_sites {
   }
 };
 
-/// The correct policy: injected work is announced with the strict notify_one().
+/// The correct policy: injected work is announced with the strict notify_one(), whether or not
+/// some worker searches (scheduler/search.hpp). A policy is a type with a static
+/// announce(sleep, searchers) called after the queue write; the KNOWN-BAD ones are in
+/// scheduler/known_bad.hpp.
 struct inject_wake_strict {
-  static constexpr bool strict = true;
+  template <class Sleep, class Search>
+  static void announce(Sleep& sleep, const Search& /*searchers*/) {
+    sleep.notify_one();  // strict: the queue write precedes its release RMW
+  }
 };
 
 /// The injection queue of the file comment. Sleep is the pool's event count type.
 template <class Mem = native_memory, class Sites = inject_sites, class Wake = inject_wake_strict>
 class basic_inject_queue {
  public:
-  /// Thread role: any. Queues t and wakes a worker parked in `sleep` (see the file comment).
-  /// Requires: t stays valid until it ran. Complexity: one lock, one RMW, at most one wake.
-  template <class Sleep>
-  void push(task* t, Sleep& sleep) {
+  /// Thread role: any. Queues t and wakes a worker parked in `sleep` (see the file comment);
+  /// `searchers` are the pool's searching workers (scheduler/search.hpp), which only a KNOWN-BAD
+  /// wake-up policy reads. Requires: t stays valid until it ran. Complexity: one lock, one RMW,
+  /// at most one wake.
+  template <class Sleep, class Search>
+  void push(task* t, Sleep& sleep, const Search& searchers) {
     {
       std::scoped_lock lock(mutex_);
       queue_.push_back(t);
       // relaxed (push.store_size): a hint; see the site.
       size_.store(queue_.size(), Mem::order(Sites::push_store_size));
     }
-    if constexpr (Wake::strict) {
-      sleep.notify_one();  // strict: the store above precedes its release RMW
-    } else {
-      sleep.hint_one();  // KNOWN-BAD policy only: may miss a sleeper registering now
-    }
+    Wake::announce(sleep, searchers);
   }
 
   /// Thread role: a worker. The oldest queued task, or null when the queue is empty.

@@ -1,8 +1,8 @@
 // scheduler/known_bad.hpp: KNOWN-BAD orders of the scheduler's synchronization. Deliberately
 // broken; never use them for work. Each is the unmodified source (scheduler/event_count.hpp,
-// scheduler/join.hpp, scheduler/inject.hpp) with sites weakened or the non-strict wake-up, run
-// by the model clients of
-// scheduler/model_clients.hpp, which must catch it (`stealcheck verify --include-known-bad`);
+// scheduler/join.hpp, scheduler/inject.hpp) with sites weakened or a wake-up policy that can
+// miss a sleeper, run by the model clients of scheduler/model_clients.hpp, which must catch it
+// (`stealcheck verify --include-known-bad`);
 // and a policy of the continuation-stealing pool (scheduler/coro_pool.hpp) whose join does not
 // wait, which the result checks of scheduler/tests/coro_pool_test.cpp must catch.
 //
@@ -53,7 +53,24 @@ struct join_sites_relaxed_arrive : join_sites {
 /// buffering): it sleeps, the caller waits for the task forever. The model checker reports a
 /// deadlock in run_from_outside.
 struct inject_wake_hint {
-  static constexpr bool strict = false;
+  template <class Sleep, class Search>
+  static void announce(Sleep& sleep, const Search& /*searchers*/) {
+    sleep.hint_one();  // KNOWN-BAD: may miss a sleeper registering now
+  }
+};
+
+/// KNOWN-BAD: injected work announced only when no worker searches (Tokio's
+/// notify_should_wakeup, Go's wakep), on the pool's relaxed count of searchers
+/// (scheduler/search.hpp). The submitter reads a searcher that has in fact already failed to find
+/// the task, while that searcher, leaving and parking, misses the queued task (store buffering):
+/// it sleeps, the caller waits for the task forever. The model checker reports a deadlock in
+/// run_from_outside.chase_lev.search_half. Tokio and Go make the rule sound with sequentially
+/// consistent accesses on both sides; the pool keeps a relaxed count and never skips.
+struct inject_wake_unless_searching {
+  template <class Sleep, class Search>
+  static void announce(Sleep& sleep, const Search& searchers) {
+    if (searchers.searching() == 0) sleep.notify_one();  // KNOWN-BAD: see above
+  }
 };
 
 /// KNOWN-BAD: the outside wait's epoch bump relaxed (no release). A waiter can read the bump

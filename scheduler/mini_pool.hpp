@@ -7,7 +7,10 @@
 //
 // What it keeps of pool<D> (scheduler/pool.hpp): a worker pops its own deque, then takes an
 // injected task (worker_loop only, never inside a join), then steals from the other one (steal
-// half for a batch-stealing deque), and then parks in the event count,
+// half for a batch-stealing deque), the injected task and the steal only when the search limit
+// lets it search (pool_options::search, scheduler/search.hpp: with half, one of the two workers;
+// a worker that saw work when it went to park searches whatever the limit, and the last
+// searcher to leave with a task wakes a sleeper), and then parks in the event count,
 // looking for work and for shutdown after registering (event_count::sleep_unless); a push
 // wakes a sleeper with hint_one(), a steal cascades with hint_one(), shutdown is a release
 // store of `stopping` and a strict notify_all(); a join pops, then helps, exactly as fork_join;
@@ -15,14 +18,14 @@
 // queue and the outside wait of scheduler/inject.hpp).
 // What it leaves out: threads (the caller runs worker_loop on its own threads, or the model
 // checker's), statistics, random victims (there is one other worker), and the idle spin before
-// parking. On a deque whose owner shares (owner_shares_v: split) a worker that found nothing
-// parks even when the other deque holds private items: it could not take them before their
-// owner shares them at its next push or pop, and a thief that retried at once would make the
-// exploration unbounded. The owner's next push wakes it (hint_one), as in the pool. A join that
-// finds nothing to run waits for its flag or counter to change (join_flag::await: a spin natively,
-// a blocking read under the model checker) instead of trying again: that explores every execution
-// of clients whose stolen tasks fork nothing more, as the model clients' tasks do; deeper helping
-// is not explored.
+// parking (one round stands for it). On a deque whose owner shares (owner_shares_v: split) a worker
+// that found nothing parks even when the other deque holds private items: it could not take them
+// before their owner shares them at its next push or pop, and a thief that retried at once would
+// make the exploration unbounded. The owner's next push wakes it (hint_one), as in the pool. A join
+// that finds nothing to run waits for its flag or counter to change (join_flag::await: a spin
+// natively, a blocking read under the model checker) instead of trying again: that explores every
+// execution of clients whose stolen tasks fork nothing more, as the model clients' tasks do; deeper
+// helping is not explored.
 //
 // Thread role: worker_loop(i), push(i, ...), pop(i), wait_for(i, ...), fork_join(i, ...) and
 // spawn_and_wait(i, ...) on worker i's thread; run(f) and spawn_and_wait_outside(...) on a
@@ -49,6 +52,7 @@
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/pool.hpp"
+#include "scheduler/search.hpp"
 #include "scheduler/task.hpp"
 
 namespace stealcheck::scheduler {
@@ -63,18 +67,35 @@ class mini_pool {
   using counter_type = join_counter<Mem, JoinSites>;
   static constexpr unsigned workers = 2;
 
-  /// Ensures: two empty deques of the given initial capacity; nobody parked; not stopping.
-  explicit mini_pool(std::int64_t capacity) : deques_{deque_type(capacity), deque_type(capacity)} {}
+  /// Ensures: two empty deques of the given initial capacity; nobody parked; not stopping; at
+  /// most `search` searchers at once (pool_options::search; with half, one of the two).
+  explicit mini_pool(std::int64_t capacity, search_limit search = search_limit::any)
+      : deques_{deque_type(capacity), deque_type(capacity)}, search_(search, workers) {}
 
-  /// Thread role: worker i. Runs tasks until shutdown() (see the file comment).
+  /// Thread role: worker i. Runs tasks until shutdown() (see the file comment). pool's
+  /// main_loop and spin_then_park with one steal round for the spin: its own deque, then, if
+  /// the search limit lets it in (or it saw work when it went to park), the injection queue and
+  /// a steal; the last searcher to leave with a task wakes a sleeper (hint_one); then it parks.
   void worker_loop(unsigned i) {
+    bool saw_work = false;
     for (;;) {
-      if (task* t = find_work(i, /*take_injected=*/true)) {
-        t->execute(t);
+      if (std::optional<task*> t = deques_[i].pop()) {
+        (*t)->execute(*t);
         continue;
       }
+      if (saw_work) search_.force_enter();
+      if (saw_work || search_.enter()) {
+        task* t = search(i, /*take_injected=*/true);
+        const bool last = search_.leave();
+        if (t != nullptr) {
+          if (last) sleep_.hint_one();
+          saw_work = false;
+          t->execute(t);
+          continue;
+        }
+      }
       if (stopping()) return;
-      sleep_.sleep_unless([&] { return work_visible() || stopping(); }, [] {});
+      saw_work = !sleep_.sleep_unless([&] { return work_visible() || stopping(); }, [] {});
     }
   }
 
@@ -93,12 +114,16 @@ class mini_pool {
     return run_outside<Mem, JoinSites>(*this, f);
   }
   /// The hooks of run_outside (scheduler/inject.hpp), as pool<D> has them.
-  void inject(task* t) { injected_.push(t, sleep_); }
+  void inject(task* t) { injected_.push(t, sleep_, search_); }
   template <class Done>
   void block_until(Done&& done) {
     external_.block_until(done);
   }
   void notify_external() { external_.notify(); }
+
+  /// The searchers' count (scheduler/search.hpp). The model clients take a slot through it to
+  /// stand for a searcher that stalls (refused_from_outside).
+  basic_search_slots<Mem>& searchers() { return search_; }
 
   /// The hooks of detail::fork_join_on (scheduler/fork_join.hpp). Thread role: worker i.
   bool push(unsigned i, task* t) {
@@ -193,10 +218,16 @@ class mini_pool {
     }
   };
 
-  // Own deque first, then (outside a join) the injection queue, then one steal from the other
-  // worker (hint_one on success: the cascade).
-  task* find_work(unsigned i, bool take_injected = false) {
+  // Own deque first, then search (a join's helping: no injected task, no search slot, as
+  // pool::help_until).
+  task* find_work(unsigned i) {
     if (std::optional<task*> t = deques_[i].pop()) return *t;
+    return search(i, /*take_injected=*/false);
+  }
+
+  // The injection queue (worker_loop only), then one steal from the other worker (hint_one on
+  // success: the cascade).
+  task* search(unsigned i, bool take_injected) {
     if (take_injected) {
       if (task* t = injected_.take()) return t;
     }
@@ -223,6 +254,7 @@ class mini_pool {
   deque_type deques_[workers];
   basic_event_count<Mem, EcSites> sleep_;
   basic_inject_queue<Mem, InjectSites, Wake> injected_;
+  basic_search_slots<Mem> search_;
   basic_external_wait<Mem, InjectSites> external_;
   typename Mem::template atomic<bool> stopping_{false, "stopping"};
 };

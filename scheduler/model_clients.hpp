@@ -23,6 +23,13 @@
 //                       (task_group's outside path: inject, mark the counter, block_until):
 //                       each task runs once and its write reaches the waiter, nobody sleeps
 //                       forever.
+// Each client also runs with search_limit::half ("<client>.<deque>.search_half": one searcher
+// of the two workers; worker 1, the only one that searches, is the last searcher whenever it
+// leaves), with one more:
+//   refused_from_outside  run_from_outside while the main thread holds the only search slot (a
+//                       searcher stalled for the whole run): worker 1 is refused, parks at once,
+//                       and must still run f once, through the event count's re-check and the
+//                       forced entry past the limit; nobody sleeps forever.
 //
 // Thread role: run inside model::explore. Complexity: a few dozen events per thread.
 #pragma once
@@ -34,6 +41,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "models/explore/explore.hpp"
@@ -43,6 +51,7 @@
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/mini_pool.hpp"
+#include "scheduler/search.hpp"
 
 namespace stealcheck::scheduler::model_clients {
 
@@ -50,12 +59,14 @@ using model::client;
 using mem = model::memory;
 
 /// The sites of the scheduler's synchronization, event count, join protocol, then injection
-/// and outside wait (for `stealcheck list --sites sched` and --site overrides).
+/// and outside wait, then the searchers' count (for `stealcheck list --sites sched` and --site
+/// overrides).
 template <class Ec, class Js, class Is = inject_sites>
 struct sched_sites {
   template <class S>
   static constexpr auto list() {
-    return concat_sites(Ec::template list<Ec>(), Js::template list<Js>(), Is::template list<Is>());
+    return concat_sites(Ec::template list<Ec>(), Js::template list<Js>(), Is::template list<Is>(),
+                        search_sites::list<search_sites>());
   }
 };
 
@@ -147,6 +158,27 @@ void run_from_outside(client& c) {
 }
 
 template <class P>
+void refused_from_outside(client& c) {
+  mem::nonatomic<int> r1(named{"r1"}, 0);
+  P p(4);
+  // the main thread, outside the pool, takes the only search slot before worker 1 starts and
+  // never gives it back, as a searcher that stalls for the whole run would: worker 1 is
+  // refused and must still run f
+  const bool took = p.searchers().enter();
+  const std::size_t w1 = c.spawn([&] { p.worker_loop(1); });
+  const int got = p.run([&] {
+    r1.write() += 1;
+    return 7;
+  });
+  const int x = r1.read();
+  c.check(took && got == 7 && x == 1, "run returned " + std::to_string(got) +
+                                          " with the task run " + std::to_string(x) +
+                                          " times (7 and once expected)");
+  p.shutdown();
+  c.join(w1);
+}
+
+template <class P>
 void group_from_outside(client& c) {
   mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
   with_pool<P>(c, [&](P& p) {  // the main thread runs no worker_loop: it is outside the pool
@@ -159,12 +191,23 @@ void group_from_outside(client& c) {
   });
 }
 
-/// The seven clients on mini_pool<D, model::memory, Ec, Js, Is, Wake>, named "<client>.<deque>".
+/// A mini pool P whose workers search under search_limit::half (one of the two at a time).
+template <class P>
+struct half_searching : P {
+  explicit half_searching(std::int64_t capacity) : P(capacity, search_limit::half) {}
+};
+
+/// The seven clients on mini_pool<D, model::memory, Ec, Js, Is, Wake>, named "<client>.<deque>";
+/// with S = search_limit::half, the seven and refused_from_outside under that limit, named
+/// "<client>.<deque>.search_half".
 template <template <class, class> class D, class Ec = event_count_sites, class Js = join_sites,
-          class Is = inject_sites, class Wake = inject_wake_strict>
+          class Is = inject_sites, class Wake = inject_wake_strict,
+          search_limit S = search_limit::any>
 void add_clients(std::vector<model::clients::client_entry>& out, std::string_view deque) {
-  using P = mini_pool<D, mem, Ec, Js, Is, Wake>;
-  const std::array<std::pair<std::string_view, void (*)(client&)>, 7> all{{
+  using base = mini_pool<D, mem, Ec, Js, Is, Wake>;
+  using P = std::conditional_t<S == search_limit::half, half_searching<base>, base>;
+  const std::string suffix = S == search_limit::half ? ".search_half" : "";
+  const std::array<std::pair<std::string_view, void (*)(client&)>, 8> all{{
       {"fork2_join", &fork2_join<P>},
       {"steal_while_join", &steal_while_join<P>},
       {"park_while_push", &park_while_push<P>},
@@ -172,10 +215,14 @@ void add_clients(std::vector<model::clients::client_entry>& out, std::string_vie
       {"shutdown_parking", &shutdown_parking<P>},
       {"run_from_outside", &run_from_outside<P>},
       {"group_from_outside", &group_from_outside<P>},
+      {"refused_from_outside", &refused_from_outside<P>},
   }};
   static std::set<std::string, std::less<>> names;  // client_entry names are views: kept here
-  for (const auto& [name, run] : all)
-    out.push_back({*names.insert(std::string(name) + "." + std::string(deque)).first, run});
+  for (const auto& [name, run] : all) {
+    if (S == search_limit::any && name == "refused_from_outside") continue;  // nothing refused
+    out.push_back(
+        {*names.insert(std::string(name) + "." + std::string(deque) + suffix).first, run});
+  }
 }
 
 }  // namespace stealcheck::scheduler::model_clients

@@ -241,7 +241,7 @@ class pool {
   /// Requires: t stays valid until it ran. Ensures: some worker runs t, even if all were parked.
   /// Memory ordering: writes before inject() happen-before t runs (the queue's mutex).
   /// Complexity: one lock and at most one futex wake.
-  void inject(task* t) { injected_.push(t, sleep_); }  // strict (scheduler/inject.hpp)
+  void inject(task* t) { injected_.push(t, sleep_, search_); }  // strict (scheduler/inject.hpp)
 
   /// Thread role: a worker of this pool (w is the caller's own worker). Runs tasks until
   /// done() holds: pops its own deque first, then steals from other workers' deques; never

@@ -1,6 +1,7 @@
 // scheduler/tests/model_test.cpp: the scheduler's own synchronization under the model checker
 // (scheduler/model_clients.hpp). The correct event count, join protocol, injection queue and
-// outside wait pass every client on every correct built-in deque with exactly the recorded
+// outside wait pass every client on every correct built-in deque, and with the search limit
+// (scheduler/search.hpp) on chase_lev, with exactly the recorded
 // execution counts (a change of a count means the protocol or the checker changed: look before
 // updating the table); each known-bad order or wake-up (scheduler/known_bad.hpp) is caught with
 // its exact failure kind. About 15 s in release.
@@ -23,6 +24,9 @@ using model::clients::client_entry;
 std::vector<client_entry> correct_clients() {
   std::vector<client_entry> out;
   model_clients::add_clients<stealcheck::detail::chase_lev_default>(out, "chase_lev");
+  model_clients::add_clients<stealcheck::detail::chase_lev_default, event_count_sites, join_sites,
+                             inject_sites, inject_wake_strict, search_limit::half>(out,
+                                                                                   "chase_lev");
   model_clients::add_clients<stealcheck::detail::steal_half_default>(out, "steal_half");
   model_clients::add_clients<stealcheck::detail::locked_default>(out, "locked");
   model_clients::add_clients<stealcheck::detail::split_default>(out, "split");
@@ -43,6 +47,17 @@ constexpr expected_counts rc11_counts[] = {
     {"shutdown_parking.chase_lev", 6, 1},
     {"run_from_outside.chase_lev", 186, 43},
     {"group_from_outside.chase_lev", 3911, 906},
+    // search_limit::half: worker 1 alone searches, so the clients that only it idles in explore
+    // what they explored without the limit; the count changes where the main thread, outside
+    // the pool, injects while worker 1 takes and gives back its slot
+    {"fork2_join.chase_lev.search_half", 2321, 476},
+    {"steal_while_join.chase_lev.search_half", 2321, 476},
+    {"park_while_push.chase_lev.search_half", 181801, 35965},
+    {"stolen_exception.chase_lev.search_half", 2321, 476},
+    {"shutdown_parking.chase_lev.search_half", 6, 1},
+    {"run_from_outside.chase_lev.search_half", 222, 51},
+    {"group_from_outside.chase_lev.search_half", 6843, 1574},
+    {"refused_from_outside.chase_lev.search_half", 129, 30},
     {"fork2_join.steal_half", 7022, 1246},
     {"steal_while_join.steal_half", 7022, 1246},
     {"park_while_push.steal_half", 1123807, 185235},
@@ -85,13 +100,15 @@ TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
   }
 }
 
-// Runs the named client ("<client>.chase_lev" or "<client>.split") of the mini pool with the
-// given orders and wake-up policy.
+// Runs the named client ("<client>.chase_lev", "<client>.chase_lev.search_half" or
+// "<client>.split") of the mini pool with the given orders and wake-up policy.
 template <class Ec, class Js, class Is = inject_sites, class Wake = inject_wake_strict>
 model::result run_bad(std::string_view name) {
   std::vector<client_entry> clients;
   model_clients::add_clients<stealcheck::detail::chase_lev_default, Ec, Js, Is, Wake>(clients,
                                                                                       "chase_lev");
+  model_clients::add_clients<stealcheck::detail::chase_lev_default, Ec, Js, Is, Wake,
+                             search_limit::half>(clients, "chase_lev");
   model_clients::add_clients<stealcheck::detail::split_default, Ec, Js, Is, Wake>(clients, "split");
   for (const client_entry& c : clients)
     if (c.name == name) return model::explore(model::options{}, c.run);
@@ -197,6 +214,39 @@ TEST(SchedModel, InjectionWithTheNonStrictHintLosesTheWakeUp) {
   EXPECT_EQ(t.rfind("cause: store buffering", 0), 0u) << t;
   EXPECT_NE(t.find("relaxed store of inject_size"), std::string::npos) << t;
   EXPECT_NE(t.find("relaxed read of event_count"), std::string::npos) << t;
+}
+
+// Injected work announced only when nobody searches (Tokio's and Go's rule) on the pool's relaxed
+// count of searchers: the injector reads worker 1's slot still taken, worker 1 gives it back,
+// parks and misses the queued task (store buffering), and the caller waits forever. The same
+// rule cannot go wrong without a limit (nobody is counted, every injection wakes), and under
+// sequential consistency the parking worker sees the task: the bug is the relaxed count.
+TEST(SchedModel, SkippingTheWakeUpWhileSomebodySearchesLosesIt) {
+  const std::string t = outside_deadlock(
+      run_bad<event_count_sites, join_sites, inject_sites, inject_wake_unless_searching>(
+          "run_from_outside.chase_lev.search_half"));
+  EXPECT_EQ(t.rfind("cause: store buffering", 0), 0u) << t;
+  EXPECT_NE(t.find("search::leave.rmw"), std::string::npos) << t;
+  EXPECT_NE(t.find("search::searching.load"), std::string::npos) << t;
+  // a searcher that stalls while holding its slot: the injector never wakes anybody
+  outside_deadlock(
+      run_bad<event_count_sites, join_sites, inject_sites, inject_wake_unless_searching>(
+          "refused_from_outside.chase_lev.search_half"));
+  const model::result any =
+      run_bad<event_count_sites, join_sites, inject_sites, inject_wake_unless_searching>(
+          "run_from_outside.chase_lev");
+  EXPECT_TRUE(any.ok()) << any.bug->message;
+  model::options sc;
+  sc.model = model::memory_model::sc;
+  std::vector<client_entry> clients;
+  model_clients::add_clients<stealcheck::detail::chase_lev_default, event_count_sites, join_sites,
+                             inject_sites, inject_wake_unless_searching, search_limit::half>(
+      clients, "chase_lev");
+  for (const client_entry& c : clients)
+    if (c.name == "run_from_outside.chase_lev.search_half") {
+      const model::result r = model::explore(sc, c.run);
+      EXPECT_TRUE(r.ok()) << r.bug->message;
+    }
 }
 
 // The outside wait's epoch bump relaxed: the caller reads the bump, still reads done == false,

@@ -36,6 +36,8 @@ harness::variant sched_variant(std::string_view name, std::string_view summary,
   v.bind(model::binding{[all_deques] {
     std::vector<model::clients::client_entry> out;
     add_clients<detail::chase_lev_default, Ec, Js, Is, Wake>(out, "chase_lev");
+    add_clients<detail::chase_lev_default, Ec, Js, Is, Wake, scheduler::search_limit::half>(
+        out, "chase_lev");
     if (all_deques) {
       add_clients<detail::steal_half_default, Ec, Js, Is, Wake>(out, "steal_half");
       add_clients<detail::locked_default, Ec, Js, Is, Wake>(out, "locked");
@@ -72,7 +74,14 @@ const bool sched_registered =
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
                                        scheduler::inject_sites_relaxed_notify>(
         "sched_external_relaxed", "KNOWN-BAD sched",
-        "outside wait's epoch bump relaxed: the caller misses the completion", false));
+        "outside wait's epoch bump relaxed: the caller misses the completion", false)) &&
+    harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
+                                       scheduler::inject_sites,
+                                       scheduler::inject_wake_unless_searching>(
+        "sched_search_skip", "KNOWN-BAD sched",
+        "injected work announced only when nobody searches, on a relaxed count of searchers: the "
+        "last searcher parks past it (lost wake-up)",
+        false));
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0
