@@ -122,9 +122,6 @@ void execution::switch_to_fiber(std::size_t t) {
 #endif
 #if defined(STEALCHECK_TSAN)
   if (th.finished && th.tsan_fiber != nullptr) {
-    // a finished fiber returned here without switching ThreadSanitizer back (switch_to_main):
-    // switch now, then destroy it
-    __tsan_switch_to_fiber(tsan_main_, 0);
     __tsan_destroy_fiber(th.tsan_fiber);
     th.tsan_fiber = nullptr;
   }
@@ -137,10 +134,7 @@ void execution::switch_to_main(bool exiting, bool in_post) {
   __sanitizer_start_switch_fiber(exiting ? nullptr : &th.asan_fake, main_bottom_, main_size_);
 #endif
 #if defined(STEALCHECK_TSAN)
-  // Not when exiting: the fiber's frames (this function's, its body lambda's) still return
-  // before Boost switches, and each return would pop the explorer thread's shadow stack, not
-  // the fiber's; switch_to_fiber switches once control is back there.
-  if (!exiting) __tsan_switch_to_fiber(tsan_main_, 0);
+  __tsan_switch_to_fiber(tsan_main_, 0);
 #endif
   if (exiting) return;  // the caller returns the sink to Boost, which switches
   th.sink = std::move(th.sink).resume();
