@@ -122,6 +122,9 @@ void execution::switch_to_fiber(std::size_t t) {
 #endif
 #if defined(STEALCHECK_TSAN)
   if (th.finished && th.tsan_fiber != nullptr) {
+    // a finished fiber returned here without switching ThreadSanitizer back (switch_to_main):
+    // switch now, then destroy it
+    __tsan_switch_to_fiber(tsan_main_, 0);
     __tsan_destroy_fiber(th.tsan_fiber);
     th.tsan_fiber = nullptr;
   }
@@ -134,7 +137,10 @@ void execution::switch_to_main(bool exiting, bool in_post) {
   __sanitizer_start_switch_fiber(exiting ? nullptr : &th.asan_fake, main_bottom_, main_size_);
 #endif
 #if defined(STEALCHECK_TSAN)
-  __tsan_switch_to_fiber(tsan_main_, 0);
+  // Not when exiting: the fiber's frames (this function's, its body lambda's) still return
+  // before Boost switches, and each return would pop the explorer thread's shadow stack, not
+  // the fiber's; switch_to_fiber switches once control is back there.
+  if (!exiting) __tsan_switch_to_fiber(tsan_main_, 0);
 #endif
   if (exiting) return;  // the caller returns the sink to Boost, which switches
   th.sink = std::move(th.sink).resume();
@@ -152,6 +158,15 @@ void execution::switch_to_main(bool exiting, bool in_post) {
 void execution::start_fiber(std::size_t t) {
   model_thread& th = *threads[t];
   th.started = true;
+#if defined(STEALCHECK_TSAN)
+  // Boost's constructor already runs on the new stack (its entry function starts, then jumps
+  // back to wait for the first resume): under ThreadSanitizer that frame belongs to the new
+  // fiber, not to the explorer thread, or each fiber leaves one frame on the explorer's shadow
+  // stack (which then grows with every run until ThreadSanitizer runs out of it).
+  if (tsan_main_ == nullptr) tsan_main_ = __tsan_get_current_fiber();
+  th.tsan_fiber = __tsan_create_fiber(0);
+  __tsan_switch_to_fiber(th.tsan_fiber, 0);
+#endif
   th.fib = boost::context::fiber(
       std::allocator_arg, pool_stack(&stack_pool_, stack_size_, &last_stack_),
       [this, t](boost::context::fiber&& sink) {
@@ -178,11 +193,11 @@ void execution::start_fiber(std::size_t t) {
         switch_to_main(true);
         return std::move(self.sink);
       });
+#if defined(STEALCHECK_TSAN)
+  __tsan_switch_to_fiber(tsan_main_, 0);
+#endif
   th.stack_base = last_stack_;
   th.stack_size = stack_size_;
-#if defined(STEALCHECK_TSAN)
-  th.tsan_fiber = __tsan_create_fiber(0);
-#endif
 }
 
 void execution::teardown() {
