@@ -40,6 +40,7 @@
 #include <string_view>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/slot.hpp"
 
@@ -261,6 +262,7 @@ struct abp_sites_tag1 : abp_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "a 1-bit tag: two resets recreate the age a stalled thief holds (ABA)";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
 };
 
 /// KNOWN-BAD, deep: ABP with a 2-bit tag. The ABA of abp_tag1 after four resets instead of two:
@@ -272,6 +274,7 @@ struct abp_sites_tag2 : abp_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "a 2-bit tag: four resets recreate the age a stalled thief holds (ABA)";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
 };
 
 template <class T, class Mem = native_memory>

@@ -75,6 +75,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/slot.hpp"
 
@@ -421,6 +422,8 @@ struct bwos_sites_reuse_unchecked : bwos_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "a block is reused before its thieves have read their claimed slots";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice,
+                                         failure_kind::value_invented};
   static constexpr bool reuse_waits_for_thieves = false;
 };
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/ring.hpp"
 
@@ -290,6 +291,7 @@ struct chase_lev_sites_no_pop_fence : chase_lev_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "pop's seq_cst fence removed: owner and thief can both take the last item";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
   static constexpr site pop_fence{"chase_lev::pop.fence", std::memory_order_relaxed,
                                   site_kind::fence, "KNOWN-BAD: removed (relaxed = no fence)"};
 };
@@ -303,6 +305,8 @@ struct chase_lev_sites_no_push_fence : chase_lev_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "push's release fence removed: a thief can read a stale slot";
+  static constexpr failure_set must_show{failure_kind::value_invented,
+                                         failure_kind::value_taken_twice};
   static constexpr site push_fence{"chase_lev::push.fence", std::memory_order_relaxed,
                                    site_kind::fence, "KNOWN-BAD: removed (relaxed = no fence)"};
 };
@@ -319,6 +323,7 @@ struct chase_lev_sites_grow_relaxed : chase_lev_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "the grown ring published relaxed: a thief reads a slot not yet copied into it";
+  static constexpr failure_set must_show{failure_kind::value_invented};
   static constexpr site resize_store_array{"chase_lev::resize.store_array",
                                            std::memory_order_relaxed, site_kind::store,
                                            "KNOWN-BAD: relaxed (no release)"};
@@ -333,6 +338,7 @@ struct chase_lev_sites_steal_array_relaxed : chase_lev_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "steal reads the ring's address relaxed: a slot of a grown ring read before its copy";
+  static constexpr failure_set must_show{failure_kind::value_invented};
   static constexpr site steal_load_array{"chase_lev::steal.load_array", std::memory_order_relaxed,
                                          site_kind::load, "KNOWN-BAD: relaxed (no acquire)"};
 };

@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/ring.hpp"
 
@@ -489,6 +490,7 @@ struct crossbeam_sites_fifo_no_restore : crossbeam_fifo_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "FIFO pop leaves front past back after losing the last item: the next push is lost";
+  static constexpr failure_set must_show{failure_kind::value_lost};
   static constexpr bool restore_front = false;
 };
 
@@ -503,6 +505,7 @@ struct crossbeam_sites_lifo_no_recheck : crossbeam_sites {
   static constexpr std::string_view known_bad_reason =
       "a batch steal's CAS without re-checking the ring: a value popped before a shrink is "
       "taken again from the old ring (CVE-2021-32810)";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
   static constexpr bool recheck_buffer = false;
 };
 

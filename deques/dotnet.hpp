@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/ring.hpp"
 
@@ -345,6 +346,7 @@ struct dotnet_sites_no_pop_fence : dotnet_sites {
   static constexpr std::string_view known_bad_reason =
       "pop's exchange without Interlocked.Exchange's full fence: owner and thief can both take "
       "the last item";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
   static constexpr site pop_fence{"dotnet::pop.fence", std::memory_order_relaxed, site_kind::fence,
                                   "KNOWN-BAD: removed (relaxed = no fence)"};
 };

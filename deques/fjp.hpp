@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/ring.hpp"
 #include "deques/slot.hpp"
@@ -284,6 +285,8 @@ struct fjp_sites_pop_no_rmw : fjp_sites {
   static constexpr std::string_view known_bad_reason =
       "pop reads and clears its slot without an RMW: owner and thief can both take the last "
       "item";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice,
+                                         failure_kind::use_after_free, failure_kind::double_free};
   static constexpr bool pop_by_exchange = false;
 };
 

@@ -68,6 +68,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/overflow_queue.hpp"
 #include "deques/ring.hpp"
@@ -475,6 +476,8 @@ struct go_sites_pop_runnext_no_cas : go_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "runqget clears runnext with a store, not a CAS: owner and thief both take it";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice,
+                                         failure_kind::use_after_free, failure_kind::double_free};
   static constexpr bool pop_takes_runnext_by_cas = false;
 };
 

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/ring.hpp"
 
@@ -239,6 +240,7 @@ struct idempotent_sites_no_tag : idempotent_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "put keeps the anchor's tag: a stalled thief's CAS succeeds after take and put (ABA)";
+  static constexpr failure_set must_show{failure_kind::value_lost, failure_kind::value_taken_twice};
   static constexpr bool tagged = false;
 };
 

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 
 namespace stealcheck {
@@ -90,6 +91,7 @@ struct locked_sites_steal_bottom : locked_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "steal takes from the bottom: conserves values, breaks deque order";
+  static constexpr failure_set must_show{failure_kind::not_linearizable};
 };
 
 template <class T, class Mem = native_memory>

@@ -47,6 +47,7 @@
 #include <string_view>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/ring.hpp"
 
@@ -280,6 +281,7 @@ struct the_sites_no_pop_fence : the_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "pop's store-load fence removed: owner and thief can both take the last item";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
   static constexpr site pop_fence{"the::pop.fence", std::memory_order_relaxed, site_kind::fence,
                                   "KNOWN-BAD: removed (relaxed = no fence)"};
 };
@@ -335,6 +337,8 @@ struct the_sites_ticket2 : the_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "a ticket lock of 2-bit tickets: a fifth party at the lock shares the holder's ticket";
+  static constexpr failure_set must_show{failure_kind::value_lost, failure_kind::value_taken_twice,
+                                         failure_kind::deadlock};
   using mo = std::memory_order;
   static constexpr site lock_take_ticket{
       "the::lock.take_ticket", mo::acq_rel, site_kind::rmw,

@@ -88,6 +88,7 @@
 #include <utility>
 
 #include "deques/deque.hpp"
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/overflow_queue.hpp"
 #include "deques/slot.hpp"
@@ -543,6 +544,7 @@ struct tokio_sites_push_checks_real : tokio_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "push checks room against the real head: overwrites a slot a thief is still copying";
+  static constexpr failure_set must_show{failure_kind::data_race, failure_kind::value_taken_twice};
   static constexpr bool push_checks_steal = false;
 };
 
@@ -558,6 +560,7 @@ struct tokio_sites_narrow_index : tokio_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "2-bit indices: a stalled thief's claim succeeds once the head wraps back to what it read";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
   static constexpr unsigned index_bits = 2;
 };
 
@@ -573,6 +576,7 @@ struct tokio_sites_index3 : tokio_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "3-bit indices: a stalled thief's claim succeeds once the head wraps back (8 takes later)";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice};
   static constexpr unsigned index_bits = 3;
 };
 
@@ -590,6 +594,7 @@ struct tokio_sites_wrap_relaxed_head : tokio_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "push reads the head relaxed: once the ring wraps, a data race on a slot a thief copies";
+  static constexpr failure_set must_show{failure_kind::data_race};
   static constexpr site push_load_head{"tokio::push.load_head", std::memory_order_relaxed,
                                        site_kind::load, "KNOWN-BAD: relaxed (no acquire)"};
 };
@@ -659,6 +664,9 @@ struct tokio_lifo_sites_push_load_store : tokio_lifo_sites {
   static constexpr bool known_bad = true;
   static constexpr std::string_view known_bad_reason =
       "push_lifo loads the slot and then stores: a thief takes the displaced value too";
+  static constexpr failure_set must_show{failure_kind::value_taken_twice,
+                                         failure_kind::value_invented, failure_kind::use_after_free,
+                                         failure_kind::double_free};
   static constexpr bool push_swaps_lifo = false;
 };
 

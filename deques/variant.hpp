@@ -13,6 +13,7 @@
 #include <span>
 #include <string_view>
 
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "deques/spec.hpp"
 
@@ -55,8 +56,12 @@ struct variant_info {
   std::string_view summary{};           ///< one line for `stealcheck list`
   bool known_bad = false;               ///< deliberately broken: checkers must catch it
   std::string_view known_bad_reason{};  ///< what is broken (known-bad variants)
-  bool bounded = false;                 ///< push can report "full" (returns false)
-  bool batch_steal = false;             ///< offers steal_into (steal-half)
+  /// The failure a known-bad variant must show (deques/failure.hpp): `verify` counts it as
+  /// caught only when some checker fails it with one of these kinds. Empty: any failure counts
+  /// (every built-in known-bad declares its kinds; a test holds them to it).
+  failure_set must_show{};
+  bool bounded = false;      ///< push can report "full" (returns false)
+  bool batch_steal = false;  ///< offers steal_into (steal-half)
   /// Its operations may wait in a loop for another thread (a spin lock, a retry until a
   /// racing thread is done). Under the model checker such a loop is cut at the per-thread
   /// event bound; a variant that does not declare it fails `verify` when any execution is cut
@@ -106,7 +111,8 @@ constexpr std::span<const site* const> sites_of() noexcept {
 }
 
 /// A variant_info filled from a `*_sites` struct: its name, known-bad flag and reason, sites,
-/// and `thieves_report_empty` when the struct declares it (as the deque's code reads it).
+/// and `thieves_report_empty` and a known-bad's `must_show` when the struct declares them (as the
+/// deque's code reads the first).
 template <class Sites>
 constexpr variant_info info_from_sites(std::string_view summary, bool bounded = false,
                                        bool batch_steal = false) {
@@ -120,6 +126,7 @@ constexpr variant_info info_from_sites(std::string_view summary, bool bounded = 
   i.sites = sites_of<Sites>();
   if constexpr (requires { Sites::thieves_report_empty; })
     i.thieves_report_empty = Sites::thieves_report_empty;
+  if constexpr (requires { Sites::must_show; }) i.must_show = Sites::must_show;
   return i;
 }
 

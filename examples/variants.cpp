@@ -24,6 +24,8 @@ STEALCHECK_REGISTER_VARIANT(
      .known_bad = true,
      .known_bad_reason = "steal loads the array pointer relaxed: a thief "
                          "can read a resized array's slot before its copy",
+     // caught only by this failure: a value taken that no push pushed (a stale slot)
+     .must_show = {stealcheck::failure_kind::value_invented},
      .values = stealcheck::value_support::scalar,
      .sites = stealcheck::sites_of<example::ws_deque_relaxed_array_sites>()});
 // SPDX-License-Identifier: Apache-2.0

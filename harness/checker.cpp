@@ -101,6 +101,7 @@ check_cell run_checker(const checker& c, const variant& v, const verify_options&
       cell.verdict = cell_verdict::fail;
       cell.detail = "failed in " + u.name;
       cell.failure = u.name + ": " + r.failure;
+      cell.kind = r.kind;
       cell.replay = std::move(r.replay);
       return cell;
     }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "deques/failure.hpp"
 #include "harness/errors.hpp"
 #include "harness/progress.hpp"
 #include "harness/registry.hpp"
@@ -46,8 +47,11 @@ std::string_view verdict_name(cell_verdict v) noexcept;
 /// The result of one unit, or of a whole checker on one variant.
 struct check_cell {
   cell_verdict verdict = cell_verdict::skipped;
-  std::string detail;                  ///< short: counts ("3 clients, 1234 execs"), or why skipped
-  std::string failure;                 ///< the bug, naming the offending value (may span lines)
+  std::string detail;   ///< short: counts ("3 clients, 1234 execs"), or why skipped
+  std::string failure;  ///< the bug, naming the offending value (may span lines)
+  /// What failed (fail only; deques/failure.hpp). nullopt: a failure that is no fault of the
+  /// code under test (a client that is not deterministic, a replay that does not fit).
+  std::optional<failure_kind> kind;
   std::optional<command_line> replay;  ///< replays the failure (see harness/replay.hpp)
   double seconds = 0;
   std::map<std::string, std::uint64_t> counts;  ///< summed over units ("execs", "values", ...)

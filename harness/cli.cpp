@@ -95,7 +95,11 @@ void print_variants() {
     const bool marked = !i.known_bad || i.summary.starts_with("KNOWN-BAD");
     fmt::print("{:<{}} {:<8} {:<14} {}{}{}{}\n", i.name, name_width, i.sites.size(),
                spec_name(i.spec), marked ? "" : "KNOWN-BAD ", i.summary, flags,
-               i.known_bad ? fmt::format(" -- {}", i.known_bad_reason) : "");
+               i.known_bad
+                   ? fmt::format(" -- {}{}", i.known_bad_reason,
+                                 i.must_show.empty() ? std::string()
+                                                     : " (must show " + i.must_show.text() + ")")
+                   : "");
   }
 }
 
@@ -159,11 +163,21 @@ std::vector<checker> select_checks(const std::vector<checker>& all,
 struct row {
   const variant* v;
   std::vector<check_cell> cells;
-  bool caught() const {
+  bool failed() const {
     return std::any_of(cells.begin(), cells.end(),
                        [](const check_cell& c) { return c.verdict == cell_verdict::fail; });
   }
-  bool ok() const { return v->info().known_bad ? caught() : !caught(); }
+  // The first cell that shows the failure the known-bad declares (variant_info::must_show; any
+  // failure when it declares none), or null.
+  const check_cell* showing() const {
+    const failure_set& must = v->info().must_show;
+    for (const check_cell& c : cells)
+      if (c.verdict == cell_verdict::fail && (must.empty() || (c.kind && must.contains(*c.kind))))
+        return &c;
+    return nullptr;
+  }
+  bool caught() const { return showing() != nullptr; }
+  bool ok() const { return v->info().known_bad ? caught() : !failed(); }
 };
 
 std::vector<const variant*> select(const verify_args& a) {
@@ -192,9 +206,20 @@ std::string cell_text(const check_cell& c) {
   return "?";
 }
 
+// "data_race", or "?" for a failure of no kind.
+std::string kind_text(const check_cell& c) {
+  return c.kind ? std::string(failure_name(*c.kind)) : std::string("?");
+}
+
 std::string row_verdict(const row& r) {
   if (!r.v->info().known_bad) return r.ok() ? "ok" : "BUG FOUND";
-  return r.caught() ? "expected failure: caught" : "KNOWN-BAD NOT CAUGHT";
+  if (const check_cell* c = r.showing()) return "expected failure: caught (" + kind_text(*c) + ")";
+  if (!r.failed()) return "KNOWN-BAD NOT CAUGHT";
+  std::vector<std::string> shown;
+  for (const check_cell& c : r.cells)
+    if (c.verdict == cell_verdict::fail) shown.push_back(kind_text(c));
+  return fmt::format("KNOWN-BAD NOT CAUGHT: failed as {}, must show {}", fmt::join(shown, ", "),
+                     r.v->info().must_show.text());
 }
 
 // A caught known-bad's failure, short: its first line and the lines that say why (a model
@@ -268,7 +293,7 @@ void print_failures(const std::vector<checker>& checkers, const std::vector<row>
       if (c.verdict != cell_verdict::fail) continue;
       // a bug in a correct variant: the whole report (it fits on a screen); a caught
       // known-bad: what failed and why
-      fmt::print("\n{} / {}: {}\n", r.v->name(), checkers[i].name,
+      fmt::print("\n{} / {} [{}]: {}\n", r.v->name(), checkers[i].name, kind_text(c),
                  r.v->info().known_bad ? why_lines(c.failure, 6) : c.failure);
       if (c.replay) fmt::print("  replay: {}\n", c.replay->str());
     }
@@ -292,6 +317,7 @@ void write_json(const std::string& file, const std::vector<checker>& checkers,
       jr["checks"][checkers[i].name] = {{"verdict", verdict_name(c.verdict)},
                                         {"detail", c.detail},
                                         {"failure", c.failure},
+                                        {"kind", c.kind ? failure_name(*c.kind) : ""},
                                         {"replay", c.replay ? c.replay->str() : ""},
                                         {"seconds", c.seconds}};
     }

@@ -34,6 +34,7 @@ harness::check_cell run_scenario(const std::string& variant, const binding& b, s
     if (!r.ok) {
       cell.verdict = harness::cell_verdict::fail;
       cell.failure = r.failure;
+      cell.kind = r.kind;
       cell.replay = replay_command(variant, s, verify_threads, c);
       return cell;
     }

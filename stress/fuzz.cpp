@@ -220,7 +220,7 @@ int run_fuzz(fuzz_args a) {
   auto job = [&] {
     while (!stop) {
       if (a.executions > 0 ? executions >= a.executions : elapsed() >= a.seconds) break;
-      std::string found;
+      drawn_bug found;
       lincheck::scenario s;
       const model::clients::client_entry* client = nullptr;
       std::uint64_t sseed = a.scenario_seed, count = 0;
@@ -247,8 +247,8 @@ int run_fuzz(fuzz_args a) {
         const std::lock_guard<std::mutex> lock(first_mutex);
         ++with_bug;
         if (!first)
-          first =
-              found_bug{std::move(found), s, client, sseed, before + count + 1, round, elapsed()};
+          first = found_bug{std::move(found.report), s,     client,   sseed,
+                            before + count + 1,      round, elapsed()};
         if (!a.keep_going) stop = true;
       }
       if (a.jobs == 1) status();
@@ -442,7 +442,7 @@ harness::checker checker() {
            std::uint64_t executions = 0, scenarios = 0;
            while (executions < a.executions) {
              const round r = rounds.next();
-             std::string found = rounds.run(run, r, executions);
+             drawn_bug found = rounds.run(run, r, executions);
              ++scenarios;
              if (found.empty()) continue;
              cell.verdict = harness::cell_verdict::fail;
@@ -450,13 +450,15 @@ harness::checker checker() {
                fuzz_args with = a;
                with.client = r.client->name;
                cell.failure = fmt::format("in execution {} of scenario {}, client {}:\n{}",
-                                          executions, scenarios, with.client, found);
+                                          executions, scenarios, with.client, found.report);
+               cell.kind = found.kind;
                cell.replay = repeat_command(with, r.seed);
                break;
              }
              const lincheck::scenario& s = r.s;
              const std::uint64_t seed = r.seed;
              const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));
+             cell.kind = bug.kind;
              cell.failure =
                  fmt::format("in execution {} of scenario {}, minimized to {}:\n{}", executions + 1,
                              scenarios, lincheck::describe(bug.scenario), bug.report);

@@ -31,11 +31,10 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
       fmt::format("--strategy: '{}' is not a strategy (greybox, random, pct, tree)", strategy));
 }
 
-std::string sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
-                          const std::vector<model::site_override>& sites,
-                          const std::string& strategy, std::uint64_t executions, std::uint64_t seed,
-                          std::uint64_t& count,
-                          const std::function<void(const model::graph&)>& each) {
+drawn_bug sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
+                        const std::vector<model::site_override>& sites, const std::string& strategy,
+                        std::uint64_t executions, std::uint64_t seed, std::uint64_t& count,
+                        const std::function<void(const model::graph&)>& each) {
   model::options opt;
   opt.model = m;
   opt.sites = sites;
@@ -50,7 +49,7 @@ std::string sample_client(const std::function<void(model::client&)>& body, model
     };
   const model::result r = model::explore(opt, body);
   count += r.executions();
-  return r.bug ? lincheck::bug_text(*r.bug) : std::string();
+  return r.bug ? drawn_bug{lincheck::bug_text(*r.bug), r.bug->failure} : drawn_bug{};
 }
 
 std::uint64_t event_count(const model::graph& g) {

@@ -75,16 +75,23 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
 /// thief that steals from a thief's own deque, size_hint, a deque destroyed under a thief).
 constexpr std::uint64_t client_every = 4;
 
+/// A bug a run drew: its report (as lincheck::bug_text writes it; "" when none) and its kind
+/// (deques/failure.hpp).
+struct drawn_bug {
+  std::string report;
+  std::optional<failure_kind> kind;
+  bool empty() const noexcept { return report.empty(); }
+};
+
 /// A built-in client sampled `executions` times from `seed` by `strategy`'s sampler (greybox:
 /// the tree walk, which takes a small client's rare branches far more often), under
 /// `m` with the memory-order overrides `sites`: the report of its first bug (as
-/// lincheck::bug_text writes it), or "". Adds the executions to `count`.
+/// lincheck::bug_text writes it), or none. Adds the executions to `count`.
 /// `each`, when given, sees the graph of every complete execution.
-std::string sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
-                          const std::vector<model::site_override>& sites,
-                          const std::string& strategy, std::uint64_t executions, std::uint64_t seed,
-                          std::uint64_t& count,
-                          const std::function<void(const model::graph&)>& each = nullptr);
+drawn_bug sample_client(const std::function<void(model::client&)>& body, model::memory_model m,
+                        const std::vector<model::site_override>& sites, const std::string& strategy,
+                        std::uint64_t executions, std::uint64_t seed, std::uint64_t& count,
+                        const std::function<void(const model::graph&)>& each = nullptr);
 
 /// The events of g (model::graph::event_count, here where graph.hpp is included).
 std::uint64_t event_count(const model::graph& g);
@@ -109,9 +116,9 @@ class scenario_runner {
   /// The report of the first bug drawn in `executions` executions of s from `seed` (0
   /// executions: exhaustively, at most exhaustive_cap), or "". Adds the executions to `count`;
   /// `each`, when given, sees the graph of every complete execution.
-  std::string failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
-                      std::uint64_t& count,
-                      const std::function<void(const model::graph&)>& each = nullptr) const {
+  drawn_bug failure(const lincheck::scenario& s, std::uint64_t executions, std::uint64_t seed,
+                    std::uint64_t& count,
+                    const std::function<void(const model::graph&)>& each = nullptr) const {
     model::options opt;
     opt.model = model_;
     opt.sites = sites_;
@@ -123,12 +130,12 @@ class scenario_runner {
         each(g);
       };
     const auto f = binding_.model(info_.spec, capacity_, opt, &count)(s, seed);
-    return f ? f->report : std::string();
+    return f ? drawn_bug{f->report, f->kind} : drawn_bug{};
   }
   /// The same for a built-in client (sample_client, with this runner's model and sites).
-  std::string client_failure(const model::clients::client_entry& c, std::uint64_t executions,
-                             std::uint64_t seed, std::uint64_t& count,
-                             const std::function<void(const model::graph&)>& each = nullptr) const {
+  drawn_bug client_failure(const model::clients::client_entry& c, std::uint64_t executions,
+                           std::uint64_t seed, std::uint64_t& count,
+                           const std::function<void(const model::graph&)>& each = nullptr) const {
     return sample_client(c.run, model_, sites_, strategy_, executions, seed, count, each);
   }
 
@@ -184,7 +191,7 @@ class campaign {
   }
   /// Runs round r with `run` (its executions added to `count`); keeps its scenario when it
   /// reached new coverage. Returns the report of its bug, or "".
-  std::string run(const scenario_runner& run, const round& r, std::uint64_t& count) {
+  drawn_bug run(const scenario_runner& run, const round& r, std::uint64_t& count) {
     auto tally = [this](const model::graph& g) { events_ += event_count(g); };
     if (r.client != nullptr)
       return run.client_failure(*r.client, a_.per_scenario, r.seed, count, tally);
@@ -192,7 +199,7 @@ class campaign {
     const std::uint64_t seed = r.seed;
     if (!greybox()) return run.failure(s, a_.per_scenario, seed, count, tally);
     std::size_t fresh = 0;
-    std::string found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
+    drawn_bug found = run.failure(s, a_.per_scenario, seed, count, [&](const model::graph& g) {
       tally(g);
       const std::lock_guard<std::mutex> lock(m_);
       fresh += cov_.add(g);

@@ -98,21 +98,24 @@ lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, st
 // Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
 // `minimize`, and explores the result exhaustively when it has at most exhaustive_steps steps.
 shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
-                  std::uint64_t per_scenario, bool minimize_it, std::string found) {
-  shrunk_bug out{s, std::move(found)};
+                  std::uint64_t per_scenario, bool minimize_it, drawn_bug found) {
+  shrunk_bug out{s, std::move(found.report), found.kind};
   if (minimize_it) {
     out.scenario = minimize(run, s, per_scenario, seed, out.checks);
     std::uint64_t ignored = 0;
-    out.report = run.failure(out.scenario, per_scenario, seed, ignored);
+    drawn_bug again = run.failure(out.scenario, per_scenario, seed, ignored);
+    out.report = std::move(again.report);
+    out.kind = again.kind;
   }
   if (steps(out.scenario) <= exhaustive_steps) {
     std::uint64_t count = 0;
-    std::string first = run.failure(out.scenario, 0, 0, count);
+    const drawn_bug first = run.failure(out.scenario, 0, 0, count);
     if (!first.empty()) {
       out.report = fmt::format(
           "explored exhaustively: the first failing execution, after {} "
           "others\n  {}",
-          count, first);
+          count, first.report);
+      out.kind = first.kind;
       out.exhaustive = true;
     }
   }
@@ -125,9 +128,9 @@ shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::
 nlohmann::json report_bug(const fuzz_args& a, const scenario_runner& run,
                           const lincheck::scenario& s, std::uint64_t seed, std::string found) {
   fmt::print("  scenario: {}\n", lincheck::describe(s));
-  shrunk_bug b{s, std::move(found), a.exhaustive};
+  shrunk_bug b{s, std::move(found), std::nullopt, a.exhaustive};
   if (!a.exhaustive) {
-    b = shrink(run, s, seed, a.per_scenario, a.minimize, std::move(b.report));
+    b = shrink(run, s, seed, a.per_scenario, a.minimize, drawn_bug{std::move(b.report), {}});
     if (a.minimize)
       fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n",
                  steps(b.scenario), steps(s), b.checks, lincheck::describe(b.scenario));

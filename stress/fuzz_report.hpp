@@ -30,6 +30,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
 struct shrunk_bug {
   lincheck::scenario scenario;
   std::string report;
+  std::optional<failure_kind> kind;  ///< the kind of the bug `report` shows
   bool exhaustive = false;
   int checks = 0;  ///< smaller scenarios tried
 };
@@ -37,7 +38,7 @@ struct shrunk_bug {
 /// Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
 /// `minimize_it`, and explores the result exhaustively when it has at most 12 steps.
 shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
-                  std::uint64_t per_scenario, bool minimize_it, std::string found);
+                  std::uint64_t per_scenario, bool minimize_it, drawn_bug found);
 
 /// A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
 /// printed with the command that repeats it. Returns the bug as --json writes it.

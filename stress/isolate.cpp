@@ -28,20 +28,24 @@ namespace {
 
 // The result travels as one line of text: the counters, then the failure text.
 std::string encode(const result& r) {
-  return fmt::format("{} {} {} {} {} {} {} {} {} {} {:.6f} {}", static_cast<int>(r.which),
-                     r.ok ? 1 : 0, r.pushed, r.push_full, r.popped, r.stolen, r.steal_empty,
-                     r.steal_abort, r.drained, r.renewals, r.seconds, r.failure);
+  return fmt::format("{} {} {} {} {} {} {} {} {} {} {} {:.6f} {}", static_cast<int>(r.which),
+                     r.ok ? 1 : 0, static_cast<int>(r.kind), r.pushed, r.push_full, r.popped,
+                     r.stolen, r.steal_empty, r.steal_abort, r.drained, r.renewals, r.seconds,
+                     r.failure);
 }
 
 bool decode(const std::string& s, result& r) {
-  int which = 0, ok = 0, used = 0;
+  int which = 0, ok = 0, kind = 0, used = 0;
   unsigned long long v[8];
-  if (std::sscanf(s.c_str(), "%d %d %llu %llu %llu %llu %llu %llu %llu %llu %lf %n", &which, &ok,
-                  &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &r.seconds, &used) < 11) {
+  if (std::sscanf(s.c_str(), "%d %d %d %llu %llu %llu %llu %llu %llu %llu %llu %lf %n", &which, &ok,
+                  &kind, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &r.seconds,
+                  &used) < 12 ||
+      kind < 0 || static_cast<std::size_t>(kind) >= failure_kinds) {
     return false;
   }
   r.which = static_cast<scenario_kind>(which);
   r.ok = ok == 1;
+  r.kind = static_cast<failure_kind>(kind);
   r.pushed = v[0];
   r.push_full = v[1];
   r.popped = v[2];
@@ -54,10 +58,11 @@ bool decode(const std::string& s, result& r) {
   return true;
 }
 
-result failed(std::string why) {
+result failed(std::string why, failure_kind kind) {
   result r;
   r.ok = false;
   r.failure = std::move(why);
+  r.kind = kind;
   return r;
 }
 
@@ -236,6 +241,22 @@ std::string failure_of(ending how, const std::string& text, int status, const op
                     where, b);
 }
 
+// The kind of what became of a child that gave no result: the first wrong result judged
+// before it ended, else how it ended.
+failure_kind kind_of(ending how, const std::string& text, const oplog::board& b) {
+  if (const std::optional<failure_kind> first = oplog::verdict_kind(b)) return *first;
+  switch (how) {
+    case ending::deadline:
+    case ending::stalled:
+      return failure_kind::no_progress;
+    case ending::memory:
+      return failure_kind::leak;
+    case ending::finished:
+      break;
+  }
+  return !text.empty() && text[0] == 'X' ? failure_kind::exception : failure_kind::crash;
+}
+
 [[noreturn]] void refused(const char* call, int err) {
   throw harness::environment_error(fmt::format(
       "could not isolate a deque run in a child process: {}() failed: {}; not run (a run in "
@@ -362,6 +383,7 @@ child_outcome run_in_child(const std::function<std::string()>& body, double dead
     out.payload = text.substr(1);
   } else {
     out.failure = failure_of(how, text, status, *b, before, w);
+    out.kind = kind_of(how, text, *b);
     // The C library prints why it aborts (a value freed twice: "double free or corruption"):
     // the failure names it, so no stray line is left to guess about.
     if (const std::string why = telling_line(said); !why.empty())
@@ -380,12 +402,13 @@ result run_isolated(const std::function<result()>& body, double deadline_seconds
   const child_outcome c =
       run_in_child([&] { return encode(body()); }, deadline_seconds, stall_seconds, memory_ceiling);
   if (!c.ok) {  // killed or crashed: its time is the time it ran until then
-    result f = failed(c.failure);
+    result f = failed(c.failure, c.kind);
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return f;
   }
   result r;
-  if (!decode(c.payload, r)) return failed("the child's result could not be read");
+  if (!decode(c.payload, r))
+    return failed("the child's result could not be read", failure_kind::crash);
   return r;
 }
 

@@ -66,6 +66,9 @@ struct child_outcome {
   bool ok = false;      ///< the body returned and its payload arrived
   std::string payload;  ///< the body's return value (ok)
   std::string failure;  ///< one line (!ok): the exception, the signal, or the deadline, where
+  /// What failed (!ok): the first wrong result judged before the end, if any, else how the
+  /// child ended (an exception, a crash, no progress by the deadline, memory kept: leak).
+  failure_kind kind = failure_kind::crash;
 };
 
 /// Runs `body` in a fork()ed child, which sends its return value back through a pipe; waits

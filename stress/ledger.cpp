@@ -110,16 +110,17 @@ void value_ledger::pushed(std::uint64_t id) noexcept {
   push_fingerprint_ += fingerprint_of(id);
 }
 
-void value_ledger::set_verdict(const std::string& found) {
+void value_ledger::set_verdict(const harness::fault& found) {
   if (judged_.exchange(true)) return;  // the failure path only: keep the first
-  verdict_ = found + " (judged as it returned)";
-  oplog::set_verdict(verdict_);
+  verdict_ = found.text + " (judged as it returned)";
+  verdict_kind_ = found.kind;
+  oplog::set_verdict(verdict_, verdict_kind_);
 }
 
 void value_ledger::judge(const take_record& r, std::uint64_t pushed_bound, take_log& log) {
   if (r.id >= pushed_bound) {
-    set_verdict(harness::value_fault_text(
-        harness::value_fault::invented, r.id,
+    set_verdict(harness::value_fault(
+        failure_kind::value_invented, r.id,
         fmt::format("{} took it when {} values were pushed", describe(r), pushed_bound)));
     return;
   }
@@ -136,9 +137,9 @@ void value_ledger::judge(const take_record& r, std::uint64_t pushed_bound, take_
     }
     // w: the word of an earlier take of r.id (the load's, or the failed CAS's)
     if (word_state(w) == taken && word_id(w) == r.id && !duplicates_allowed_) {
-      set_verdict(harness::value_fault_text(
-          harness::value_fault::taken_twice, r.id,
-          fmt::format("{}, then {}", describe(taker_of(w)), describe(r))));
+      set_verdict(
+          harness::value_fault(failure_kind::value_taken_twice, r.id,
+                               fmt::format("{}, then {}", describe(taker_of(w)), describe(r))));
     }
     return;
   }
@@ -165,15 +166,15 @@ void take_log::record(std::uint64_t id, std::uint32_t thread, taker_kind how,
   if (ledger_ != nullptr) ledger_->judge(r, pushed_bound, *this);
 }
 
-std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
+std::optional<harness::fault> value_ledger::check(std::uint64_t pushed) {
   const std::vector<take_log*>& logs = logs_;
   const take_record* high = nullptr;
   for (const take_log* l : logs) {
     if (l->highest_ && (high == nullptr || l->highest_->id > high->id)) high = &*l->highest_;
   }
   if (high != nullptr && high->id >= pushed) {
-    return harness::value_fault_text(
-        harness::value_fault::invented, high->id,
+    return harness::value_fault(
+        failure_kind::value_invented, high->id,
         fmt::format("taken by {} when {} values were pushed", describe(*high), pushed));
   }
   // The takes that found no state as they ran: every write is seen now.
@@ -185,9 +186,8 @@ std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
         if (word_state(w) == live_value) {
           s.store(taken_word(r), std::memory_order_relaxed);  // after the join
         } else if (!duplicates_allowed_) {
-          return harness::value_fault_text(
-              harness::value_fault::taken_twice, r.id,
-              fmt::format("{} and {}", describe(taker_of(w)), describe(r)));
+          return harness::value_fault(failure_kind::value_taken_twice, r.id,
+                                      fmt::format("{} and {}", describe(taker_of(w)), describe(r)));
         }
         continue;
       }
@@ -206,8 +206,8 @@ std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
   for (const auto& [id, w] : side_)
     consider(w);
   if (lost)
-    return harness::value_fault_text(harness::value_fault::lost, *lost,
-                                     "pushed, never taken, not in the final drain");
+    return harness::value_fault(failure_kind::value_lost, *lost,
+                                "pushed, never taken, not in the final drain");
   if (duplicates_allowed_) return std::nullopt;
   // The values whose state was forgotten: all takes against all pushes.
   std::uint64_t takes = 0, fingerprint = 0;
@@ -221,10 +221,12 @@ std::optional<std::string> value_ledger::check(std::uint64_t pushed) {
       : takes < pushes_ ? "a value never taken"
                         : "a value taken twice and another never (the fingerprints of the ids "
                           "differ)";
-  return fmt::format(
-      "{} takes of {} pushed values: {}, among values older than the last {} pushed, whose state "
-      "the run forgets once judged (stress/ledger.hpp; a run of fewer operations names it)",
-      takes, pushes_, which, slots_.size());
+  return harness::fault{
+      takes > pushes_ ? failure_kind::value_taken_twice : failure_kind::value_lost,
+      fmt::format("{} takes of {} pushed values: {}, among values older than the last {} pushed, "
+                  "whose state the run forgets once judged (stress/ledger.hpp; a run of fewer "
+                  "operations names it)",
+                  takes, pushes_, which, slots_.size())};
 }
 
 }  // namespace stealcheck::stress

@@ -40,6 +40,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "harness/verdict.hpp"
+
 namespace stealcheck::stress {
 
 /// How a value was taken, for the failure message.
@@ -78,6 +80,8 @@ class value_ledger {
   /// The first verdict judged as a take returned ("" while none), e.g. "value 3 was taken twice:
   /// owner pop, then thief 1 steal (judged as it returned)". Thread role: after the join.
   const std::string& verdict() const noexcept { return verdict_; }
+  /// The kind of that verdict (a value taken twice or invented). Thread role: after the join.
+  failure_kind verdict_kind() const noexcept { return verdict_kind_; }
 
   /// Judges the takes recorded in `l` from now on. Thread role: before the takers start.
   void attach(take_log& l);
@@ -88,7 +92,7 @@ class value_ledger {
   /// After the join: nullopt if every pushed id was taken exactly once (at least once when
   /// duplicates are allowed) and nothing else was taken; else one line naming the offending
   /// value, e.g. "value 4711 was lost: pushed, never taken, not in the final drain".
-  std::optional<std::string> check(std::uint64_t pushed);
+  std::optional<harness::fault> check(std::uint64_t pushed);
 
   /// The memory the ledger holds now, in bytes (the window and the side table).
   std::size_t bytes() const;
@@ -96,7 +100,7 @@ class value_ledger {
  private:
   friend class take_log;
   void judge(const take_record& r, std::uint64_t pushed_bound, take_log& log);
-  void set_verdict(const std::string& found);
+  void set_verdict(const harness::fault& found);
   std::atomic<std::uint64_t>& slot(std::uint64_t id) noexcept { return slots_[id & mask_]; }
 
   std::vector<take_log*> logs_;
@@ -109,6 +113,7 @@ class value_ledger {
   std::size_t reported_bytes_ = 0;                         // on the operation board
   std::atomic<bool> judged_{false};
   std::string verdict_;
+  failure_kind verdict_kind_ = failure_kind::wrong_result;
 };
 
 /// One thread's record of what it took, judged by the ledger it is attached to.

@@ -90,7 +90,7 @@ failure_finder model_finder(spec::spec_kind kind, model::options opt,
     });
     if (executions != nullptr) *executions += r.complete + r.blocked;
     if (r.ok()) return std::nullopt;
-    return found_failure{{}, bug_text(*r.bug), {}};
+    return found_failure{{}, bug_text(*r.bug), {}, r.bug->failure};
   };
 }
 

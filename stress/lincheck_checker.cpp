@@ -53,6 +53,7 @@ harness::check_cell run_mode(const std::string& variant, const binding& b, const
   if (out.kind == verdict::error) throw harness::usage_error(out.failure);
   if (!out.ok()) {
     cell.verdict = harness::cell_verdict::fail;
+    cell.kind = out.failed_as;
     cell.failure = out.timeline.empty()
                        ? fmt::format("{} ({} mode)", out.failure, mode)
                        : fmt::format("{} ({} mode)\n{}", out.failure, mode, out.timeline);

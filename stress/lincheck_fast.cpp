@@ -171,12 +171,12 @@ class decider {
       const auto p = std::lower_bound(pushes.begin(), pushes.end(),
                                       std::pair<std::uint64_t, std::size_t>{v, 0});
       if (p == pushes.end() || p->first != v)
-        return refuted(harness::value_fault_text(harness::value_fault::invented, v,
+        return refuted(harness::value_fault_text(failure_kind::value_invented, v,
                                                  fmt::format("taken by {}", at(i))),
                        {i});
       const std::size_t push = p->second;
       if (taker_[push] != no_op)
-        return refuted(harness::value_fault_text(harness::value_fault::taken_twice, v,
+        return refuted(harness::value_fault_text(failure_kind::value_taken_twice, v,
                                                  fmt::format("{} and {}", at(taker_[push]), at(i))),
                        {push, taker_[push], i});
       if ((*h_)[i].response < (*h_)[push].invoke)

@@ -210,16 +210,19 @@ outcome check_generated(const std::string& id, const run_options& options,
   out.scenario_text = describe(last->s);
   if (!last->f.cause.empty()) {  // an operation threw
     out.kind = verdict::operation_threw;
+    out.failed_as = failure_kind::exception;
     out.failure = fmt::format("{}; scenario {}", last->f.cause, out.scenario_text);
     return out;
   }
   if (last->f.h.empty()) {  // a ready report (model mode)
     out.kind = verdict::model_bug;
+    out.failed_as = last->f.kind;
     out.timeline = last->f.report;
     out.failure = fmt::format("bug in scenario {}", out.scenario_text);
     return out;
   }
   out.kind = verdict::not_linearizable;
+  out.failed_as = failure_kind::not_linearizable;
   const history minimal = minimize(last->f.h, options.spec);
   const std::string stuck = spec_step(minimal, options.spec);
   out.timeline = timeline_text(minimal) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
@@ -248,6 +251,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
                                {"svg", o.svg},
                                {"history_file", o.history_file},
                                {"reproduce", o.reproduce},
+                               {"failed_as", o.failed_as ? failure_name(*o.failed_as) : ""},
                                {"count", count != nullptr ? *count : 0}};
         return j.dump();
       },
@@ -256,6 +260,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   if (!c.ok) {
     o.kind = verdict::crashed;
     o.failure = c.failure;
+    o.failed_as = c.kind;
     return o;
   }
   const nlohmann::json j = nlohmann::json::parse(c.payload);
@@ -268,6 +273,7 @@ outcome check_generated_isolated(const std::string& id, const run_options& optio
   o.svg = j.at("svg").get<std::string>();
   o.history_file = j.at("history_file").get<std::string>();
   o.reproduce = j.at("reproduce").get<std::string>();
+  o.failed_as = failure_from_name(j.at("failed_as").get<std::string>());
   if (count != nullptr) *count = j.at("count").get<std::uint64_t>();
   return o;
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "deques/failure.hpp"
 #include "deques/spec.hpp"
 #include "stress/history.hpp"
 #include "stress/scenario.hpp"
@@ -71,6 +72,9 @@ struct outcome {
   /// `lincheck --save-history` and `lincheck --history`; native failures only.
   std::string history_file;
   std::string reproduce;  ///< "reproduce=..." for run_options::reproduce / RC_PARAMS
+  /// What failed (deques/failure.hpp), on a failed outcome other than error: not_linearizable,
+  /// the model checker's kind of its bug, an exception, or how the isolated run ended.
+  std::optional<failure_kind> failed_as;
 };
 
 /// What a finder reports about a failing scenario: a recorded non-linearizable history
@@ -81,6 +85,9 @@ struct found_failure {
   history h;
   std::string report;
   std::string cause;
+  /// What failed: the model checker's kind of its bug (model mode); nullopt: a history no
+  /// order explains (not_linearizable) or, with `cause`, an exception.
+  std::optional<failure_kind> kind{};
 };
 
 /// Returns a failure of `s`, if one was found.

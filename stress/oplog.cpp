@@ -136,17 +136,24 @@ void set_context(std::string_view text) noexcept {
   b.context[n] = '\0';
 }
 
-void set_verdict(std::string_view text) noexcept {
+void set_verdict(std::string_view text, failure_kind kind) noexcept {
   board& b = *active_board;
   const std::size_t n = std::min(text.size(), sizeof b.verdict - 1);
   std::memcpy(b.verdict, text.data(), n);
   b.verdict[n] = '\0';
+  b.verdict_kind = kind;
   b.verdict_ready.store(true, std::memory_order_release);  // pairs with verdict()'s acquire
 }
 
 std::string verdict(const board& b) {
   // A reader in the parent after the child stopped, or in the process after the join.
   return b.verdict_ready.load(std::memory_order_acquire) ? std::string(b.verdict) : std::string();
+}
+
+std::optional<failure_kind> verdict_kind(const board& b) {
+  // acquire: as verdict()
+  if (!b.verdict_ready.load(std::memory_order_acquire)) return std::nullopt;
+  return b.verdict_kind;
 }
 
 int current_thread() noexcept {

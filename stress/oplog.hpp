@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deques/failure.hpp"
 #include "stress/history.hpp"
 
 namespace stealcheck::stress::oplog {
@@ -54,6 +55,7 @@ struct board {
   std::atomic<int> fault_thread{-1};       ///< the thread that threw or took the signal, if known
   std::atomic<bool> verdict_ready{false};  ///< set once `verdict` is written
   char verdict[256] = {};  ///< the first wrong result judged as it returned (stress/ledger.hpp)
+  failure_kind verdict_kind = failure_kind::wrong_result;  ///< its kind (with `verdict`)
   char context[256] = {};  ///< what the child was running (a lincheck scenario)
   /// Bytes the harness itself holds for the run (the stress ledger's window), which the memory
   /// ceiling does not count against the deque (stress/isolate.hpp).
@@ -85,9 +87,11 @@ void return_free_memory() noexcept;
 void set_context(std::string_view text) noexcept;
 /// Writes the first wrong result judged as it returned (truncated to fit). Thread role: at most
 /// one call per run (value_ledger keeps the first).
-void set_verdict(std::string_view text) noexcept;
+void set_verdict(std::string_view text, failure_kind kind) noexcept;
 /// The verdict written in b, or "" if none.
 std::string verdict(const board& b);
+/// The kind of the verdict written in b, or nullopt if none.
+std::optional<failure_kind> verdict_kind(const board& b);
 
 /// The number of the calling thread's last begin() (-1: it recorded nothing).
 int current_thread() noexcept;

@@ -269,7 +269,8 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
     if (r.drained > r.pushed) {
       r.ok = false;
       const auto bad = ledger.check(r.pushed);
-      r.failure = (bad ? *bad + "; " : std::string()) + "the owner's final drain popped " +
+      r.kind = bad ? bad->kind : failure_kind::value_invented;
+      r.failure = (bad ? bad->text + "; " : std::string()) + "the owner's final drain popped " +
                   std::to_string(r.drained) + " values, more than the " + std::to_string(r.pushed) +
                   " ever pushed: pop never reports empty";
       return;
@@ -277,7 +278,8 @@ void drain_and_check(D& d, std::vector<take_log>& logs, result& r) {
   }
   if (auto bad = ledger.check(r.pushed)) {
     r.ok = false;
-    r.failure = *bad;
+    r.kind = bad->kind;
+    r.failure = bad->text;
   }
 }
 

@@ -99,6 +99,7 @@ result owner_and_thieves(scenario_kind which, const config& c, int thieves, D& d
   if (!ledger.verdict().empty()) {  // the first wrong result, as it returned
     r.ok = false;
     r.failure = ledger.verdict();
+    r.kind = ledger.verdict_kind();
   }
   return r;
 }
@@ -152,6 +153,7 @@ result spsc(const config& c) {
   D d(64);
   std::atomic<bool> corrupt_seen{false};
   std::string failure;
+  failure_kind kind = failure_kind::wrong_result;
   auto owner = [&](jitter& j, take_log& log, counters& k) {
     stop_rule stop(c, k);
     for (std::uint64_t ops = 0; !stop.done(ops); ++ops) {
@@ -183,6 +185,8 @@ result spsc(const config& c) {
       log.record(s->id, me, taker_kind::steal);
       const bool in_order = !spec::ordered(c.spec) || first || s->id > last;
       if (failure.empty() && (!s->intact() || !in_order)) {
+        // a corrupt payload is a wrong result; a steal out of order, one no order explains
+        kind = s->intact() ? failure_kind::not_linearizable : failure_kind::wrong_result;
         failure =
             !s->intact()
                 ? fmt::format("value {} read with a corrupt payload (publication)", s->id)
@@ -198,6 +202,7 @@ result spsc(const config& c) {
   if (corrupt_seen.load(std::memory_order_relaxed) && r.ok) {  // after the join
     r.ok = false;
     r.failure = failure;
+    r.kind = kind;
   }
   return r;
 }
@@ -320,6 +325,7 @@ result no_starvation(const config& c) {
   for (std::size_t i = 1; i < wins.size() && r.ok; ++i) {
     if (wins[i].load(std::memory_order_relaxed) == 0) {
       r.ok = false;
+      r.kind = failure_kind::no_progress;
       r.failure = fmt::format(
           "thief {} never succeeded in {} steal attempts while the owner pushed {} values (the "
           "last {} one a millisecond)",
@@ -358,6 +364,7 @@ result destructors(const config& c) {
     const std::uint32_t n = destroyed[id].load(std::memory_order_relaxed);  // after the join
     if (n != 1) {
       r.ok = false;
+      r.kind = n == 0 ? failure_kind::leak : failure_kind::double_free;
       r.failure = n == 0 ? fmt::format("value {} never destroyed (leaked)", id)
                          : fmt::format("value {} destroyed {} times", id, n);
     }
@@ -415,6 +422,7 @@ result run_one(scenario_kind s, const config& c) {
 inline void add_part(result& total, const result& part) {
   total.ok = part.ok;
   total.failure = part.failure;
+  total.kind = part.kind;
   total.pushed += part.pushed;
   total.push_full += part.push_full;
   total.popped += part.popped;

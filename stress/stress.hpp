@@ -97,6 +97,8 @@ struct result {
   bool ok = true;
   bool skipped = false;  ///< the scenario does not apply to the variant (`failure` says why)
   std::string failure;   ///< one line naming the offending value when !ok
+  /// What failed when !ok (deques/failure.hpp).
+  failure_kind kind = failure_kind::wrong_result;
   std::uint64_t pushed = 0, push_full = 0, popped = 0, stolen = 0, steal_empty = 0, steal_abort = 0,
                 drained = 0;
   /// A run by time: the fresh deques it went on with after the first, each when the heap had

@@ -75,7 +75,8 @@ class unit_test : public ::testing::Test {
             " " + self;
       if (cell.replay)  // the program is the user's own CLI (stealcheck_add_cli), not stealcheck
         replay += "\n  or with a CLI that registers the deque: <cli> " + arguments(*cell.replay);
-      ADD_FAILURE() << cell.failure << "\n" << replay;
+      const std::string kind = cell.kind ? std::string(failure_name(*cell.kind)) : "?";
+      ADD_FAILURE() << cell.failure << "\n  failure kind: " << kind << "\n" << replay;
     }
   }
 

@@ -20,7 +20,8 @@ namespace {
 
 struct counting_binding {
   int units;
-  int failing_unit;  // -1: none
+  int failing_unit;                                     // -1: none
+  failure_kind kind = failure_kind::value_taken_twice;  // what the failing unit shows
 };
 
 const bool registered = [] {
@@ -28,7 +29,19 @@ const bool registered = [] {
   good.bind(counting_binding{3, -1});
   variant bad({.name = "aa_test_bad", .summary = "registered by this test", .known_bad = true});
   bad.bind(counting_binding{3, 1});
-  return add_variant(std::move(good)) && add_variant(std::move(bad));
+  // known-bads that declare their failure: one shows it, one shows another
+  variant right({.name = "ab_test_shows_it",
+                 .summary = "registered by this test",
+                 .known_bad = true,
+                 .must_show = {failure_kind::data_race, failure_kind::value_taken_twice}});
+  right.bind(counting_binding{3, 0});
+  variant wrong({.name = "ac_test_shows_another",
+                 .summary = "registered by this test",
+                 .known_bad = true,
+                 .must_show = {failure_kind::data_race}});
+  wrong.bind(counting_binding{3, 0, failure_kind::crash});
+  return add_variant(std::move(good)) && add_variant(std::move(bad)) &&
+         add_variant(std::move(right)) && add_variant(std::move(wrong));
 }();
 
 checker counting_checker(int* ran) {
@@ -47,6 +60,7 @@ checker counting_checker(int* ran) {
              cell.verdict = i == b->failing_unit ? cell_verdict::fail : cell_verdict::pass;
              if (cell.verdict == cell_verdict::fail) {
                cell.failure = "value 7 taken twice";
+               cell.kind = b->kind;
                cell.replay = command_line{"counting", "aa_test_bad", {}}.opt("--seed", 3);
              }
              return cell;
@@ -66,7 +80,7 @@ TEST(Registry, AVariantRegisteredAnywhereIsFoundAndOrdered) {
   EXPECT_EQ(find_variant("no_such_variant"), nullptr);
   EXPECT_THROW(require_variant("no_such_variant"), usage_error);
   const auto all = variants();
-  ASSERT_EQ(all.size(), 2u);
+  ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[0]->name(), "zz_test_good");  // correct ones first, whatever their names
   EXPECT_EQ(all[1]->name(), "aa_test_bad");
   EXPECT_EQ(select_variants("all").size(), 1u);  // "all": the correct ones
@@ -86,6 +100,7 @@ TEST(Checker, StopsAtTheFirstFailureAndSumsCounts) {
   EXPECT_EQ(bad.verdict, cell_verdict::fail);
   EXPECT_EQ(ran, 5);  // unit2 never ran
   EXPECT_EQ(bad.failure, "unit1: value 7 taken twice");
+  EXPECT_EQ(bad.kind, failure_kind::value_taken_twice);
   ASSERT_TRUE(bad.replay.has_value());
   EXPECT_EQ(bad.replay->str(), "stealcheck counting aa_test_bad --seed 3");
 }
@@ -150,6 +165,33 @@ TEST(Replay, QuotesWhatAShellWouldSplit) {
   EXPECT_EQ((command_line{"stress", "x", {}}.opt("--ops", 5).str()),
             "my-stealcheck stress x --ops 5");
   set_program_name("stealcheck");
+}
+
+// A known-bad that declares its failure is caught only by a cell that shows it: a failure of
+// another kind (here a crash where a data race is due) leaves it not caught, and verify exits 1.
+TEST(Verify, AKnownBadIsCaughtOnlyByTheFailureItDeclares) {
+  const std::string out = ::testing::TempDir() + "verify_kinds.txt";
+  auto run = [&out](const char* variant) {
+    if (std::freopen(out.c_str(), "w", stdout) == nullptr) std::_Exit(9);
+    CLI::App app;
+    int exit_code = 0;
+    int ran = 0;
+    add_verify_command(app, {counting_checker(&ran)}, exit_code);
+    const char* argv[] = {"stealcheck", "verify", variant};
+    app.parse(3, argv);
+    std::fflush(stdout);
+    std::_Exit(exit_code);
+  };
+  EXPECT_EXIT(run("ab_test_shows_it"), ::testing::ExitedWithCode(0), "");
+  std::string rows = file_text(out);
+  EXPECT_NE(rows.find("| expected failure: caught (value_taken_twice)"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("ab_test_shows_it / counting [value_taken_twice]: unit0"), std::string::npos)
+      << rows;
+  EXPECT_EXIT(run("ac_test_shows_another"), ::testing::ExitedWithCode(1), "");
+  rows = file_text(out);
+  EXPECT_NE(rows.find("| KNOWN-BAD NOT CAUGHT: failed as crash, must show data_race"),
+            std::string::npos)
+      << rows;
 }
 
 }  // namespace

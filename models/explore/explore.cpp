@@ -70,16 +70,21 @@ void client::describe_operations(std::vector<operation_span> ops) {
 }
 
 void client::check(bool ok, std::string_view what, source_loc src) {
+  check(ok, failure_kind::wrong_result, what, src);
+}
+
+void client::check(bool ok, failure_kind failure, std::string_view what, source_loc src) {
   if (ok) return;
   detail::execution& x = judging();
   if (x.tearing_down()) return;
   const char* f = src.file != nullptr ? std::strrchr(src.file, '/') : nullptr;
   // the location ends the first line: a multi-line `what` goes on below it
   const std::size_t eol = std::min(what.find('\n'), what.size());
-  x.fail(error_kind::assertion, "check failed: " + std::string(what.substr(0, eol)) + " (" +
-                                    (f != nullptr ? f + 1 : "?") + ":" + std::to_string(src.line) +
-                                    ", thread " + std::to_string(x.current()) + ")" +
-                                    std::string(what.substr(eol)));
+  x.fail(error_kind::assertion,
+         "check failed: " + std::string(what.substr(0, eol)) + " (" + (f != nullptr ? f + 1 : "?") +
+             ":" + std::to_string(src.line) + ", thread " + std::to_string(x.current()) + ")" +
+             std::string(what.substr(eol)),
+         failure);
 }
 
 void client::operation(const char* name) {

@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "deques/failure.hpp"
 #include "deques/memory.hpp"
 #include "models/graph/event.hpp"
 #include "models/graph/memory_model.hpp"
@@ -133,6 +134,10 @@ class client {
   /// the message `what` plus this execution's trace. The message's first line is `what`'s
   /// first line and the source location; further lines of `what` follow it.
   void check(bool ok, std::string_view what, source_loc src = source_loc::current());
+  /// check() naming what failed (deques/failure.hpp: a value lost, a wrong order...), which
+  /// the bug report carries (bug_report::failure; without it, a failed check is wrong_result).
+  void check(bool ok, failure_kind failure, std::string_view what,
+             source_loc src = source_loc::current());
   /// Hands the bug report this execution's operations, before a failing check (a deque
   /// client's history does, with the operations the check is about marked implicated). The
   /// report then lists the operations per thread before the events, and the events of the

@@ -17,6 +17,8 @@ void explorer::report(error_kind k, const std::string& message,
   if (!ex_.error()) stealcheck_bug_hit(std::string(error_name(k)).c_str(), message.c_str());
   bug_report b;
   b.kind = k;
+  b.failure = ex_.error() && ex_.error()->kind == k && ex_.error()->failure ? ex_.error()->failure
+                                                                            : failure_of(k);
   b.message = message;
   const cause why = explain(ex_.g, ex_.operations, k, focus);
   b.trace = trace(ex_.g, ex_.operations, opt_.full_trace, why);
@@ -178,6 +180,7 @@ void explorer::leaf() {
                            : "");
         bug_report b;
         b.kind = error_kind::bound_exceeded;
+        b.failure = failure_kind::no_progress;
         b.loop_writes = writes;
         b.message = res_.blocked_note;
         b.trace = loop_trace(ex_.g, bound_thread);

@@ -68,6 +68,7 @@ harness::checker checker(std::vector<memory_model> models) {
                                          "may not end; a deque that spins by design "
                                          "declares .spins = true): ",
                                          r.bound_hits);
+                           cell.kind = bug->failure;
                            cell.failure = fmt::format("{}: {}{}\n{}", error_name(bug->kind), cut,
                                                       bug->message, bug->trace);
                            cell.replay = replay_command(variant, cl.name, m, {}, bug->replay_token);

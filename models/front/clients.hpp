@@ -304,10 +304,11 @@ void push3_steal_destroy_at(client& c, const variant_info& info) {
   }
   const bool any = !spec::ordered(info.spec);
   const bool ok = !stolen || *stolen == 1 || (any && *stolen >= 1 && *stolen <= 3);
-  c.check(ok, ok    ? std::string()
-              : any ? harness::value_fault_text(harness::value_fault::invented, *stolen,
-                                                "the only steal took it")
-                    : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
+  c.check(ok, any ? failure_kind::value_invented : failure_kind::not_linearizable,
+          ok    ? std::string()
+          : any ? harness::value_fault_text(failure_kind::value_invented, *stolen,
+                                            "the only steal took it")
+                : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
 }
 
 /// steal_half: ring of 4 holding 1, 2; two thieves steal_into their own rings while the owner
@@ -371,9 +372,10 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   std::array<int, 5> taken{};
   auto take = [&](value v, const char* by) {
     const bool pushed = v >= 1 && v <= 4;
-    c.check(pushed, pushed ? std::string()
-                           : harness::value_fault_text(harness::value_fault::invented, v,
-                                                       std::string("taken by ") + by));
+    c.check(pushed, failure_kind::value_invented,
+            pushed ? std::string()
+                   : harness::value_fault_text(failure_kind::value_invented, v,
+                                               std::string("taken by ") + by));
     if (pushed) ++taken[static_cast<std::size_t>(v)];
   };
   if (by_a) take(*by_a, "thief A's batch steal");
@@ -386,11 +388,12 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   for (value v = 1; v <= 4; ++v) {
     const int n = taken[static_cast<std::size_t>(v)];
     const bool ok = n == 1 || (dup && n > 1);
-    c.check(ok, ok       ? std::string()
-                : n == 0 ? harness::value_fault_text(harness::value_fault::lost, v,
-                                                     "in no steal and in neither drain")
-                         : harness::value_fault_text(harness::value_fault::taken_twice, v,
-                                                     std::to_string(n) + " takes"));
+    c.check(ok, n == 0 ? failure_kind::value_lost : failure_kind::value_taken_twice,
+            ok       ? std::string()
+            : n == 0 ? harness::value_fault_text(failure_kind::value_lost, v,
+                                                 "in no steal and in neither drain")
+                     : harness::value_fault_text(failure_kind::value_taken_twice, v,
+                                                 std::to_string(n) + " takes"));
   }
 }
 

@@ -125,38 +125,41 @@ void history::describe(client& c, About&& about) const {
   c.describe_operations(std::move(spans));
 }
 
-std::optional<harness::value_fault> history::take_now(std::int64_t v) {
+std::optional<failure_kind> history::take_now(std::int64_t v) {
   const bool pushed = std::find(started_.begin(), started_.end(), v) != started_.end();
   const bool again = std::find(taken_.begin(), taken_.end(), v) != taken_.end();
   taken_.push_back(v);
-  if (!pushed) return harness::value_fault::invented;
-  if (again && !spec::allows_duplicates(spec_)) return harness::value_fault::taken_twice;
+  if (!pushed) return failure_kind::value_invented;
+  if (again && !spec::allows_duplicates(spec_)) return failure_kind::value_taken_twice;
   return std::nullopt;
 }
 
 void history::judge_taken(client& c, std::int64_t v, const deque_op& by) {
-  const std::optional<harness::value_fault> wrong = take_now(v);
+  const std::optional<failure_kind> wrong = take_now(v);
   if (!wrong) return;
   describe(c, [v](const deque_op& op) { return touches(op, v); });
-  c.check(false, harness::value_fault_text(*wrong, v,
-                                           "T" + std::to_string(by.first.thread) + ":" +
-                                               timeline::label(by) +
-                                               " returned it (judged as it returned)"));
+  c.check(
+      false, *wrong,
+      harness::value_fault_text(*wrong, v,
+                                "T" + std::to_string(by.first.thread) + ":" + timeline::label(by) +
+                                    " returned it (judged as it returned)"));
 }
 
 void history::judge_drained(client& c, std::int64_t v, std::size_t drained_so_far) {
   if (drained_so_far > started_.size()) {
     describe(c, [v](const deque_op& op) { return touches(op, v); });
-    c.check(false, "value " + std::to_string(v) + " was popped by the owner's final drain after " +
-                       std::to_string(started_.size()) +
-                       " values were ever pushed: pop never reports empty");
+    c.check(false, failure_kind::value_invented,
+            "value " + std::to_string(v) + " was popped by the owner's final drain after " +
+                std::to_string(started_.size()) +
+                " values were ever pushed: pop never reports empty");
     return;
   }
-  const std::optional<harness::value_fault> wrong = take_now(v);
+  const std::optional<failure_kind> wrong = take_now(v);
   if (!wrong) return;
   describe(c, [v](const deque_op& op) { return touches(op, v); });
-  c.check(false, harness::value_fault_text(
-                     *wrong, v, "the owner's final drain popped it (judged as it returned)"));
+  c.check(false, *wrong,
+          harness::value_fault_text(*wrong, v,
+                                    "the owner's final drain popped it (judged as it returned)"));
 }
 
 void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
@@ -170,16 +173,16 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
   std::sort(count.begin(), count.end());
   count.erase(std::unique(count.begin(), count.end()), count.end());
   // a failed check about value v: the report marks the operations that pushed or took it
-  auto fail_about = [&](std::int64_t v, harness::value_fault f) {
+  auto fail_about = [&](std::int64_t v, failure_kind f) {
     describe(c, [v](const deque_op& op) { return touches(op, v); });
-    c.check(false, harness::value_fault_text(f, v));
+    c.check(false, f, harness::value_fault_text(f, v));
   };
   auto take = [&](std::int64_t v) {
     const auto it =
         std::lower_bound(count.begin(), count.end(), std::pair<std::int64_t, int>{v, 0});
-    if (it == count.end() || it->first != v) return fail_about(v, harness::value_fault::invented);
+    if (it == count.end() || it->first != v) return fail_about(v, failure_kind::value_invented);
     if (++it->second > 1 && !spec::allows_duplicates(spec_))
-      fail_about(v, harness::value_fault::taken_twice);
+      fail_about(v, failure_kind::value_taken_twice);
   };
   for (const deque_op& op : ops_) {
     if (const auto v = op.taken()) take(*v);
@@ -190,7 +193,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
   for (const std::int64_t v : drained)
     take(v);
   for (const auto& [v, k] : count)
-    if (k == 0) fail_about(v, harness::value_fault::lost);
+    if (k == 0) fail_about(v, failure_kind::value_lost);
   // past 64 operations (the search's bitmask sets) the values alone are judged: taken twice,
   // invented, lost (above), and each result as it returned (judge_taken)
   if (ops_.size() > max_linearized_ops) return;
@@ -231,7 +234,7 @@ void history::check_all(client& c, const std::vector<std::int64_t>& pushed,
         if (&ops_[k] == &op) return true;
       return false;
     });
-    c.check(false, what);
+    c.check(false, failure_kind::not_linearizable, what);
   }
 }
 

@@ -98,7 +98,7 @@ class history {
   template <class About>
   void describe(client& c, About&& about) const;
   // Records v as taken: nullopt when that is legal, else the fault (harness/verdict.hpp).
-  std::optional<harness::value_fault> take_now(std::int64_t v);
+  std::optional<failure_kind> take_now(std::int64_t v);
   // Fails at once when `v`, returned by `by`, was never pushed or was already taken.
   void judge_taken(client& c, std::int64_t v, const deque_op& by);
   spec::spec_kind spec_;

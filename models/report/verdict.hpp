@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deques/failure.hpp"
 #include "models/graph/event.hpp"
 
 namespace stealcheck::model {
@@ -55,6 +56,34 @@ constexpr std::string_view error_name(error_kind k) noexcept {
   return "?";
 }
 
+/// The failure kind a bug of kind k shows (deques/failure.hpp), when the client's check named
+/// none: a failed check is a wrong result, a cut loop no progress; nondeterminism and a bad
+/// replay are errors of the client or its caller, not failures of the code under test (nullopt).
+constexpr std::optional<failure_kind> failure_of(error_kind k) noexcept {
+  switch (k) {
+    case error_kind::assertion:
+      return failure_kind::wrong_result;
+    case error_kind::data_race:
+      return failure_kind::data_race;
+    case error_kind::use_after_free:
+      return failure_kind::use_after_free;
+    case error_kind::double_free:
+      return failure_kind::double_free;
+    case error_kind::leak:
+      return failure_kind::leak;
+    case error_kind::deadlock:
+      return failure_kind::deadlock;
+    case error_kind::exception:
+      return failure_kind::exception;
+    case error_kind::bound_exceeded:
+      return failure_kind::no_progress;
+    case error_kind::nondeterminism:
+    case error_kind::bad_replay:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 /// One operation of a failing execution as its client names it (a deque client: "push(1)",
 /// "pop -> 2"): the events first..last of one thread, and whether the failed check is about
 /// it (client::describe_operations).
@@ -78,6 +107,10 @@ struct bug_report {
   /// bound_exceeded: the cut loop writes (a store or an RMW in its last events), so it is no
   /// spin that waits for another thread.
   bool loop_writes = false;
+  /// What failed, in the closed kinds every checker shares: the kind the failed check named
+  /// (client::check with a failure_kind), else failure_of(kind); nullopt for an error of the
+  /// client or its caller (nondeterminism, a bad replay).
+  std::optional<failure_kind> failure{};
 };
 
 /// Executions below nodes of the exploration tree, each node named by its path from the root

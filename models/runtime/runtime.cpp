@@ -254,9 +254,9 @@ void execution::teardown_op_made() {
   std::_Exit(2);
 }
 
-void execution::fail(error_kind k, std::string message) {
+void execution::fail(error_kind k, std::string message, std::optional<failure_kind> failure) {
   if (!error_ && !tearing_down_) {
-    error_ = error_state{k, std::move(message)};
+    error_ = error_state{k, std::move(message), failure};
     stealcheck_bug_hit(std::string(error_name(k)).c_str(), error_->message.c_str());
   }
   park();

@@ -83,6 +83,7 @@ struct unwind_request {};
 struct error_state {
   error_kind kind = error_kind::assertion;
   std::string message;
+  std::optional<failure_kind> failure{};  ///< named by the failed check (client::check), if any
 };
 
 struct progress_slot;  // models/runtime/watchdog.hpp
@@ -211,7 +212,8 @@ class execution {
     return t < g.threads.size() && c > 0 && c <= g.threads[t].size() ? &g.threads[t][c - 1]
                                                                      : nullptr;
   }
-  [[noreturn]] void fail(error_kind k, std::string message);
+  [[noreturn]] void fail(error_kind k, std::string message,
+                         std::optional<failure_kind> failure = std::nullopt);
   /// Counts an operation (atomic or non-atomic access, fence, spin_assume) the calling
   /// fiber makes while it is unwound. Destructors run then,
   /// on the state of an unfinished run (a deque torn mid-operation), and one that loops over

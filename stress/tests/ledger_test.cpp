@@ -31,7 +31,13 @@ struct run {
   void take(std::uint64_t id, std::uint32_t thread, taker_kind how = taker_kind::steal) {
     logs[thread].record(id, thread, how, thread == 0 ? pushed_ : value_ledger::no_bound);
   }
-  std::optional<std::string> check() { return ledger.check(pushed_); }
+  // The text of check()'s fault; its kind is kept in `kind`.
+  std::optional<std::string> check() {
+    const std::optional<harness::fault> f = ledger.check(pushed_);
+    kind = f ? std::optional(f->kind) : std::nullopt;
+    return f ? std::optional(f->text) : std::nullopt;
+  }
+  std::optional<failure_kind> kind;
   std::uint64_t pushed_ = 0;
 };
 
@@ -53,6 +59,7 @@ TEST(Ledger, NamesADuplicateAsItReturns) {
   r.take(1, 2);
   EXPECT_EQ(r.ledger.verdict(),
             "value 1 was taken twice: owner pop, then thief 2 steal (judged as it returned)");
+  EXPECT_EQ(r.ledger.verdict_kind(), failure_kind::value_taken_twice);
 }
 
 TEST(Ledger, NamesALoss) {
@@ -61,6 +68,7 @@ TEST(Ledger, NamesALoss) {
   r.take(0, 0, taker_kind::pop);
   r.take(2, 0, taker_kind::drain);
   EXPECT_EQ(r.check(), "value 1 was lost: pushed, never taken, not in the final drain");
+  EXPECT_EQ(r.kind, failure_kind::value_lost);
 }
 
 TEST(Ledger, NamesAnInvention) {
@@ -70,6 +78,7 @@ TEST(Ledger, NamesAnInvention) {
   EXPECT_EQ(r.check(),
             "value 7 was never pushed (invented): taken by thief 1 steal_into when 3 values were "
             "pushed");
+  EXPECT_EQ(r.kind, failure_kind::value_invented);
 }
 
 TEST(Ledger, NamesAnOwnerInventionAsItReturns) {

@@ -30,7 +30,8 @@ std::string failures_of(const harness::variant& v, std::size_t& units) {
       const harness::check_cell cell = u.run(o);
       if (cell.verdict != harness::cell_verdict::fail) continue;
       EXPECT_TRUE(cell.replay.has_value()) << u.name;
-      text += c.name + "_" + u.name + ": " + cell.failure +
+      const std::string kind = cell.kind ? std::string(failure_name(*cell.kind)) : "?";
+      text += c.name + "_" + u.name + " [" + kind + "]: " + cell.failure +
               "\n  replay: " + (cell.replay ? cell.replay->str() : "") + "\n";
     }
   }
@@ -44,13 +45,13 @@ TEST(ConformanceSuite, CatchesAKnownBadDequeNamingTheValue) {
   const std::string text = failures_of(bad, units);
   EXPECT_GT(units, 10u);
   // the model clients under RC11 read a slot the push did not publish: a value never pushed
-  EXPECT_NE(text.find("model_push2_pop_steal2_rc11: "), std::string::npos) << text;
+  EXPECT_NE(text.find("model_push2_pop_steal2_rc11 [value_invented]: "), std::string::npos) << text;
   EXPECT_NE(text.find("never pushed"), std::string::npos) << text;
   EXPECT_NE(text.find("--replay"), std::string::npos) << text;
   // under SC every execution is sequentially consistent: the missing fence cannot show
-  EXPECT_EQ(text.find("_sc: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("_sc ["), std::string::npos) << text;
   // fuzz_rc11 draws it in a generated scenario, minimized, with the command that repeats it
-  EXPECT_NE(text.find("fuzz_rc11: in execution"), std::string::npos) << text;
+  EXPECT_NE(text.find("fuzz_rc11 [value_invented]: in execution"), std::string::npos) << text;
   EXPECT_NE(text.find("minimized to prefix ["), std::string::npos) << text;
   EXPECT_NE(text.find("fuzz chase_lev_no_push_fence --scenario"), std::string::npos) << text;
 }
@@ -76,6 +77,7 @@ TEST(ConformanceSuite, ADequeThatThrowsOnAThreadIsAFailureNamingTheException) {
     EXPECT_NE(cell.failure.find("threw std::runtime_error: steal is not implemented"),
               std::string::npos)
         << c.name << ": " << cell.failure;
+    EXPECT_EQ(cell.kind, failure_kind::exception) << c.name;  // through the isolated child
   }
 }
 

@@ -23,12 +23,14 @@ using scheduler::model_clients::add_clients;
 template <class Ec, class Js, class Is = scheduler::inject_sites,
           class Wake = scheduler::inject_wake_strict>
 harness::variant sched_variant(std::string_view name, std::string_view summary,
-                               std::string_view bad_reason, bool all_deques) {
+                               std::string_view bad_reason, bool all_deques,
+                               failure_set must_show = {}) {
   variant_info info;
   info.name = name;
   info.summary = summary;
   info.known_bad = !bad_reason.empty();
   info.known_bad_reason = bad_reason;
+  info.must_show = must_show;
   info.values = value_support::scalar;
   info.backends = backend_support::model_only;
   info.sites = sites_of<scheduler::model_clients::sched_sites<Ec, Js, Is>>();
@@ -56,32 +58,35 @@ const bool sched_registered =
         true)) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites_relaxed, scheduler::join_sites>(
         "sched_ec_relaxed", "KNOWN-BAD sched",
-        "event count RMWs relaxed: a sleeper misses shutdown (lost wake-up)", false)) &&
+        "event count RMWs relaxed: a sleeper misses shutdown (lost wake-up)", false,
+        {failure_kind::deadlock})) &&
     harness::add_variant(
         sched_variant<scheduler::event_count_sites, scheduler::join_sites_relaxed_done>(
             "sched_done_relaxed", "KNOWN-BAD sched",
-            "stolen task's done flag stored relaxed: the joiner reads results unordered", false)) &&
+            "stolen task's done flag stored relaxed: the joiner reads results unordered", false,
+            {failure_kind::data_race})) &&
     harness::add_variant(
         sched_variant<scheduler::event_count_sites, scheduler::join_sites_relaxed_arrive>(
             "sched_arrive_relaxed", "KNOWN-BAD sched",
             "stolen group task's count decrement relaxed: the spawner reads results unordered",
-            false)) &&
+            false, {failure_kind::data_race})) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
                                        scheduler::inject_sites, scheduler::inject_wake_hint>(
         "sched_inject_hint", "KNOWN-BAD sched",
-        "injected work announced with hint_one: a parking worker misses it (lost wake-up)",
-        false)) &&
+        "injected work announced with hint_one: a parking worker misses it (lost wake-up)", false,
+        {failure_kind::deadlock})) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
                                        scheduler::inject_sites_relaxed_notify>(
         "sched_external_relaxed", "KNOWN-BAD sched",
-        "outside wait's epoch bump relaxed: the caller misses the completion", false)) &&
+        "outside wait's epoch bump relaxed: the caller misses the completion", false,
+        {failure_kind::deadlock})) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
                                        scheduler::inject_sites,
                                        scheduler::inject_wake_unless_searching>(
         "sched_search_skip", "KNOWN-BAD sched",
         "injected work announced only when nobody searches, on a relaxed count of searchers: the "
         "last searcher parks past it (lost wake-up)",
-        false));
+        false, {failure_kind::deadlock}));
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0
