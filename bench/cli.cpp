@@ -15,7 +15,7 @@
 
 #include "bench/runner.hpp"
 #include "bench/runtimes.hpp"
-#include "harness/cli.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
 
 namespace stealcheck::bench {
 namespace {

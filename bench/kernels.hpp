@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "bench/uts_tree.hpp"
-#include "harness/random.hpp"
+#include "stealcheck/detail/harness/random.hpp"
 
 namespace stealcheck::bench {
 

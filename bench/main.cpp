@@ -1,7 +1,7 @@
 // bench/main.cpp: a standalone driver, `stealcheck_bench bench [options]`, for the CTest smoke
 // run (`stealcheck bench` is the same command inside the main tool).
 #include "bench/cli.hpp"
-#include "harness/cli.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"stealcheck benchmarks"};

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::bench {
 

@@ -14,8 +14,8 @@
 
 #include "bench/runner.hpp"
 #include "bench/runtimes.hpp"
-#include "harness/errors.hpp"
-#include "harness/replay.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 namespace stealcheck::bench {
 namespace {

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "bench/runtimes.hpp"
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::bench {
 namespace {

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "bench/kernels.hpp"
-#include "harness/progress.hpp"
 #include "scheduler/task.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
 
 namespace stealcheck::bench {
 

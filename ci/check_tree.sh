@@ -4,6 +4,8 @@
 #  - includes run downward only: deques, oracle < harness < models < stress, scheduler <
 #    litmus, bench, include < testing, tools; inside models/, graph < report < runtime <
 #    explore < divide < front; examples/ includes only the installed <stealcheck/...> headers;
+#  - the installed layers (deques, oracle, harness, models, stress) are included as
+#    "stealcheck/detail/<layer>/..." everywhere;
 #  - no two files include each other.
 # Prints one line per violation; exit 1 if there is any.
 set -uo pipefail
@@ -12,6 +14,10 @@ python3 - <<'PY'
 import os, re, sys
 level = {"deques": 0, "oracle": 0, "harness": 1, "models": 2, "stress": 3, "scheduler": 3,
          "litmus": 4, "bench": 4, "include": 4, "testing": 5, "tools": 5}
+# The layers installed under include/stealcheck/detail/ (include/stealcheck/detail/ links to them
+# here): everything includes them as "stealcheck/detail/<layer>/...", so that once installed
+# nothing but <stealcheck/...> is on a user's include path.
+installed = {"deques", "oracle", "harness", "models", "stress"}
 model_layer = {"graph": 0, "report": 1, "runtime": 2, "explore": 3, "divide": 4, "front": 5}
 bad = []
 edges = {}
@@ -29,10 +35,19 @@ for top in list(level) + ["examples", "ci", "cmake", ".ci"]:
             for inc in re.findall(r'#include\s+"([^"]+)"', open(path, encoding="utf-8").read()):
                 first = inc.split("/")[0]
                 if top == "examples":
-                    if first in level or first == "stealcheck":
+                    # its own headers (examples/deques/ is a folder of the example project's) or
+                    # the installed <stealcheck/...>, never stealcheck's internals
+                    own = any(os.path.exists(os.path.join(d, inc))
+                              for d in (root, "examples", os.path.dirname(root)))
+                    if inc.startswith("stealcheck/") or (first in level and not own):
                         bad.append(f"{path}: includes \"{inc}\" (examples/ use the installed <stealcheck/...> only)")
                     continue
-                if first == "stealcheck":  # <stealcheck/...> spelled with quotes: include/
+                if first in installed:
+                    bad.append(f"{path}: includes \"{inc}\" (an installed layer is \"stealcheck/detail/{inc}\")")
+                if inc.startswith("stealcheck/detail/"):  # an installed layer's header
+                    inc = inc[len("stealcheck/detail/"):]
+                    first = inc.split("/")[0]
+                elif first == "stealcheck":  # <stealcheck/...> spelled with quotes: include/
                     first, inc = "include", "include/" + inc
                 if first not in level:
                     continue

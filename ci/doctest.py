@@ -113,13 +113,13 @@ def shell(command, stealcheck, timeout=600):
 def compile_cpp(text, cxx):
     with tempfile.TemporaryDirectory(prefix="doctest-cpp-") as d:
         with open(os.path.join(d, "my_deque.hpp"), "w") as f:
-            f.write('#pragma once\n#include "deques/chase_lev.hpp"\n'
+            f.write('#pragma once\n#include "stealcheck/detail/deques/chase_lev.hpp"\n'
                     "template <class T, class Mem>\n"
                     "using my_deque = stealcheck::chase_lev<T, Mem>;\n")
         src = os.path.join(d, "block.cpp")
         with open(src, "w") as f:
             f.write(text + "\n")
-        p = subprocess.run([cxx, "-std=c++20", "-fsyntax-only", "-I", d, "-I", ROOT, "-I",
+        p = subprocess.run([cxx, "-std=c++20", "-fsyntax-only", "-I", d, "-I",
                             os.path.join(ROOT, "include"), src],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         return p.returncode, p.stdout

@@ -53,8 +53,12 @@ public=$(cd "$prefix/include/stealcheck" && ls -p | grep -v / | sort | tr '\n' '
 [ "$public" = "atomic.hpp cli.hpp deque.hpp model.hpp register.hpp testing.hpp " ] ||
   fail "the public headers are not exactly the six documented ones: $public"
 test -f "$prefix/include/stealcheck/detail/deques/deque.hpp" || fail "no internal headers in detail/"
-# examples/ (and its case studies) include only public headers: it compiles against them alone.
-if grep -rnE '#include ["<](stealcheck/detail|deques|harness|models|stress|oracle)/' examples/; then
+# Nothing but stealcheck/ under include/: a user's include path gets no generic folder.
+[ "$(ls "$prefix/include")" = "stealcheck" ] || fail "include/ holds more than stealcheck/: $(ls "$prefix/include")"
+# examples/ (and its case studies) include only public headers: it compiles against them alone,
+# and its own deques/ folder (examples/deques/deque.hpp, named as an internal header of
+# stealcheck's) does not clash with stealcheck's internals.
+if grep -rnE '#include ["<]stealcheck/detail/' examples/; then
   fail "examples/ includes an internal header"
 fi
 
@@ -65,6 +69,9 @@ rc=$?
 [ "$rc" -ne 0 ] || fail "ctest passed although the buggy deque is among the tests"
 if grep -qE -- "-I$PWD( |/include)" "$work/build/compile_commands.json"; then
   fail "the example compiled against the source tree"
+fi
+if grep -qE -- "(-I|-isystem )[^ ]*/include/stealcheck" "$work/build/compile_commands.json"; then
+  fail "the package put a folder inside include/stealcheck/ on the example's include path"
 fi
 # The report as a CI system reads it: every correct deque's test passed; the buggy deque's
 # (buggy.*) failed, the failure naming the value, its kind and a replay command.

@@ -16,8 +16,9 @@ files=("$@")
   files=(deques/tests/registry_test.cpp deques/tests/sequential_test.cpp harness/tests/linearize_test.cpp)
 command -v clang-tidy >/dev/null || { echo "ci/tidy.sh: error: clang-tidy not found (bash ci/install-deps.sh)" >&2; exit 2; }
 [ -f "$build/compile_commands.json" ] || { echo "ci/tidy.sh: error: no $build/compile_commands.json (configure the preset first)" >&2; exit 2; }
-out=$(clang-tidy -p "$build" --quiet --header-filter="$PWD/deques/" "${files[@]}" 2>&1)
-findings=$(grep -E '(error|warning): .*\[[a-z]' <<<"$out" | sed "s|^$PWD/||" | sort -u)
+# (the deques are included as stealcheck/detail/deques/..., which links to deques/ here)
+out=$(clang-tidy -p "$build" --quiet --header-filter="$PWD/(include/stealcheck/detail/)?deques/" "${files[@]}" 2>&1)
+findings=$(grep -E '(error|warning): .*\[[a-z]' <<<"$out" | sed -e "s|^$PWD/||" -e "s|^include/stealcheck/detail/||" | sort -u)
 if [ -n "$findings" ]; then
   echo "$findings"
   echo "ci/tidy.sh: $(wc -l <<<"$findings") finding(s) in ${#files[@]} translation units"

@@ -17,7 +17,9 @@ set(STEALCHECK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/stealcheck)
 # Headers: the public ones, include/stealcheck/*.hpp (what they document is the stable
 # surface), and under include/stealcheck/detail/ every header they include: internal, free to
 # change between versions, never included by a user directly.
-install(DIRECTORY include/stealcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# (include/stealcheck/detail/ holds links to the layers' folders here: installed as the folders.)
+install(DIRECTORY include/stealcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN "detail" EXCLUDE)
 foreach(dir deques harness oracle models stress)
   install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/stealcheck/detail/${dir}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "tests" EXCLUDE PATTERN "bench" EXCLUDE)

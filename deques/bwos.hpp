@@ -74,10 +74,10 @@
 #include <utility>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
-#include "deques/slot.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/slot.hpp"
 
 namespace stealcheck {
 

@@ -47,11 +47,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
-#include "deques/ring.hpp"
-#include "deques/slot.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/ring.hpp"
+#include "stealcheck/detail/deques/slot.hpp"
 
 namespace stealcheck {
 

@@ -47,10 +47,10 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
-#include "deques/ring.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/ring.hpp"
 
 namespace stealcheck {
 

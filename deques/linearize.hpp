@@ -48,7 +48,7 @@
 #include <utility>
 #include <vector>
 
-#include "deques/spec.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
 
 namespace stealcheck::linearize {
 

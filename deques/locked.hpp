@@ -17,9 +17,9 @@
 #include <string_view>
 #include <utility>
 
-#include "deques/deque.hpp"
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck {
 

@@ -14,8 +14,8 @@
 #include <mutex>
 #include <optional>
 
-#include "deques/deque.hpp"
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::detail {
 

@@ -12,21 +12,21 @@
 #include <string_view>
 #include <type_traits>
 
-#include "deques/abp.hpp"
-#include "deques/bwos.hpp"
-#include "deques/chase_lev.hpp"
-#include "deques/crossbeam.hpp"
-#include "deques/dotnet.hpp"
-#include "deques/fjp.hpp"
-#include "deques/go.hpp"
-#include "deques/idempotent.hpp"
-#include "deques/locked.hpp"
-#include "deques/memory.hpp"
-#include "deques/split.hpp"
-#include "deques/steal_half.hpp"
-#include "deques/the.hpp"
-#include "deques/tokio.hpp"
-#include "deques/variant.hpp"
+#include "stealcheck/detail/deques/abp.hpp"
+#include "stealcheck/detail/deques/bwos.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/crossbeam.hpp"
+#include "stealcheck/detail/deques/dotnet.hpp"
+#include "stealcheck/detail/deques/fjp.hpp"
+#include "stealcheck/detail/deques/go.hpp"
+#include "stealcheck/detail/deques/idempotent.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/split.hpp"
+#include "stealcheck/detail/deques/steal_half.hpp"
+#include "stealcheck/detail/deques/the.hpp"
+#include "stealcheck/detail/deques/tokio.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
 
 namespace stealcheck {
 

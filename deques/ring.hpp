@@ -16,8 +16,8 @@
 #include <cassert>
 #include <cstdint>
 
-#include "deques/memory.hpp"
-#include "deques/slot.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/slot.hpp"
 
 namespace stealcheck::detail {
 

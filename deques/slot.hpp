@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::detail {
 

@@ -56,7 +56,7 @@
 #include <utility>
 #include <vector>
 
-#include "deques/deque.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
 
 namespace stealcheck::spec {
 

@@ -52,9 +52,9 @@
 #include <string_view>
 #include <utility>
 
-#include "deques/deque.hpp"
-#include "deques/memory.hpp"
-#include "deques/ring.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/ring.hpp"
 
 namespace stealcheck {
 

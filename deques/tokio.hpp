@@ -87,11 +87,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/deque.hpp"
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
-#include "deques/overflow_queue.hpp"
-#include "deques/slot.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/overflow_queue.hpp"
+#include "stealcheck/detail/deques/slot.hpp"
 
 namespace stealcheck {
 

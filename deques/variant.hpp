@@ -13,9 +13,9 @@
 #include <span>
 #include <string_view>
 
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
-#include "deques/spec.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
 
 namespace stealcheck {
 

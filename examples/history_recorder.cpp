@@ -1,6 +1,6 @@
 // history_recorder.cpp: a program that records a history of its own deque for
 // `stealcheck lincheck --history FILE` (the format: stealcheck's docs/history-format.md).
-// Nothing of stealcheck runs here: the deque is legacy_deque.hpp with plain std::atomic (as
+// Nothing of stealcheck runs here: the deque is deques/legacy_deque.hpp with plain std::atomic (as
 // compiled natively), the threads are std::threads, and the file is written by hand. Any program
 // in any language can record the same way.
 //
@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "legacy_deque.hpp"
+#include "deques/legacy_deque.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // ones, under `list`, `verify`, `model`, `lincheck` and `stress`.
 #include <stealcheck/register.hpp>
 
-#include "ws_deque.hpp"
+#include "deques/ws_deque.hpp"
 
 namespace {
 template <class T, class Mem>

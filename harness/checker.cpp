@@ -1,5 +1,5 @@
 // harness/checker.cpp: see checker.hpp.
-#include "harness/checker.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
 
 #include <signal.h>
 #include <unistd.h>

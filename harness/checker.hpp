@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "deques/failure.hpp"
-#include "harness/errors.hpp"
-#include "harness/progress.hpp"
-#include "harness/registry.hpp"
-#include "harness/replay.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 namespace stealcheck::harness {
 

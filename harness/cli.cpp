@@ -1,5 +1,5 @@
 // harness/cli.cpp: run_cli, `list`, `verify` (see cli.hpp).
-#include "harness/cli.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/checker.hpp"
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::harness {
 

@@ -1,5 +1,5 @@
 // harness/progress.cpp: the status line of a long command (harness/progress.hpp).
-#include "harness/progress.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

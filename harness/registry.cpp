@@ -1,12 +1,12 @@
 // harness/registry.cpp: see registry.hpp.
-#include "harness/registry.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
-#include "harness/errors.hpp"
-#include "harness/replay.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 namespace stealcheck::harness {
 namespace {

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "deques/variant.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
 
 namespace stealcheck::harness {
 

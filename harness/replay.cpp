@@ -1,5 +1,5 @@
 // harness/replay.cpp: see replay.hpp.
-#include "harness/replay.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 #include <algorithm>
 

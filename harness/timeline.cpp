@@ -1,5 +1,5 @@
 // harness/timeline.cpp: text and SVG timelines (see timeline.hpp).
-#include "harness/timeline.hpp"
+#include "stealcheck/detail/harness/timeline.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

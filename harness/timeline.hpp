@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/linearize.hpp"
-#include "deques/spec.hpp"
+#include "stealcheck/detail/deques/linearize.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
 
 namespace stealcheck::timeline {
 

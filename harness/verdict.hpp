@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "deques/failure.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
 
 namespace stealcheck::harness {
 

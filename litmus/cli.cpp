@@ -4,8 +4,8 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/cli.hpp"
 #include "litmus/suite.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
 
 namespace stealcheck::litmus {
 

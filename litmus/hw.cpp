@@ -13,9 +13,9 @@
 #include <sstream>
 #include <thread>
 
-#include "harness/replay.hpp"
 #include "litmus/hw_test.hpp"
 #include "litmus/reference.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 namespace stealcheck::litmus {
 namespace {

@@ -1,7 +1,7 @@
 // litmus/main.cpp: `stealcheck-litmus`, the litmus subcommand as a standalone program (for the
 // test suite; `stealcheck litmus` is the same command inside the main tool).
-#include "harness/cli.hpp"
 #include "litmus/cli.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"stealcheck-litmus: herd7-format C litmus tests"};

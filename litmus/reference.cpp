@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "oracle/enumerate.hpp"
+#include "stealcheck/detail/oracle/enumerate.hpp"
 
 namespace stealcheck::litmus {
 namespace {

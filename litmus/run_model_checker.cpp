@@ -5,7 +5,7 @@
 // first and reads the final values after joining them: those are events of thread 0, after
 // the join, and add no executions (docs/rc11-oracle.md).
 #include "litmus/run_model.hpp"
-#include "models/explore/explore.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
 
 namespace stealcheck::litmus {
 namespace {

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "harness/progress.hpp"
-#include "harness/replay.hpp"
 #include "litmus/hw.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 namespace stealcheck::litmus {
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 // oracle/axioms.cpp: RC11 and SC consistency of candidate executions (see axioms.hpp).
-#include "oracle/axioms.hpp"
+#include "stealcheck/detail/oracle/axioms.hpp"
 
 namespace stealcheck::oracle {
 namespace {

@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "oracle/execution.hpp"
+#include "stealcheck/detail/oracle/execution.hpp"
 
 namespace stealcheck::oracle {
 

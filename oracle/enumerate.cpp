@@ -1,5 +1,5 @@
 // oracle/enumerate.cpp: the brute-force enumerator (see enumerate.hpp).
-#include "oracle/enumerate.hpp"
+#include "stealcheck/detail/oracle/enumerate.hpp"
 
 #include <algorithm>
 #include <set>

@@ -26,7 +26,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "oracle/axioms.hpp"
+#include "stealcheck/detail/oracle/axioms.hpp"
 
 namespace stealcheck::oracle {
 

@@ -1,5 +1,5 @@
 // oracle/execution.cpp: program order of a candidate execution (see execution.hpp).
-#include "oracle/execution.hpp"
+#include "stealcheck/detail/oracle/execution.hpp"
 
 namespace stealcheck::oracle {
 

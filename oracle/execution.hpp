@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "oracle/relation.hpp"
+#include "stealcheck/detail/oracle/relation.hpp"
 
 namespace stealcheck::oracle {
 

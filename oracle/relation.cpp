@@ -1,5 +1,5 @@
 // oracle/relation.cpp: relation algebra over bit matrices (see relation.hpp).
-#include "oracle/relation.hpp"
+#include "stealcheck/detail/oracle/relation.hpp"
 
 #include <algorithm>
 #include <utility>

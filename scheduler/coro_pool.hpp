@@ -31,11 +31,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/deque.hpp"
 #include "scheduler/coro_task.hpp"
 #include "scheduler/frame_arena.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/pool.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
 
 namespace stealcheck::scheduler {
 

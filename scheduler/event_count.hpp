@@ -40,7 +40,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::scheduler {
 

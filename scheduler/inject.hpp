@@ -38,9 +38,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/memory.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/task.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::scheduler {
 

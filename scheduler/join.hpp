@@ -32,7 +32,7 @@
 #include <string_view>
 #include <utility>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::scheduler {
 

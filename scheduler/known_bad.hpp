@@ -12,10 +12,10 @@
 #include <atomic>
 #include <string_view>
 
-#include "deques/memory.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::scheduler {
 

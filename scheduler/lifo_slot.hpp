@@ -38,8 +38,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/deque.hpp"
-#include "deques/slot.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/slot.hpp"
 
 namespace stealcheck::scheduler {
 

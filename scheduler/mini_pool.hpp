@@ -45,8 +45,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/deque.hpp"
-#include "deques/memory.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/fork_join.hpp"
 #include "scheduler/inject.hpp"
@@ -54,6 +52,8 @@
 #include "scheduler/pool.hpp"
 #include "scheduler/search.hpp"
 #include "scheduler/task.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::scheduler {
 

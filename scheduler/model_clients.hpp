@@ -44,14 +44,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "models/runtime/memory.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
 #include "scheduler/mini_pool.hpp"
 #include "scheduler/search.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::scheduler::model_clients {
 

@@ -48,7 +48,6 @@
 #include <utility>
 #include <vector>
 
-#include "deques/deque.hpp"
 #include "scheduler/event_count.hpp"
 #include "scheduler/frame_arena.hpp"
 #include "scheduler/inject.hpp"
@@ -56,6 +55,7 @@
 #include "scheduler/lifo_slot.hpp"
 #include "scheduler/pool_options.hpp"
 #include "scheduler/task.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
 
 namespace stealcheck::scheduler {
 

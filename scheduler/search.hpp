@@ -38,7 +38,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::scheduler {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <iterator>
 
-#include "harness/random.hpp"
+#include "stealcheck/detail/harness/random.hpp"
 
 namespace stealcheck::scheduler {
 

@@ -16,20 +16,20 @@
 
 #include <string_view>
 
-#include "deques/abp.hpp"
-#include "deques/bwos.hpp"
-#include "deques/chase_lev.hpp"
-#include "deques/crossbeam.hpp"
-#include "deques/dotnet.hpp"
-#include "deques/fjp.hpp"
-#include "deques/locked.hpp"
-#include "deques/split.hpp"
-#include "deques/steal_half.hpp"
-#include "deques/the.hpp"
 #include "scheduler/coro_pool.hpp"
 #include "scheduler/fork_join.hpp"
 #include "scheduler/lifo_slot.hpp"
 #include "scheduler/pool.hpp"
+#include "stealcheck/detail/deques/abp.hpp"
+#include "stealcheck/detail/deques/bwos.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/crossbeam.hpp"
+#include "stealcheck/detail/deques/dotnet.hpp"
+#include "stealcheck/detail/deques/fjp.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/deques/split.hpp"
+#include "stealcheck/detail/deques/steal_half.hpp"
+#include "stealcheck/detail/deques/the.hpp"
 
 namespace stealcheck::scheduler {
 

@@ -13,11 +13,11 @@
 #include <cstdint>
 #include <functional>
 
-#include "harness/checker.hpp"
-#include "harness/registry.hpp"
-#include "stress/lin_model.hpp"
-#include "stress/lin_native.hpp"
-#include "stress/run.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/stress/lin_model.hpp"
+#include "stealcheck/detail/stress/lin_native.hpp"
+#include "stealcheck/detail/stress/run.hpp"
 
 namespace stealcheck::stress {
 

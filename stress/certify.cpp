@@ -1,5 +1,5 @@
 // stress/certify.cpp: `stealcheck certify` (certify.hpp).
-#include "stress/certify.hpp"
+#include "stealcheck/detail/stress/certify.hpp"
 
 #include <fmt/format.h>
 
@@ -16,15 +16,15 @@
 #include <thread>
 #include <vector>
 
-#include "harness/cli.hpp"
-#include "harness/errors.hpp"
-#include "harness/progress.hpp"
-#include "harness/registry.hpp"
-#include "harness/replay.hpp"
-#include "models/front/run_json.hpp"
-#include "stress/bind.hpp"
-#include "stress/fuzz_campaign.hpp"
-#include "stress/lin_model.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
+#include "stealcheck/detail/models/front/run_json.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/fuzz_campaign.hpp"
+#include "stealcheck/detail/stress/lin_model.hpp"
 
 namespace stealcheck::stress::certify {
 namespace {

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace CLI {
 class App;

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "stress/bind.hpp"
-#include "stress/isolate.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/isolate.hpp"
 
 namespace stealcheck::stress {
 namespace {

@@ -2,7 +2,7 @@
 //
 // stealcheck stress <variant|all> [--threads N] [--ops N | --seconds S] [--seed S] [--scenario S]
 //                   [--save-history FILE] [--memory-limit MB]
-#include "harness/cli.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
 
 #include <fmt/format.h>
 
@@ -15,14 +15,14 @@
 #include <thread>
 #include <vector>
 
-#include "harness/registry.hpp"
-#include "harness/replay.hpp"
-#include "stress/bind.hpp"
-#include "stress/cli.hpp"
-#include "stress/history_file.hpp"
-#include "stress/isolate.hpp"
-#include "stress/lincheck.hpp"
-#include "stress/oplog.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/cli.hpp"
+#include "stealcheck/detail/stress/history_file.hpp"
+#include "stealcheck/detail/stress/isolate.hpp"
+#include "stealcheck/detail/stress/lincheck.hpp"
+#include "stealcheck/detail/stress/oplog.hpp"
 
 namespace stealcheck::stress {
 namespace {

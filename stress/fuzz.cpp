@@ -1,5 +1,5 @@
 // stress/fuzz.cpp: `stealcheck fuzz` (see fuzz.hpp).
-#include "stress/fuzz.hpp"
+#include "stealcheck/detail/stress/fuzz.hpp"
 
 #include <fmt/format.h>
 
@@ -18,21 +18,21 @@
 #include <thread>
 #include <vector>
 
-#include "harness/checker.hpp"
-#include "harness/cli.hpp"
-#include "harness/errors.hpp"
-#include "harness/progress.hpp"
-#include "harness/random.hpp"
-#include "harness/registry.hpp"
-#include "harness/replay.hpp"
-#include "models/front/bind.hpp"
-#include "models/front/history.hpp"
-#include "models/graph/graph.hpp"
-#include "stress/bind.hpp"
-#include "stress/fuzz_campaign.hpp"
-#include "stress/fuzz_report.hpp"
-#include "stress/greybox.hpp"
-#include "stress/lin_model.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
+#include "stealcheck/detail/models/front/history.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/fuzz_campaign.hpp"
+#include "stealcheck/detail/stress/fuzz_report.hpp"
+#include "stealcheck/detail/stress/greybox.hpp"
+#include "stealcheck/detail/stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
 

@@ -32,8 +32,8 @@
 
 #include <cstdint>
 
-#include "harness/checker.hpp"
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace CLI {
 class App;

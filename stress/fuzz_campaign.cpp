@@ -1,12 +1,12 @@
 // stress/fuzz_campaign.cpp: the bound and the sampler of a fuzzed scenario, the --model option
 // (fuzz_campaign.hpp).
-#include "stress/fuzz_campaign.hpp"
+#include "stealcheck/detail/stress/fuzz_campaign.hpp"
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
-#include "models/graph/graph.hpp"
-#include "stress/lin_model.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
 

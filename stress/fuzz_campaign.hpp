@@ -14,15 +14,15 @@
 #include <utility>
 #include <vector>
 
-#include "deques/variant.hpp"
-#include "harness/random.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "models/front/site_override.hpp"
-#include "models/graph/memory_model.hpp"
-#include "stress/bind.hpp"
-#include "stress/fuzz.hpp"
-#include "stress/greybox.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/front/site_override.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/fuzz.hpp"
+#include "stealcheck/detail/stress/greybox.hpp"
 
 namespace stealcheck::stress::fuzz {
 

@@ -1,5 +1,5 @@
 // stress/fuzz_report.cpp: a fuzz run's bug, minimized, explored and reported (fuzz_report.hpp).
-#include "stress/fuzz_report.hpp"
+#include "stealcheck/detail/stress/fuzz_report.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "stress/lin_model.hpp"
+#include "stealcheck/detail/stress/lin_model.hpp"
 
 namespace stealcheck::stress::fuzz {
 

@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "harness/replay.hpp"
-#include "stress/fuzz_campaign.hpp"
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
+#include "stealcheck/detail/stress/fuzz_campaign.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace stealcheck::stress::fuzz {
 

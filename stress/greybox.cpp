@@ -1,5 +1,5 @@
 // stress/greybox.cpp: greybox coverage and corpus (see greybox.hpp).
-#include "stress/greybox.hpp"
+#include "stealcheck/detail/stress/greybox.hpp"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <iterator>
 #include <sstream>
 
-#include "harness/errors.hpp"
-#include "harness/random.hpp"
-#include "models/graph/graph.hpp"
-#include "models/graph/memory_model.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
 
 namespace stealcheck::stress::fuzz {
 

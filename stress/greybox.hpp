@@ -33,7 +33,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace stealcheck::model {
 class graph;

@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/spec.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
 
 namespace stealcheck::stress::lincheck {
 

@@ -1,5 +1,5 @@
 // stress/history_file.cpp: see history_file.hpp.
-#include "stress/history_file.hpp"
+#include "stealcheck/detail/stress/history_file.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include <set>
 #include <utility>
 
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

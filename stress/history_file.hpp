@@ -22,8 +22,8 @@
 #include <optional>
 #include <string>
 
-#include "deques/spec.hpp"
-#include "stress/history.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/stress/history.hpp"
 
 namespace stealcheck::stress::lincheck {
 

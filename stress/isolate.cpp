@@ -1,4 +1,4 @@
-#include "stress/isolate.hpp"
+#include "stealcheck/detail/stress/isolate.hpp"
 
 #include <fmt/format.h>
 #include <poll.h>
@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/errors.hpp"
-#include "stress/oplog.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/stress/oplog.hpp"
 
 namespace stealcheck::stress {
 namespace {

@@ -34,7 +34,7 @@
 #include <functional>
 #include <string>
 
-#include "stress/stress.hpp"
+#include "stealcheck/detail/stress/stress.hpp"
 
 namespace stealcheck::stress {
 

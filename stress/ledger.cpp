@@ -1,12 +1,12 @@
-#include "stress/ledger.hpp"
+#include "stealcheck/detail/stress/ledger.hpp"
 
 #include <fmt/format.h>
 
 #include <bit>
 
-#include "harness/random.hpp"
-#include "harness/verdict.hpp"
-#include "stress/oplog.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/harness/verdict.hpp"
+#include "stealcheck/detail/stress/oplog.hpp"
 
 namespace stealcheck::stress {
 namespace {

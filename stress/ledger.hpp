@@ -40,7 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "harness/verdict.hpp"
+#include "stealcheck/detail/harness/verdict.hpp"
 
 namespace stealcheck::stress {
 

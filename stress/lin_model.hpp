@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "deques/variant.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "stress/lincheck_run.hpp"
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/stress/lincheck_run.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace stealcheck::stress::lincheck {
 

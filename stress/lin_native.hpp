@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/variant.hpp"
-#include "stress/history.hpp"
-#include "stress/run.hpp"
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/stress/history.hpp"
+#include "stealcheck/detail/stress/run.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace detail {
@@ -143,8 +143,8 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
 
 }  // namespace stealcheck::stress::lincheck
 
-#include "stress/lincheck.hpp"
-#include "stress/lincheck_run.hpp"
+#include "stealcheck/detail/stress/lincheck.hpp"
+#include "stealcheck/detail/stress/lincheck_run.hpp"
 
 namespace stealcheck::stress::lincheck {
 

@@ -1,16 +1,16 @@
 // stress/lincheck.cpp: native histories through the linearizability core (deques/linearize.hpp)
 // in real-time order, their minimizer and timelines (harness/timeline.hpp).
-#include "stress/lincheck.hpp"
+#include "stealcheck/detail/stress/lincheck.hpp"
 
 #include <fmt/format.h>
 
 #include <span>
 
-#include "deques/linearize.hpp"
-#include "deques/spec.hpp"
-#include "harness/random.hpp"
-#include "harness/timeline.hpp"
-#include "stress/lincheck_fast.hpp"
+#include "stealcheck/detail/deques/linearize.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/harness/timeline.hpp"
+#include "stealcheck/detail/stress/lincheck_fast.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "deques/spec.hpp"
-#include "stress/history.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/stress/history.hpp"
 
 namespace stealcheck::stress::lincheck {
 

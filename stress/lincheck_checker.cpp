@@ -7,8 +7,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "stress/bind.hpp"
-#include "stress/isolate.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/isolate.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

@@ -1,6 +1,6 @@
 // stress/lincheck_fast.cpp: the direct decision of stress/lincheck_fast.hpp (see there for the
 // argument each step relies on).
-#include "stress/lincheck_fast.hpp"
+#include "stealcheck/detail/stress/lincheck_fast.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include <span>
 #include <utility>
 
-#include "harness/verdict.hpp"
+#include "stealcheck/detail/harness/verdict.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

@@ -1,4 +1,4 @@
-#include "stress/lincheck_run.hpp"
+#include "stealcheck/detail/stress/lincheck_run.hpp"
 
 #include <fmt/format.h>
 #include <rapidcheck.h>
@@ -9,12 +9,12 @@
 #include <string_view>
 #include <utility>
 
-#include "stress/history_file.hpp"
-#include "stress/isolate.hpp"
-#include "stress/lincheck.hpp"
-#include "stress/oplog.hpp"
-#include "stress/rapidcheck_run.hpp"
-#include "stress/scenario_gen.hpp"
+#include "stealcheck/detail/stress/history_file.hpp"
+#include "stealcheck/detail/stress/isolate.hpp"
+#include "stealcheck/detail/stress/lincheck.hpp"
+#include "stealcheck/detail/stress/oplog.hpp"
+#include "stealcheck/detail/stress/rapidcheck_run.hpp"
+#include "stealcheck/detail/stress/scenario_gen.hpp"
 
 namespace stealcheck::stress::lincheck {
 

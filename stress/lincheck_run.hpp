@@ -19,10 +19,10 @@
 #include <string>
 #include <string_view>
 
-#include "deques/failure.hpp"
-#include "deques/spec.hpp"
-#include "stress/history.hpp"
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/stress/history.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace stealcheck::stress::lincheck {
 

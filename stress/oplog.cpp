@@ -1,4 +1,4 @@
-#include "stress/oplog.hpp"
+#include "stealcheck/detail/stress/oplog.hpp"
 
 #include <cxxabi.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -28,8 +28,8 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/failure.hpp"
-#include "stress/history.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/stress/history.hpp"
 
 namespace stealcheck::stress::oplog {
 

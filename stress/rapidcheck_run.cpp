@@ -1,5 +1,5 @@
 // stress/rapidcheck_run.cpp: the one file that uses RapidCheck's rc::detail (see the header).
-#include "stress/rapidcheck_run.hpp"
+#include "stealcheck/detail/stress/rapidcheck_run.hpp"
 
 #include <fmt/format.h>
 #include <rapidcheck.h>

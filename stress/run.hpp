@@ -9,5 +9,5 @@
 // ledger's window and the values in the deque, stress/ledger.hpp).
 #pragma once
 
-#include "stress/scenarios.hpp"  // stress::run and the scenario bodies
+#include "stealcheck/detail/stress/scenarios.hpp"  // stress::run and the scenario bodies
 // SPDX-License-Identifier: Apache-2.0

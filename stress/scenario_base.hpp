@@ -18,12 +18,12 @@
 #include <utility>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/memory.hpp"
-#include "deques/variant.hpp"
-#include "stress/ledger.hpp"
-#include "stress/oplog.hpp"
-#include "stress/stress.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/stress/ledger.hpp"
+#include "stealcheck/detail/stress/oplog.hpp"
+#include "stealcheck/detail/stress/stress.hpp"
 
 namespace stealcheck::stress {
 namespace detail {

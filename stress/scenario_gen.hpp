@@ -7,7 +7,7 @@
 
 #include <rapidcheck.h>
 
-#include "stress/scenario.hpp"
+#include "stealcheck/detail/stress/scenario.hpp"
 
 namespace stealcheck::stress::lincheck {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "stress/scenario_base.hpp"
+#include "stealcheck/detail/stress/scenario_base.hpp"
 
 namespace stealcheck::stress::detail {
 

@@ -1,4 +1,4 @@
-#include "stress/stress.hpp"
+#include "stealcheck/detail/stress/stress.hpp"
 
 #include <thread>
 

@@ -40,9 +40,9 @@
 #include <string>
 #include <string_view>
 
-#include "deques/spec.hpp"
-#include "deques/variant.hpp"
-#include "harness/random.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/harness/random.hpp"
 
 namespace stealcheck::stress {
 

@@ -1,12 +1,12 @@
 // stress/widened.cpp: the widened-history generator of stress/widened.hpp.
-#include "stress/widened.hpp"
+#include "stealcheck/detail/stress/widened.hpp"
 
 #include <algorithm>
 #include <array>
 #include <vector>
 
-#include "deques/spec.hpp"
-#include "harness/random.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/harness/random.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

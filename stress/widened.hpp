@@ -29,7 +29,7 @@
 #include <optional>
 #include <string_view>
 
-#include "stress/history.hpp"
+#include "stealcheck/detail/stress/history.hpp"
 
 namespace stealcheck::stress::lincheck {
 

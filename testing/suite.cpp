@@ -7,7 +7,7 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
-#include "stress/fuzz.hpp"
+#include "stealcheck/detail/stress/fuzz.hpp"
 
 namespace stealcheck::testing {
 namespace {

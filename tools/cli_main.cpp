@@ -3,12 +3,12 @@
 #include <stealcheck/cli.hpp>
 #include <stealcheck/register.hpp>
 
-#include "harness/cli.hpp"
-#include "models/front/cli.hpp"
-#include "models/front/mutate.hpp"
-#include "stress/certify.hpp"
-#include "stress/cli.hpp"
-#include "stress/fuzz.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/models/front/cli.hpp"
+#include "stealcheck/detail/models/front/mutate.hpp"
+#include "stealcheck/detail/stress/certify.hpp"
+#include "stealcheck/detail/stress/cli.hpp"
+#include "stealcheck/detail/stress/fuzz.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck {

@@ -3,11 +3,11 @@
 // preset with gcov instrumentation of this translation unit alone, so that the counts of each
 // deques/<variant>.hpp line and branch are those of the model clients' executions
 // (ci/coverage.sh runs it and writes proofs/<variant>.coverage.md).
-#include "deques/registry.hpp"
-#include "harness/cli.hpp"
-#include "harness/registry.hpp"
-#include "models/front/bind.hpp"
-#include "models/front/cli.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
+#include "stealcheck/detail/models/front/cli.hpp"
 
 namespace {
 

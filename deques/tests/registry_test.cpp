@@ -1,7 +1,7 @@
 // The registry lists each variant once, with its sites; every registered deque satisfies the
 // contract concept, and the known-bad ones differ from their variant in exactly the one site
 // (abp_tag1, fjp_pop_no_rmw and others in none: their bugs are not an order).
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 
 #include <gtest/gtest.h>
 

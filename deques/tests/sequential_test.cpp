@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "deques/bwos.hpp"
-#include "deques/chase_lev.hpp"
-#include "deques/locked.hpp"
-#include "deques/spec.hpp"
-#include "deques/split.hpp"
-#include "deques/steal_half.hpp"
+#include "stealcheck/detail/deques/bwos.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/deques/split.hpp"
+#include "stealcheck/detail/deques/steal_half.hpp"
 
 namespace stealcheck {
 namespace {

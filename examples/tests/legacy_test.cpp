@@ -5,7 +5,7 @@
 #include <stealcheck/atomic.hpp>
 #include <stealcheck/testing.hpp>
 
-#include "legacy_deque.hpp"
+#include "deques/legacy_deque.hpp"
 
 namespace {
 template <class T, class /*Mem: fixed by the build*/>

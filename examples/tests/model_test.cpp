@@ -10,8 +10,8 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
+#include "deques/ws_deque.hpp"
 #include "event_count.hpp"
-#include "ws_deque.hpp"
 
 namespace model = stealcheck::model;
 

@@ -2,7 +2,7 @@
 // its model-checking tests fail, naming the value the thief took and the execution.
 #include <stealcheck/testing.hpp>
 
-#include "ws_deque.hpp"
+#include "deques/ws_deque.hpp"
 
 namespace {
 template <class T, class Mem>

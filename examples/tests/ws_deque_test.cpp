@@ -1,6 +1,6 @@
 // The whole conformance suite for ws_deque: one line. Every model client under RC11 and SC,
 // generated scenarios model-checked and run natively, the native stress ladder; each a test.
-#include "ws_deque.hpp"
+#include "deques/ws_deque.hpp"
 
 #include <stealcheck/testing.hpp>
 

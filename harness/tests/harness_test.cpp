@@ -9,11 +9,11 @@
 #include <sstream>
 #include <string>
 
-#include "harness/checker.hpp"
-#include "harness/cli.hpp"
-#include "harness/errors.hpp"
-#include "harness/registry.hpp"
-#include "harness/replay.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
 
 namespace stealcheck::harness {
 namespace {

@@ -2,7 +2,7 @@
 // (real time, an explicit precedence order), known-bad orders and specs that must give the
 // wrong answer, the minimizer keeping a failing core, and the shared timelines
 // (harness/timeline.hpp) for stamps and for event positions.
-#include "deques/linearize.hpp"
+#include "stealcheck/detail/deques/linearize.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "deques/spec.hpp"
-#include "harness/random.hpp"
-#include "harness/timeline.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/harness/timeline.hpp"
 
 namespace stealcheck::linearize {
 namespace {

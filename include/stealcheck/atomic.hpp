@@ -24,10 +24,10 @@
 
 #include <atomic>
 
-#include "deques/variant.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
 
 #if defined(STEALCHECK_MODEL) && STEALCHECK_MODEL
-#include "models/runtime/memory.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck {
 template <class T>

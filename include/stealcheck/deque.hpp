@@ -9,11 +9,12 @@
 ///
 /// The public surface is this header and the five beside it (atomic.hpp, model.hpp,
 /// register.hpp, testing.hpp, cli.hpp), with what they name above. The headers they include are
-/// installed under include/stealcheck/detail/: internal, free to change between versions; include
-/// only \<stealcheck/...\> headers.
+/// installed under include/stealcheck/detail/ and included as "stealcheck/detail/...": internal,
+/// free to change between versions; include only \<stealcheck/...\> headers. Only include/ is on
+/// a user's include path, so a project's own deques/ or models/ folder does not clash.
 #pragma once
 
-#include "deques/deque.hpp"
-#include "deques/memory.hpp"
-#include "deques/variant.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
 // SPDX-License-Identifier: Apache-2.0

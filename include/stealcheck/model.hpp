@@ -78,12 +78,12 @@
 #include <utility>
 #include <vector>
 
-#include "deques/spec.hpp"
-#include "deques/variant.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "models/report/verdict.hpp"
-#include "models/runtime/memory.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/report/verdict.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::model {
 

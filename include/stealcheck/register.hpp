@@ -27,14 +27,14 @@
 
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/memory.hpp"
-#include "deques/variant.hpp"
-#include "harness/checker.hpp"
-#include "harness/registry.hpp"
-#include "models/front/bind.hpp"
-#include "stress/bind.hpp"
-#include "stress/fuzz.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
+#include "stealcheck/detail/stress/bind.hpp"
+#include "stealcheck/detail/stress/fuzz.hpp"
 
 namespace stealcheck {
 

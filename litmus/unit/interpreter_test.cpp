@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "deques/memory.hpp"
 #include "litmus/hw_test.hpp"
 #include "litmus/parser.hpp"
 #include "litmus/reference.hpp"
 #include "litmus/run_model.hpp"
 #include "litmus/value.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::litmus {
 namespace {

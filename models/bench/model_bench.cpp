@@ -10,8 +10,8 @@
 
 #include <cstdint>
 
-#include "deques/registry.hpp"
-#include "models/front/clients.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 namespace {
 

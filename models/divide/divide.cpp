@@ -1,6 +1,6 @@
 // models/divide/divide.cpp: the division of a tree among shards, estimates and balance (see
 // divide.hpp).
-#include "models/divide/divide.hpp"
+#include "stealcheck/detail/models/divide/divide.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/random.hpp"
-#include "models/explore/workers.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/models/explore/workers.hpp"
 
 namespace stealcheck::model {
 

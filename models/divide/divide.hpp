@@ -20,7 +20,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/explore/explore.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
 
 namespace stealcheck::model {
 

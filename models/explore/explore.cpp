@@ -1,5 +1,5 @@
 // models/explore/explore.cpp: the test API (see explore.hpp).
-#include "models/explore/explore.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
 
 #include <cstdlib>
 #include <functional>
@@ -7,11 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "models/explore/forward.hpp"
-#include "models/explore/trust.hpp"
-#include "models/explore/workers.hpp"
-#include "models/graph/hb.hpp"
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/explore/forward.hpp"
+#include "stealcheck/detail/models/explore/trust.hpp"
+#include "stealcheck/detail/models/explore/workers.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 namespace stealcheck::model {
 

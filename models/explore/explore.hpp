@@ -36,12 +36,12 @@
 #include <utility>
 #include <vector>
 
-#include "deques/failure.hpp"
-#include "deques/memory.hpp"
-#include "models/graph/event.hpp"
-#include "models/graph/memory_model.hpp"
-#include "models/report/verdict.hpp"
-#include "models/runtime/memory.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/models/graph/event.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
+#include "stealcheck/detail/models/report/verdict.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::model {
 

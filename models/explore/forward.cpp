@@ -1,6 +1,6 @@
 // models/explore/forward.cpp: forward sampling (explorer::sample_forward) and its strategies
 // (forward.hpp).
-#include "models/explore/forward.hpp"
+#include "stealcheck/detail/models/explore/forward.hpp"
 
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
@@ -8,10 +8,10 @@
 #include <numeric>
 #include <utility>
 
-#include "models/explore/trust.hpp"
-#include "models/graph/consistency.hpp"
-#include "models/graph/rc11.hpp"
-#include "models/runtime/events.hpp"
+#include "stealcheck/detail/models/explore/trust.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
+#include "stealcheck/detail/models/graph/rc11.hpp"
+#include "stealcheck/detail/models/runtime/events.hpp"
 
 namespace stealcheck::model::detail {
 

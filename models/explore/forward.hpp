@@ -30,8 +30,8 @@
 #include <span>
 #include <vector>
 
-#include "harness/random.hpp"
-#include "models/graph/memory_model.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
 
 namespace stealcheck::model::detail {
 

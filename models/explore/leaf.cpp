@@ -3,10 +3,10 @@
 // reports.
 #include <string>
 
-#include "models/explore/trust.hpp"
-#include "models/graph/hb.hpp"
-#include "models/report/cause.hpp"
-#include "models/report/report.hpp"
+#include "stealcheck/detail/models/explore/trust.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/report/cause.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
 
 namespace stealcheck::model::detail {
 

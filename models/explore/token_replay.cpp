@@ -11,10 +11,10 @@
 // graph is judged like any explored execution.
 #include <string>
 
-#include "models/explore/trust.hpp"
-#include "models/graph/consistency.hpp"
-#include "models/report/report.hpp"
-#include "models/runtime/events.hpp"
+#include "stealcheck/detail/models/explore/trust.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
+#include "stealcheck/detail/models/runtime/events.hpp"
 
 namespace stealcheck::model::detail {
 

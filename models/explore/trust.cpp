@@ -1,16 +1,16 @@
 // models/explore/trust.cpp: the TruSt exploration and its driver, explorer::run (see trust.hpp).
-#include "models/explore/trust.hpp"
+#include "stealcheck/detail/models/explore/trust.hpp"
 
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <utility>
 #include <vector>
 
-#include "harness/random.hpp"
-#include "models/graph/consistency.hpp"
-#include "models/graph/hb.hpp"
-#include "models/graph/rc11.hpp"
-#include "models/runtime/events.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/rc11.hpp"
+#include "stealcheck/detail/models/runtime/events.hpp"
 
 namespace stealcheck::model::detail {
 

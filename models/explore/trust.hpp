@@ -37,11 +37,11 @@
 #include <utility>
 #include <vector>
 
-#include "models/explore/explore.hpp"
-#include "models/explore/walk.hpp"
-#include "models/graph/graph.hpp"
-#include "models/report/token.hpp"
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/explore/walk.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/report/token.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/random.hpp"
+#include "stealcheck/detail/harness/random.hpp"
 
 namespace stealcheck::model::detail {
 

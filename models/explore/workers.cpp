@@ -1,5 +1,5 @@
 // models/explore/workers.cpp: explorers on OS threads sharing one tree (see workers.hpp).
-#include "models/explore/workers.hpp"
+#include "stealcheck/detail/models/explore/workers.hpp"
 
 #include <chrono>
 #include <mutex>

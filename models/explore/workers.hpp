@@ -22,12 +22,12 @@
 #include <utility>
 #include <vector>
 
-#include "models/explore/explore.hpp"
-#include "models/explore/trust.hpp"
-#include "models/graph/hb.hpp"
-#include "models/runtime/crash.hpp"
-#include "models/runtime/runtime.hpp"
-#include "models/runtime/watchdog.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/explore/trust.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/runtime/crash.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/runtime/watchdog.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -10,9 +10,9 @@
 #include <functional>
 #include <vector>
 
-#include "harness/checker.hpp"
-#include "harness/registry.hpp"
-#include "models/front/clients.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 namespace stealcheck::model {
 

@@ -1,7 +1,7 @@
 // models/front/checker.cpp: the `model` checker (see bind.hpp).
 #include <fmt/format.h>
 
-#include "models/front/bind.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
 
 namespace stealcheck::model {
 

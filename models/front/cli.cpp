@@ -1,5 +1,5 @@
 // models/front/cli.cpp: `stealcheck model` and the verify column (see cli.hpp).
-#include "models/front/cli.hpp"
+#include "stealcheck/detail/models/front/cli.hpp"
 
 #include <fmt/format.h>
 
@@ -15,16 +15,16 @@
 #include <string_view>
 #include <tuple>
 
-#include "harness/cli.hpp"
-#include "harness/errors.hpp"
-#include "harness/progress.hpp"
-#include "harness/registry.hpp"
-#include "harness/replay.hpp"
-#include "models/divide/divide.hpp"
-#include "models/front/bind.hpp"
-#include "models/front/run_json.hpp"
-#include "models/front/site_override.hpp"
-#include "models/report/token.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/harness/replay.hpp"
+#include "stealcheck/detail/models/divide/divide.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
+#include "stealcheck/detail/models/front/run_json.hpp"
+#include "stealcheck/detail/models/front/site_override.hpp"
+#include "stealcheck/detail/models/report/token.hpp"
 
 namespace stealcheck::model {
 

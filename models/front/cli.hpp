@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/graph/consistency.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
 
 namespace stealcheck::model {
 

@@ -28,12 +28,12 @@
 #include <utility>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/variant.hpp"
-#include "harness/verdict.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/history.hpp"
-#include "models/runtime/memory.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/harness/verdict.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/history.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::model::clients {
 

@@ -1,6 +1,6 @@
 // models/front/history.cpp: conservation and hb-linearizability checks (see history.hpp); the
 // search is the core's (deques/linearize.hpp) under the hb order between operations.
-#include "models/front/history.hpp"
+#include "stealcheck/detail/models/front/history.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "deques/linearize.hpp"
-#include "harness/timeline.hpp"
-#include "models/graph/hb.hpp"
+#include "stealcheck/detail/deques/linearize.hpp"
+#include "stealcheck/detail/harness/timeline.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
 
 namespace stealcheck::model {
 

@@ -29,10 +29,10 @@
 #include <string>
 #include <vector>
 
-#include "deques/deque.hpp"
-#include "deques/spec.hpp"
-#include "harness/verdict.hpp"
-#include "models/explore/explore.hpp"
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/spec.hpp"
+#include "stealcheck/detail/harness/verdict.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
 
 namespace stealcheck::model {
 

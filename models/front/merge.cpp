@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "harness/cli.hpp"
-#include "harness/errors.hpp"
-#include "harness/progress.hpp"
-#include "models/front/cli.hpp"
-#include "models/front/run_json.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/progress.hpp"
+#include "stealcheck/detail/models/front/cli.hpp"
+#include "stealcheck/detail/models/front/run_json.hpp"
 
 namespace stealcheck::model {
 namespace {

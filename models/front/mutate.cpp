@@ -1,5 +1,5 @@
 // models/front/mutate.cpp: mutation analysis of memory-order sites (see mutate.hpp).
-#include "models/front/mutate.hpp"
+#include "stealcheck/detail/models/front/mutate.hpp"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "harness/cli.hpp"
-#include "models/front/bind.hpp"
+#include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -29,10 +29,10 @@
 #include <string>
 #include <vector>
 
-#include "deques/memory.hpp"
-#include "harness/checker.hpp"
-#include "harness/registry.hpp"
-#include "models/graph/memory_model.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
 
 namespace stealcheck::model {
 

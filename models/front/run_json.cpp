@@ -1,5 +1,5 @@
 // models/front/run_json.cpp: the model checker's JSON records (see run_json.hpp).
-#include "models/front/run_json.hpp"
+#include "stealcheck/detail/models/front/run_json.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::model {
 namespace {

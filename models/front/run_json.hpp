@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "models/report/verdict.hpp"
+#include "stealcheck/detail/models/report/verdict.hpp"
 
 namespace stealcheck::model {
 

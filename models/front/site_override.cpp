@@ -1,4 +1,4 @@
-#include "models/front/site_override.hpp"
+#include "stealcheck/detail/models/front/site_override.hpp"
 
 #include <optional>
 

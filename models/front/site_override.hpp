@@ -14,7 +14,7 @@
 #include <utility>
 #include <variant>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::model {
 

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "deques/chase_lev.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 namespace {
 template <class T, class Mem>

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <variant>
 
-#include "deques/chase_lev.hpp"
-#include "deques/variant.hpp"
-#include "models/front/site_override.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/models/front/site_override.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace stealcheck;

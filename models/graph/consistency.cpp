@@ -1,6 +1,6 @@
 // models/graph/consistency.cpp: the consistency checker of a graph's kept prefix (see
 // consistency.hpp).
-#include "models/graph/consistency.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
 
 #include <algorithm>
 

@@ -26,11 +26,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/graph/graph.hpp"
-#include "models/graph/hb.hpp"
-#include "models/graph/memory_model.hpp"
-#include "models/graph/rc11.hpp"
-#include "models/graph/sc.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
+#include "stealcheck/detail/models/graph/rc11.hpp"
+#include "stealcheck/detail/models/graph/sc.hpp"
 
 namespace stealcheck::model {
 

@@ -1,5 +1,5 @@
 // models/graph/graph.cpp: execution-graph bookkeeping (see graph.hpp).
-#include "models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
 
 #include <algorithm>
 #include <cassert>

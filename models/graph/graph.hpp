@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "models/graph/event.hpp"
-#include "models/graph/memory_model.hpp"
+#include "stealcheck/detail/models/graph/event.hpp"
+#include "stealcheck/detail/models/graph/memory_model.hpp"
 
 namespace stealcheck::model {
 

@@ -1,5 +1,5 @@
 // models/graph/hb.cpp: happens-before clocks, extended incrementally (see hb.hpp).
-#include "models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
 
 #include <algorithm>
 #include <array>

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
 
 namespace stealcheck::model {
 

@@ -1,6 +1,6 @@
 // models/graph/psc.cpp: acyclicity of RC11's psc (see psc.hpp), with the psc edges computed
 // directly between sc events from per-thread hb suffixes and per-location mo positions.
-#include "models/graph/psc.hpp"
+#include "stealcheck/detail/models/graph/psc.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "models/graph/psc.hpp"
-#include "oracle/axioms.hpp"
+#include "stealcheck/detail/models/graph/psc.hpp"
+#include "stealcheck/detail/oracle/axioms.hpp"
 
 namespace stealcheck::model {
 

@@ -3,7 +3,7 @@
 //   (2) coherence: irreflexive(hb; eco?), checked per location with mo positions;
 //   (3) atomicity: rmw ∩ (rb; mo) = ∅ (rmw_atomic, sc.cpp);
 //   (4) SC: acyclic(psc), psc = psc_base ∪ psc_F (models/graph/psc.cpp).
-#include "models/graph/rc11.hpp"
+#include "stealcheck/detail/models/graph/rc11.hpp"
 
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
@@ -11,9 +11,9 @@
 #include <limits>
 #include <vector>
 
-#include "models/graph/hb.hpp"
-#include "models/graph/psc.hpp"
-#include "models/graph/sc.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/psc.hpp"
+#include "stealcheck/detail/models/graph/sc.hpp"
 
 namespace stealcheck::model {
 

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/graph/graph.hpp"
-#include "models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
 
 namespace stealcheck::model {
 

@@ -1,6 +1,6 @@
 // models/graph/sc.cpp: sequential consistency: acyclic(po ∪ rf ∪ mo ∪ rb ∪ tc) and atomicity
 // (Lamport 1979; the axiomatic form as in Alglave et al., TOPLAS 2014, section 4).
-#include "models/graph/sc.hpp"
+#include "stealcheck/detail/models/graph/sc.hpp"
 
 #include <cstddef>
 #include <vector>

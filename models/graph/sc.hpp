@@ -6,7 +6,7 @@
 // Complexity: O(E * T) for E events and T threads.
 #pragma once
 
-#include "models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
 
 namespace stealcheck::model {
 

@@ -1,5 +1,5 @@
 // models/graph/site_ids.cpp: the process-wide site registry (see site_ids.hpp).
-#include "models/graph/site_ids.hpp"
+#include "stealcheck/detail/models/graph/site_ids.hpp"
 
 #include <mutex>
 #include <unordered_map>

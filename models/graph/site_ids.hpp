@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "deques/memory.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
 
 namespace stealcheck::model {
 

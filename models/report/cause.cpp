@@ -1,14 +1,14 @@
 // models/report/cause.cpp: message passing and store buffering, found and explained (cause.hpp).
-#include "models/report/cause.hpp"
+#include "stealcheck/detail/models/report/cause.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
 
-#include "models/graph/hb.hpp"
-#include "models/graph/site_ids.hpp"
-#include "models/report/report.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/site_ids.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
 
 namespace stealcheck::model {
 

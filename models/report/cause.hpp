@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "models/graph/graph.hpp"
-#include "models/report/verdict.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/report/verdict.hpp"
 
 namespace stealcheck::model {
 

@@ -1,5 +1,5 @@
 // models/report/report.cpp: trace and DOT renderings (see report.hpp).
-#include "models/report/report.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "models/graph/site_ids.hpp"
+#include "stealcheck/detail/models/graph/site_ids.hpp"
 
 namespace stealcheck::model {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "models/graph/graph.hpp"
-#include "models/report/cause.hpp"
-#include "models/report/verdict.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/report/cause.hpp"
+#include "stealcheck/detail/models/report/verdict.hpp"
 
 namespace stealcheck::model {
 

@@ -1,5 +1,5 @@
 // models/report/token.cpp: replay token encoding (see token.hpp).
-#include "models/report/token.hpp"
+#include "stealcheck/detail/models/report/token.hpp"
 
 #include <charconv>
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
 
 namespace stealcheck::model {
 

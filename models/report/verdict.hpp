@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/failure.hpp"
-#include "models/graph/event.hpp"
+#include "stealcheck/detail/deques/failure.hpp"
+#include "stealcheck/detail/models/graph/event.hpp"
 
 namespace stealcheck::model {
 

@@ -5,7 +5,7 @@
 // crash may have come from inside malloc, whose lock is then held. It reads the execution the
 // faulting OS thread was running (a thread-local pointer) and the faulting model thread's last
 // recorded event. No replay token: encoding one allocates.
-#include "models/runtime/crash.hpp"
+#include "stealcheck/detail/models/runtime/crash.hpp"
 
 #include <signal.h>
 #include <ucontext.h>
@@ -16,7 +16,7 @@
 #include <iterator>
 #include <mutex>
 
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -10,9 +10,9 @@
 #include <new>
 #include <string>
 
-#include "models/graph/hb.hpp"
-#include "models/runtime/runtime.hpp"
-#include "models/runtime/watchdog.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/runtime/watchdog.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>

@@ -28,9 +28,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "deques/memory.hpp"
-#include "models/graph/site_ids.hpp"
-#include "models/runtime/runtime_api.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/models/graph/site_ids.hpp"
+#include "stealcheck/detail/models/runtime/runtime_api.hpp"
 
 namespace stealcheck::model {
 

@@ -1,5 +1,5 @@
 // models/runtime/run_memory.cpp: locations and model allocations of one run (see run_memory.hpp).
-#include "models/runtime/run_memory.hpp"
+#include "stealcheck/detail/models/runtime/run_memory.hpp"
 
 #include <new>
 

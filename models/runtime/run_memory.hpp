@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/graph/event.hpp"
+#include "stealcheck/detail/models/graph/event.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -1,7 +1,7 @@
 // models/runtime/runtime.cpp: one run's replay cursor, commit of events, their memory and its
 // locations, posting operations and blocking (see runtime.hpp). The fibers are in fibers.cpp,
 // the event makers in events.cpp.
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,9 +10,9 @@
 #include <new>
 #include <string>
 
-#include "models/graph/hb.hpp"
-#include "models/report/report.hpp"
-#include "models/runtime/events.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
+#include "stealcheck/detail/models/runtime/events.hpp"
 
 // verdict.hpp: the debugger's breakpoint. noinline and an empty asm: the call is never
 // optimized away, so `break stealcheck_bug_hit` always stops.

@@ -29,11 +29,11 @@
 #include <utility>
 #include <vector>
 
-#include "models/graph/consistency.hpp"
-#include "models/graph/graph.hpp"
-#include "models/report/verdict.hpp"
-#include "models/runtime/run_memory.hpp"
-#include "models/runtime/runtime_api.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/report/verdict.hpp"
+#include "stealcheck/detail/models/runtime/run_memory.hpp"
+#include "stealcheck/detail/models/runtime/runtime_api.hpp"
 
 namespace stealcheck::model::detail {
 

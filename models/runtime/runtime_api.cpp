@@ -1,15 +1,15 @@
 // models/runtime/runtime_api.cpp: the model::memory entry points (see runtime_api.hpp).
-#include "models/runtime/runtime_api.hpp"
+#include "stealcheck/detail/models/runtime/runtime_api.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <string>
 
-#include "models/graph/hb.hpp"
-#include "models/report/report.hpp"
-#include "models/runtime/events.hpp"
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
+#include "stealcheck/detail/models/runtime/events.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "deques/memory.hpp"
-#include "models/graph/event.hpp"
+#include "stealcheck/detail/deques/memory.hpp"
+#include "stealcheck/detail/models/graph/event.hpp"
 
 namespace stealcheck::model::detail {
 

@@ -15,7 +15,7 @@
 // native lincheck children of `verify`) forks with no thread of the model checker's: a child of
 // a multi-threaded process may only call async-signal-safe functions (POSIX), and
 // ThreadSanitizer kills one that starts threads.
-#include "models/runtime/watchdog.hpp"
+#include "stealcheck/detail/models/runtime/watchdog.hpp"
 
 #include <pthread.h>
 
@@ -28,7 +28,7 @@
 #include <stop_token>
 #include <thread>
 
-#include "models/runtime/runtime.hpp"
+#include "stealcheck/detail/models/runtime/runtime.hpp"
 
 namespace stealcheck::model::detail {
 

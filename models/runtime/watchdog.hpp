@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "models/graph/event.hpp"
+#include "stealcheck/detail/models/graph/event.hpp"
 
 namespace stealcheck::model::detail {
 

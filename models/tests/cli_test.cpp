@@ -1,6 +1,6 @@
 // `stealcheck model` through CLI11: good runs, a known-bad variant found and replayed, and
 // bad input rejected with exit code 2.
-#include "models/front/cli.hpp"
+#include "stealcheck/detail/models/front/cli.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "deques/registry.hpp"
-#include "harness/errors.hpp"
-#include "harness/registry.hpp"
-#include "models/front/bind.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
 
 namespace stealcheck::model {
 namespace {

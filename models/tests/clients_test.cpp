@@ -3,7 +3,7 @@
 //
 // Run time (release, 1 core): well under a second for all variants and clients
 // (STEALCHECK_TEST_SCALE does not change it: the clients are exhaustive and small).
-#include "models/front/clients.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,12 +19,12 @@
 #include <utility>
 #include <vector>
 
-#include "deques/chase_lev.hpp"
-#include "deques/locked.hpp"
-#include "deques/registry.hpp"
-#include "models/graph/graph.hpp"
-#include "models/graph/site_ids.hpp"
-#include "models/tests/sweep.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/graph/site_ids.hpp"
+#include "stealcheck/detail/models/tests/sweep.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "models/explore/explore.hpp"
-#include "models/tests/random_programs.hpp"
-#include "oracle/enumerate.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/tests/random_programs.hpp"
+#include "stealcheck/detail/oracle/enumerate.hpp"
 
 namespace stealcheck::model {
 namespace {

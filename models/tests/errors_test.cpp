@@ -13,11 +13,11 @@
 #include <string>
 #include <thread>
 
-#include "deques/chase_lev.hpp"
-#include "deques/locked.hpp"
-#include "deques/registry.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 namespace stealcheck::model {
 namespace {

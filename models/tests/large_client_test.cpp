@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "deques/registry.hpp"
-#include "models/front/clients.hpp"
-#include "models/graph/graph.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -1,6 +1,6 @@
 // Mutation analysis reproduces what the literature and the checker's own runs say about
 // chase_lev's orders, and the order lattice it walks is the C++ one.
-#include "models/front/mutate.hpp"
+#include "stealcheck/detail/models/front/mutate.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "deques/registry.hpp"
-#include "harness/registry.hpp"
-#include "models/front/bind.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -12,11 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/chase_lev.hpp"
-#include "deques/locked.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "models/report/report.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -22,7 +22,7 @@
 // Seeded: the seed is printed; STEALCHECK_SEED=<n> replays one run. Random program count
 // scales with STEALCHECK_TEST_SCALE (100 = 500 explored programs and 10,000 random ones; the
 // whole file takes about 6 s in release on one core).
-#include "models/graph/psc.hpp"
+#include "stealcheck/detail/models/graph/psc.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,14 +36,14 @@
 #include <utility>
 #include <vector>
 
-#include "deques/registry.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "models/graph/consistency.hpp"
-#include "models/graph/hb.hpp"
-#include "models/graph/rc11.hpp"
-#include "models/tests/random_programs.hpp"
-#include "models/tests/sweep.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/graph/consistency.hpp"
+#include "stealcheck/detail/models/graph/hb.hpp"
+#include "stealcheck/detail/models/graph/rc11.hpp"
+#include "stealcheck/detail/models/tests/random_programs.hpp"
+#include "stealcheck/detail/models/tests/sweep.hpp"
 
 namespace stealcheck::model {
 namespace {

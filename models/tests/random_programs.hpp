@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "models/explore/explore.hpp"
-#include "models/graph/graph.hpp"
-#include "models/runtime/memory.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::model::test_programs {
 

@@ -1,7 +1,7 @@
 // Bug reports: they open with the operations and the failed check, and by default list the
 // slice (the implicated operations' events and the writes they read), which must be closed
 // under reads-from. A slicer that drops the writes read from is caught by the same property.
-#include "models/report/report.hpp"
+#include "stealcheck/detail/models/report/report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "deques/chase_lev.hpp"
-#include "deques/locked.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
-#include "models/graph/graph.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/graph/graph.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -1,7 +1,7 @@
 // The model checker's JSON records (models/front/run_json.hpp): what a run, a shard and a merge
 // write reads back as the same record; node paths survive the round trip; a file with a key
 // missing, a field of the wrong type or a path that is not one is rejected with one line.
-#include "models/front/run_json.hpp"
+#include "stealcheck/detail/models/front/run_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "deques/registry.hpp"
-#include "models/front/clients.hpp"
-#include "models/report/token.hpp"
-#include "models/tests/sweep.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
+#include "stealcheck/detail/models/report/token.hpp"
+#include "stealcheck/detail/models/tests/sweep.hpp"
 
 namespace stealcheck::model {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "models/explore/explore.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
 
 namespace stealcheck::model {
 namespace {

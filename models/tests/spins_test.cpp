@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "harness/checker.hpp"
-#include "harness/registry.hpp"
-#include "models/front/bind.hpp"
-#include "models/runtime/memory.hpp"
+#include "stealcheck/detail/harness/checker.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
+#include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::model {
 namespace {

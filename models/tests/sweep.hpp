@@ -15,7 +15,7 @@
 #include <array>
 #include <string_view>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 
 namespace stealcheck::model {
 

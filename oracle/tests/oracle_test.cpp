@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "oracle/axioms.hpp"
-#include "oracle/enumerate.hpp"
+#include "stealcheck/detail/oracle/axioms.hpp"
+#include "stealcheck/detail/oracle/enumerate.hpp"
 
 namespace stealcheck::oracle {
 namespace {

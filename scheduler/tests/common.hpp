@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "harness/random.hpp"
 #include "scheduler/variants.hpp"
+#include "stealcheck/detail/harness/random.hpp"
 
 #ifndef STEALCHECK_TEST_SCALE
 #define STEALCHECK_TEST_SCALE 100

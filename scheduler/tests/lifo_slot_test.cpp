@@ -22,11 +22,11 @@
 #include <thread>
 #include <vector>
 
-#include "deques/chase_lev.hpp"
-#include "models/explore/explore.hpp"
-#include "models/front/clients.hpp"
 #include "scheduler/model_clients.hpp"
 #include "scheduler/tests/common.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 namespace stealcheck::scheduler::test {
 namespace {

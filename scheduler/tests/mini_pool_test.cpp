@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "deques/registry.hpp"
 #include "scheduler/tests/common.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 
 namespace stealcheck::scheduler::test {
 namespace {

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/registry.hpp"
-#include "models/explore/explore.hpp"
 #include "scheduler/known_bad.hpp"
 #include "scheduler/model_clients.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
 
 namespace stealcheck::scheduler {
 namespace {

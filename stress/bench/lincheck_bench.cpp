@@ -22,10 +22,10 @@
 #include <tuple>
 #include <utility>
 
-#include "deques/registry.hpp"
-#include "stress/history_file.hpp"
-#include "stress/lin_native.hpp"
-#include "stress/widened.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/stress/history_file.hpp"
+#include "stealcheck/detail/stress/lin_native.hpp"
+#include "stealcheck/detail/stress/widened.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

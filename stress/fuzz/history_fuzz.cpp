@@ -13,8 +13,8 @@
 #include <sstream>
 #include <string>
 
-#include "harness/errors.hpp"
-#include "stress/history_file.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/stress/history_file.hpp"
 
 namespace {
 

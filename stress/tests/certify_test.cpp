@@ -1,7 +1,7 @@
 // The scenarios of a certificate's bound: every scenario up to the bound is in exactly one
 // class, classes differ only by more than the order of their thieves, smallest first, and the
 // count before symmetry is the number of ordered scenarios.
-#include "stress/certify.hpp"
+#include "stealcheck/detail/stress/certify.hpp"
 
 #include <gtest/gtest.h>
 

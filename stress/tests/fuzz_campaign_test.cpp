@@ -1,6 +1,6 @@
 // The rounds of a fuzz campaign: which sampler draws a scenario (greybox's mix, PCT alone for
 // large scenarios), and the built-in clients interleaved with generated scenarios.
-#include "stress/fuzz_campaign.hpp"
+#include "stealcheck/detail/stress/fuzz_campaign.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::stress::fuzz {
 namespace {

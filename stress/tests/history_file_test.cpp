@@ -1,14 +1,14 @@
 // stress/tests/history_file_test.cpp: history files (stress/history_file.hpp): what is written
 // reads back as the same operations, and every malformed line is one error naming the file,
 // the line and what is wrong, while the lines around it would be accepted.
-#include "stress/history_file.hpp"
+#include "stealcheck/detail/stress/history_file.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 
-#include "harness/errors.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

@@ -1,7 +1,7 @@
 // The conservation ledger on hand-made runs: it accepts a conserved run and names the value of
 // each kind of violation (duplicate, loss, invention), inside its window and beyond it, where
 // the state of judged values is forgotten and only counts and fingerprints remain.
-#include "stress/ledger.hpp"
+#include "stealcheck/detail/stress/ledger.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The direct decision (stress/lincheck_fast.hpp) against the general search on widened
 // histories (stress/widened.hpp), legal and broken, and on small hand-made histories whose
 // proofs it must find.
-#include "stress/lincheck_fast.hpp"
+#include "stealcheck/detail/stress/lincheck_fast.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <initializer_list>
 #include <tuple>
 
-#include "harness/random.hpp"
-#include "stress/lincheck.hpp"
-#include "stress/widened.hpp"
+#include "stealcheck/detail/harness/random.hpp"
+#include "stealcheck/detail/stress/lincheck.hpp"
+#include "stealcheck/detail/stress/widened.hpp"
 
 namespace stealcheck::stress::lincheck {
 namespace {

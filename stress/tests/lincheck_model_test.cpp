@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "deques/registry.hpp"
-#include "stress/lin_model.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/stress/lin_model.hpp"
 
 #ifndef STEALCHECK_TEST_SCALE
 #define STEALCHECK_TEST_SCALE 100

@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "deques/registry.hpp"
-#include "stress/lin_native.hpp"
-#include "stress/run.hpp"
-#include "stress/scenario_gen.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/stress/lin_native.hpp"
+#include "stealcheck/detail/stress/run.hpp"
+#include "stealcheck/detail/stress/scenario_gen.hpp"
 
 #ifndef STEALCHECK_TEST_SCALE
 #define STEALCHECK_TEST_SCALE 100

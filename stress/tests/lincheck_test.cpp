@@ -1,7 +1,7 @@
 // The linearizability checker on hand-made histories: linearizable ones must pass, and each
 // kind of violation (duplicate, loss, FIFO broken at the steal end, LIFO broken at the owner
 // end, empty while items were present, batch too large) must be caught.
-#include "stress/lincheck.hpp"
+#include "stealcheck/detail/stress/lincheck.hpp"
 
 #include <gtest/gtest.h>
 

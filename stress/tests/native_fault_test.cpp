@@ -21,13 +21,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "deques/chase_lev.hpp"
-#include "deques/locked.hpp"
-#include "deques/variant.hpp"
-#include "harness/errors.hpp"
-#include "stress/isolate.hpp"
-#include "stress/lin_native.hpp"
-#include "stress/run.hpp"
+#include "stealcheck/detail/deques/chase_lev.hpp"
+#include "stealcheck/detail/deques/locked.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/stress/isolate.hpp"
+#include "stealcheck/detail/stress/lin_native.hpp"
+#include "stealcheck/detail/stress/run.hpp"
 
 namespace stealcheck::stress {
 namespace {

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "deques/registry.hpp"
-#include "stress/run.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/stress/run.hpp"
 
 #ifndef STEALCHECK_TEST_SCALE
 #define STEALCHECK_TEST_SCALE 100

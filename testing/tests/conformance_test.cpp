@@ -7,7 +7,7 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 
 namespace {
 template <class T, class Mem>

@@ -11,8 +11,8 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
-#include "deques/registry.hpp"
-#include "models/front/clients.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/models/front/clients.hpp"
 
 namespace model = stealcheck::model;
 

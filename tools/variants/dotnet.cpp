@@ -2,7 +2,7 @@
 // (see builtin.hpp and deques/dotnet.hpp).
 #include <stealcheck/register.hpp>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

@@ -2,7 +2,7 @@
 // themselves (see builtin.hpp and deques/fjp.hpp).
 #include <stealcheck/register.hpp>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

@@ -2,7 +2,7 @@
 // builtin.hpp and deques/go.hpp).
 #include <stealcheck/register.hpp>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

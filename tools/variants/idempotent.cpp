@@ -3,7 +3,7 @@
 // scalar values: a value taken twice is a copy.
 #include <stealcheck/register.hpp>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

@@ -5,11 +5,11 @@
 #include <string_view>
 #include <vector>
 
-#include "deques/registry.hpp"
-#include "harness/registry.hpp"
-#include "models/front/bind.hpp"
 #include "scheduler/known_bad.hpp"
 #include "scheduler/model_clients.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/harness/registry.hpp"
+#include "stealcheck/detail/models/front/bind.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

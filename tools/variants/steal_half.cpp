@@ -1,7 +1,7 @@
 // The built-in variant steal_half registers itself (see builtin.hpp).
 #include <stealcheck/register.hpp>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

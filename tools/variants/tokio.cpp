@@ -2,7 +2,7 @@
 // slot) and their known-bads register themselves (see builtin.hpp and deques/tokio.hpp).
 #include <stealcheck/register.hpp>
 
-#include "deques/registry.hpp"
+#include "stealcheck/detail/deques/registry.hpp"
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck::tools {

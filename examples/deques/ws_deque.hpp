@@ -1,5 +1,5 @@
-// ws_deque.hpp: a user's work-stealing deque, as a runtime would write it: Chase-Lev with the
-// C11 orders of Le, Pop, Cohen and Zappa Nardelli (PPoPP 2013, Fig. 1), task values kept in
+// deques/ws_deque.hpp: a user's work-stealing deque, as a runtime would write it: Chase-Lev with
+// the C11 orders of Le, Pop, Cohen and Zappa Nardelli (PPoPP 2013, Fig. 1), task values kept in
 // atomics, growing by doubling. It is templated on stealcheck's memory backend (`Mem`), so the
 // same source runs natively and under the model checker.
 //
@@ -26,6 +26,8 @@
 #include <stealcheck/deque.hpp>
 #include <string_view>
 #include <vector>
+
+#include "deques/deque.hpp"
 
 namespace example {
 
@@ -124,7 +126,7 @@ class ws_deque {
  public:
   using value_type = T;
 
-  explicit ws_deque(std::int64_t capacity = 64)
+  explicit ws_deque(std::int64_t capacity = default_capacity)
       : array_(Mem::template create<ring>(pow2(capacity)), "array") {}
   ~ws_deque() {
     Mem::destroy(array_.load(relaxed));  // relaxed: no other thread runs in the destructor

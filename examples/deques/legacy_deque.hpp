@@ -1,5 +1,5 @@
-// legacy_deque.hpp: a deque written as much existing code is, with plain atomics and no memory
-// backend: a bounded Chase-Lev ring (Arora, Blumofe and Plaxton's deque with Chase and Lev's
+// deques/legacy_deque.hpp: a deque written as much existing code is, with plain atomics and no
+// memory backend: a bounded Chase-Lev ring (Arora, Blumofe and Plaxton's deque with Chase and Lev's
 // indices; the C11 orders of Le et al., PPoPP 2013). The only edit that makes it checkable is
 // std::atomic -> stealcheck::atomic and std::atomic_thread_fence -> stealcheck::atomic_thread_fence
 // (stealcheck/atomic.hpp): natively they are std::'s; compiled with -DSTEALCHECK_MODEL=1 they
@@ -16,11 +16,13 @@
 #include <stealcheck/atomic.hpp>
 #include <stealcheck/deque.hpp>
 
+#include "deques/deque.hpp"
+
 namespace example {
 
 template <class T, std::int64_t Capacity = 8>
 class legacy_deque {
-  static_assert((Capacity & (Capacity - 1)) == 0, "Capacity must be a power of two");
+  static_assert(is_pow2(Capacity), "Capacity must be a power of two");
 
  public:
   using value_type = T;
