@@ -4,8 +4,10 @@
 #   stealcheck::deques    the deque contract, memory backends, built-in deques (header-only)
 #   stealcheck::harness   checker interface, open variant registry, CLI runner, replay commands
 #   stealcheck::oracle    the RC11/SC axioms as relation algebra and a brute-force enumerator
-#   stealcheck::model     the RC11/SC model checker with its checker and `model` subcommand
-#   stealcheck::stress    native stress and linearizability checking with their checkers
+#   stealcheck::model_engine   the RC11/SC model checker (explorer, runtime, reports)
+#   stealcheck::model     the model checker's checker and `model` subcommand (with the engine)
+#   stealcheck::stress_engine  native stress and linearizability checking
+#   stealcheck::stress    their checkers and `stress`, `lincheck`, `fuzz`, `certify` (with the engine)
 #   stealcheck::testing   the GoogleTest conformance suite (stealcheck/testing.hpp)
 #   stealcheck::cli       stealcheck::cli_main and the built-in variants (stealcheck/cli.hpp)
 #   stealcheck::main      a main() for a user's own stealcheck command (stealcheck_add_cli)
@@ -25,20 +27,16 @@ foreach(dir deques harness oracle models stress)
           FILES_MATCHING PATTERN "*.hpp" PATTERN "tests" EXCLUDE PATTERN "bench" EXCLUDE)
 endforeach()
 
-set_target_properties(stealcheck_deques PROPERTIES EXPORT_NAME deques)
-set_target_properties(stealcheck_harness PROPERTIES EXPORT_NAME harness)
-set_target_properties(stealcheck_oracle PROPERTIES EXPORT_NAME oracle)
-set_target_properties(stealcheck_models PROPERTIES EXPORT_NAME model_engine)
-set_target_properties(stealcheck_models_cli PROPERTIES EXPORT_NAME model)
-set_target_properties(stealcheck_stress PROPERTIES EXPORT_NAME stress_engine)
-set_target_properties(stealcheck_stress_checker PROPERTIES EXPORT_NAME stress)
-set_target_properties(stealcheck_testing PROPERTIES EXPORT_NAME testing)
-set_target_properties(stealcheck_cli PROPERTIES EXPORT_NAME cli)
-set_target_properties(stealcheck_main PROPERTIES EXPORT_NAME main)
-
-install(TARGETS stealcheck_deques stealcheck_harness stealcheck_oracle stealcheck_models stealcheck_models_cli
-                stealcheck_stress stealcheck_stress_checker stealcheck_testing stealcheck_cli
-                stealcheck_main
+# One set of names: the target stealcheck_<name> of this build is stealcheck::<name> in the
+# package and for add_subdirectory(stealcheck) users alike.
+set(STEALCHECK_PACKAGE_TARGETS deques harness oracle model_engine model stress_engine stress testing
+    cli main)
+foreach(t ${STEALCHECK_PACKAGE_TARGETS})
+  set_target_properties(stealcheck_${t} PROPERTIES EXPORT_NAME ${t})
+  add_library(stealcheck::${t} ALIAS stealcheck_${t})
+endforeach()
+list(TRANSFORM STEALCHECK_PACKAGE_TARGETS PREPEND stealcheck_ OUTPUT_VARIABLE package_targets)
+install(TARGETS ${package_targets}
         EXPORT stealcheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -59,15 +57,6 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/stealcheckConfig.cmake
 # The license, citation file and changelog, where Debian keeps a package's documents.
 install(FILES LICENSE CITATION.cff CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# add_subdirectory(stealcheck) users get the same names and functions.
-foreach(t deques harness oracle model stress testing cli main)
-  if(t STREQUAL "model")
-    add_library(stealcheck::model ALIAS stealcheck_models_cli)
-  elseif(t STREQUAL "stress")
-    add_library(stealcheck::stress ALIAS stealcheck_stress_checker)
-  else()
-    add_library(stealcheck::${t} ALIAS stealcheck_${t})
-  endif()
-endforeach()
+# add_subdirectory(stealcheck) users get the same functions.
 include(cmake/stealcheckFunctions.cmake)
 # SPDX-License-Identifier: Apache-2.0
