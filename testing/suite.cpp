@@ -8,14 +8,23 @@
 #include <string>
 
 #include "stealcheck/detail/stress/fuzz.hpp"
+#include "testing/checkers.hpp"
 
 namespace stealcheck::testing {
 namespace {
 
 // Variants registered as suites live here for the whole test run (the tests refer to them).
-std::deque<harness::variant>& suites() {
-  static std::deque<harness::variant> all;
+std::deque<variant_handle>& suites() {
+  static std::deque<variant_handle> all;
   return all;
+}
+
+// The suite's default options, as a test runs them without STEALCHECK_* in the environment.
+harness::verify_options default_options() {
+  harness::verify_options o;
+  o.seed = 1;
+  o.scale = 100;
+  return o;
 }
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
@@ -141,9 +150,9 @@ std::vector<harness::checker> conformance_checkers() {
           stress::lincheck::checker(), stress::checker(), stress::fuzz::checker()};
 }
 
-bool register_suite(const char* suite, harness::variant v, const char* file, int line) {
-  suites().push_back(std::move(v));
-  const harness::variant& registered = suites().back();
+bool register_suite(const char* suite, const variant_handle& v, const char* file, int line) {
+  suites().push_back(v);
+  const harness::variant& registered = detail::bound_variant(suites().back());
   for (const harness::checker& c : conformance_checkers()) {
     for (harness::check_unit& u : c.units(registered)) {
       std::string name = c.name + "_" + u.name;
@@ -153,6 +162,36 @@ bool register_suite(const char* suite, harness::variant v, const char* file, int
     }
   }
   return true;
+}
+
+std::vector<std::string> unit_names(const variant_handle& v, std::string_view checker) {
+  std::vector<std::string> names;
+  for (const harness::checker& c : conformance_checkers()) {
+    if (c.name != checker) continue;
+    for (const harness::check_unit& u : c.units(detail::bound_variant(v)))
+      names.push_back(u.name);
+  }
+  return names;
+}
+
+unit_outcome run_unit(const variant_handle& v, std::string_view checker, std::string_view unit) {
+  unit_outcome out;
+  for (const harness::checker& c : conformance_checkers()) {
+    if (c.name != checker) continue;
+    for (const harness::check_unit& u : c.units(detail::bound_variant(v))) {
+      if (u.name != unit) continue;
+      const harness::check_cell cell = u.run(default_options());
+      out.found = true;
+      out.passed = cell.verdict != harness::cell_verdict::fail;
+      out.skipped = cell.verdict == harness::cell_verdict::skipped;
+      out.kind = cell.kind;
+      out.report = cell.failure;
+      // a unit that ran says what it did in its counts; the checker words them as verify does
+      out.detail = !cell.detail.empty() || !c.summarize ? cell.detail : c.summarize(1, cell.counts);
+      return out;
+    }
+  }
+  return out;
 }
 
 }  // namespace stealcheck::testing

@@ -2,6 +2,7 @@
 // checkers (include/stealcheck/cli.hpp).
 #include <stealcheck/cli.hpp>
 #include <stealcheck/register.hpp>
+#include <vector>
 
 #include "stealcheck/detail/harness/cli.hpp"
 #include "stealcheck/detail/models/front/cli.hpp"
@@ -12,6 +13,16 @@
 #include "tools/variants/builtin.hpp"
 
 namespace stealcheck {
+namespace {
+
+// The checkers of `stealcheck verify`, in column order: stress, model (RC11), lincheck, fuzz
+// (generated scenarios larger than the model's clients, sampled under RC11).
+std::vector<harness::checker> all_checkers() {
+  return {stress::checker(), model::checker(), stress::lincheck::checker(),
+          stress::fuzz::checker()};
+}
+
+}  // namespace
 
 int cli_main(int argc, char** argv, const char* program,
              const std::function<void(CLI::App&, int&)>& more) {

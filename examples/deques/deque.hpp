@@ -14,7 +14,9 @@ namespace example {
 inline constexpr std::int64_t default_capacity = 64;
 
 /// Whether n is a power of two (a ring's capacity must be: indices are masked, not divided).
-constexpr bool is_pow2(std::int64_t n) noexcept { return n > 0 && (n & (n - 1)) == 0; }
+constexpr bool is_pow2(std::int64_t n) noexcept {
+  return n > 0 && (n & (n - 1)) == 0;
+}
 
 }  // namespace example
 // SPDX-License-Identifier: Apache-2.0

@@ -25,7 +25,9 @@
 /// twice ends the program at start-up with one line naming it and exit code 2.
 #pragma once
 
-#include <vector>
+#include <memory>
+#include <string_view>
+#include <utility>
 
 #include "stealcheck/detail/deques/deque.hpp"
 #include "stealcheck/detail/deques/memory.hpp"
@@ -34,32 +36,62 @@
 #include "stealcheck/detail/harness/registry.hpp"
 #include "stealcheck/detail/models/front/bind.hpp"
 #include "stealcheck/detail/stress/bind.hpp"
-#include "stealcheck/detail/stress/fuzz.hpp"
 
 namespace stealcheck {
 
-/// A variant bound to every checker (not yet registered).
+class variant_handle;
+
+namespace detail {
+/// stealcheck's own access to the bound variant behind a handle, and the handle of a bound
+/// variant (internal).
+const harness::variant& bound_variant(const variant_handle& v) noexcept;
+variant_handle make_handle(harness::variant v);
+}  // namespace detail
+
+/// A deque variant bound to every checker: what make_variant returns, and what
+/// STEALCHECK_CONFORMANCE_SUITE and stealcheck::testing::run_unit (stealcheck/testing.hpp) take.
+/// Opaque: a user reads its description and copies it (copies share one binding); the checkers'
+/// bindings inside are stealcheck's own. Thread role: any, read-only once made.
+class variant_handle {
+ public:
+  /// What the variant is (name, spec, sites, known-bad and what it must show).
+  const variant_info& info() const noexcept { return bound_->info(); }
+  std::string_view name() const noexcept { return bound_->name(); }
+
+ private:
+  explicit variant_handle(harness::variant v)
+      : bound_(std::make_shared<const harness::variant>(std::move(v))) {}
+  std::shared_ptr<const harness::variant> bound_;
+
+  friend variant_handle detail::make_handle(harness::variant v);
+  friend const harness::variant& detail::bound_variant(const variant_handle& v) noexcept;
+};
+
+inline const harness::variant& detail::bound_variant(const variant_handle& v) noexcept {
+  return *v.bound_;
+}
+
+inline variant_handle detail::make_handle(harness::variant v) {
+  return variant_handle(std::move(v));
+}
+
+/// D bound to every checker under `info` (not registered: for a conformance suite of one's own,
+/// or stealcheck::testing::run_unit). Compiles every checker for D in this translation unit.
 template <template <class, class> class D, value_support Values = value_support::any>
-harness::variant make_variant(const variant_info& info) {
+variant_handle make_variant(const variant_info& info) {
   static_assert(work_stealing_deque<D<std::int64_t, native_memory>>,
                 "D<T, Mem> must offer value_type, push, pop and steal (deques/deque.hpp)");
   harness::variant v(info);
   model::bind<D>(v);
   stress::bind<D, Values>(v);
-  return v;
+  return detail::make_handle(std::move(v));
 }
 
-/// Registers D under info.name with every checker. Returns true.
+/// Registers D under info.name with every checker (the `stealcheck` command's variants).
+/// Returns true. A name registered twice ends the program at start-up (see above).
 template <template <class, class> class D, value_support Values = value_support::any>
 bool register_variant(const variant_info& info) {
-  return harness::add_variant(make_variant<D, Values>(info));
-}
-
-/// The checkers of `stealcheck verify`, in column order: stress, model (RC11), lincheck,
-/// fuzz (generated scenarios larger than the model's clients, sampled under RC11).
-inline std::vector<harness::checker> all_checkers() {
-  return {stress::checker(), model::checker(), stress::lincheck::checker(),
-          stress::fuzz::checker()};
+  return harness::add_variant(detail::bound_variant(make_variant<D, Values>(info)));
 }
 
 }  // namespace stealcheck

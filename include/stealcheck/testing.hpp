@@ -56,19 +56,41 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stealcheck/model.hpp>
 #include <stealcheck/register.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stealcheck::testing {
 
-/// The checkers of the conformance suite: stress, model (RC11 and SC), lincheck, fuzz.
-std::vector<harness::checker> conformance_checkers();
-
 /// Registers one GoogleTest test per unit of every conformance checker on v, in test suite
-/// `suite`. Returns true.
-bool register_suite(const char* suite, harness::variant v, const char* file, int line);
+/// `suite` (what STEALCHECK_CONFORMANCE_SUITE expands to). Returns true.
+bool register_suite(const char* suite, const variant_handle& v, const char* file, int line);
+
+/// The outcome of one unit of the conformance suite (run_unit).
+struct unit_outcome {
+  bool found = false;    ///< false: v has no such checker or unit (nothing ran)
+  bool passed = false;   ///< ran and found no bug (a unit that does not apply passes, skipped)
+  bool skipped = false;  ///< the unit does not apply to v (`detail` says why)
+  /// What failed, when it failed: the closed kind (deques/failure.hpp); nullopt for a failure
+  /// that is no fault of the deque (a client that is not deterministic).
+  std::optional<failure_kind> kind;
+  std::string report;  ///< the failure's report, naming the offending value (may span lines)
+  std::string detail;  ///< one line: counts ("1234 execs, 0 blocked"), or why skipped
+};
+
+/// The units `checker` ("model", "lincheck", "stress", "fuzz") runs on v, by the names the
+/// suite's tests carry after `<checker>_` (for example "push_pop_steal.rc11"); empty for an
+/// unknown checker.
+std::vector<std::string> unit_names(const variant_handle& v, std::string_view checker);
+
+/// Runs one unit of the suite on v with the suite's default options (seed 1, full scale), as
+/// its test would, without GoogleTest: for a test of one's own that asserts what a unit finds
+/// (a deque's known bug found, with this kind and this value in its report). Cost: that unit's
+/// (a model client explores every execution).
+unit_outcome run_unit(const variant_handle& v, std::string_view checker, std::string_view unit);
 
 /// What a STEALCHECK_MODEL_TEST explores: under which memory models (one test each), and the
 /// exploration's options (`explore.model` is set per test).

@@ -3,11 +3,14 @@
 // a known-bad deque, which must fail naming the offending value with a replay command.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <stealcheck/testing.hpp>
 #include <string>
+#include <vector>
 
 #include "stealcheck/detail/deques/registry.hpp"
+#include "testing/checkers.hpp"
 
 namespace {
 template <class T, class Mem>
@@ -39,10 +42,10 @@ std::string failures_of(const harness::variant& v, std::size_t& units) {
 }
 
 TEST(ConformanceSuite, CatchesAKnownBadDequeNamingTheValue) {
-  const harness::variant bad =
+  const variant_handle bad =
       make_variant<chase_lev_no_push_fence_tag::deque>(builtin::chase_lev_no_push_fence);
   std::size_t units = 0;
-  const std::string text = failures_of(bad, units);
+  const std::string text = failures_of(detail::bound_variant(bad), units);
   EXPECT_GT(units, 10u);
   // the model clients under RC11 read a slot the push did not publish: a value never pushed
   EXPECT_NE(text.find("model_push2_pop_steal2_rc11 [value_invented]: "), std::string::npos) << text;
@@ -56,6 +59,36 @@ TEST(ConformanceSuite, CatchesAKnownBadDequeNamingTheValue) {
   EXPECT_NE(text.find("fuzz chase_lev_no_push_fence --scenario"), std::string::npos) << text;
 }
 
+// run_unit, the suite's units one at a time without GoogleTest: what a unit finds on a
+// known-bad deque (its kind and its report), the same unit passing on the correct deque, and
+// names that are no unit.
+TEST(ConformanceSuite, RunUnitGivesOneUnitsOutcome) {
+  const variant_handle bad =
+      make_variant<chase_lev_no_push_fence_tag::deque>(builtin::chase_lev_no_push_fence);
+  const variant_handle good = make_variant<chase_lev_tag::deque>(builtin::chase_lev);
+  EXPECT_EQ(bad.name(), "chase_lev_no_push_fence");
+  EXPECT_TRUE(bad.info().known_bad);
+  const std::vector<std::string> units = unit_names(bad, "model");
+  EXPECT_NE(std::find(units.begin(), units.end(), "push2_pop_steal2_rc11"), units.end());
+  EXPECT_TRUE(unit_names(bad, "no_such_checker").empty());
+
+  const unit_outcome found = run_unit(bad, "model", "push2_pop_steal2_rc11");
+  EXPECT_TRUE(found.found);
+  EXPECT_FALSE(found.passed);
+  EXPECT_EQ(found.kind, failure_kind::value_invented);
+  EXPECT_NE(found.report.find("never pushed"), std::string::npos) << found.report;
+
+  const unit_outcome under_sc = run_unit(bad, "model", "push2_pop_steal2_sc");
+  EXPECT_TRUE(under_sc.found && under_sc.passed) << under_sc.report;
+  const unit_outcome fixed = run_unit(good, "model", "push2_pop_steal2_rc11");
+  EXPECT_TRUE(fixed.found && fixed.passed && !fixed.kind) << fixed.report;
+  EXPECT_NE(fixed.detail.find("execs"), std::string::npos) << fixed.detail;
+
+  const unit_outcome none = run_unit(good, "model", "no_such_unit");
+  EXPECT_FALSE(none.found);
+  EXPECT_FALSE(none.passed);
+}
+
 // A deque whose steal throws: a user's deque misbehaving instead of returning a wrong value.
 template <class T, class Mem>
 class throwing_deque : public locked_deque<T, Mem> {
@@ -67,7 +100,8 @@ class throwing_deque : public locked_deque<T, Mem> {
 TEST(ConformanceSuite, ADequeThatThrowsOnAThreadIsAFailureNamingTheException) {
   variant_info info = builtin::locked;
   info.name = "throwing_deque";
-  const harness::variant v = make_variant<throwing_deque>(info);
+  const variant_handle h = make_variant<throwing_deque>(info);
+  const harness::variant& v = detail::bound_variant(h);
   for (const harness::checker& c : {stress::checker(), stress::lincheck::checker()}) {
     const harness::check_unit u = c.units(v).front();  // stress mixed; lincheck native
     harness::verify_options o;
@@ -84,7 +118,8 @@ TEST(ConformanceSuite, ADequeThatThrowsOnAThreadIsAFailureNamingTheException) {
 TEST(ConformanceSuite, ScalarOnlyDequeSkipsBoxedScenarios) {
   variant_info info = builtin::locked;
   info.values = value_support::scalar;
-  const harness::variant v = make_variant<locked_tag::deque, value_support::scalar>(info);
+  const variant_handle h = make_variant<locked_tag::deque, value_support::scalar>(info);
+  const harness::variant& v = detail::bound_variant(h);
   for (const harness::check_unit& u : stress::checker().units(v)) {
     if (u.name != "destructors") continue;
     const harness::check_cell cell = u.run(harness::verify_options{});

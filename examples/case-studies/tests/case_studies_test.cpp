@@ -15,45 +15,33 @@
 namespace {
 
 using namespace case_studies;
-namespace harness = stealcheck::harness;
-
-// One unit (a model client under a memory model, a lincheck mode, a stress scenario) of one
-// conformance checker on v, as the conformance suite runs it.
-harness::check_cell run_unit(const harness::variant& v, std::string_view checker,
-                             std::string_view unit) {
-  for (const harness::checker& c : stealcheck::testing::conformance_checkers()) {
-    if (c.name != checker) continue;
-    for (const harness::check_unit& u : c.units(v)) {
-      if (u.name == unit) return u.run(harness::verify_options{});
-    }
-  }
-  ADD_FAILURE() << "no unit " << checker << "/" << unit << " for " << v.name();
-  return {};
-}
+using stealcheck::variant_handle;
+using stealcheck::testing::run_unit;
+using stealcheck::testing::unit_outcome;
 
 template <template <class, class> class D>
-harness::variant variant_of(const stealcheck::variant_info& info) {
+variant_handle variant_of(const stealcheck::variant_info& info) {
   return stealcheck::make_variant<D, value_support::scalar>(info);
 }
 
 // The unit fails, and its report says `says` (each string).
-void expect_found(const harness::variant& v, std::string_view checker, std::string_view unit,
+void expect_found(const variant_handle& v, std::string_view checker, std::string_view unit,
                   std::initializer_list<std::string_view> says) {
-  const harness::check_cell cell = run_unit(v, checker, unit);
-  ASSERT_EQ(cell.verdict, harness::cell_verdict::fail)
-      << v.name() << ": " << checker << "/" << unit << " found nothing (" << cell.detail << ")";
+  const unit_outcome out = run_unit(v, checker, unit);
+  ASSERT_TRUE(out.found) << v.name() << ": no unit " << checker << "/" << unit;
+  ASSERT_FALSE(out.passed) << v.name() << ": " << checker << "/" << unit << " found nothing ("
+                           << out.detail << ")";
   for (std::string_view s : says)
-    EXPECT_NE(cell.failure.find(s), std::string::npos) << "report lacks '" << s << "':\n"
-                                                       << cell.failure;
+    EXPECT_NE(out.report.find(s), std::string::npos) << "report lacks '" << s << "':\n"
+                                                     << out.report;
   std::printf("%s %s/%s: %s\n", std::string(v.name()).c_str(), std::string(checker).c_str(),
-              std::string(unit).c_str(), cell.failure.substr(0, cell.failure.find('\n')).c_str());
+              std::string(unit).c_str(), out.report.substr(0, out.report.find('\n')).c_str());
 }
 
-void expect_passes(const harness::variant& v, std::string_view checker, std::string_view unit) {
-  const harness::check_cell cell = run_unit(v, checker, unit);
-  EXPECT_EQ(cell.verdict, harness::cell_verdict::pass)
-      << v.name() << ": " << checker << "/" << unit << ":\n"
-      << cell.failure;
+void expect_passes(const variant_handle& v, std::string_view checker, std::string_view unit) {
+  const unit_outcome out = run_unit(v, checker, unit);
+  ASSERT_TRUE(out.found) << v.name() << ": no unit " << checker << "/" << unit;
+  EXPECT_TRUE(out.passed) << v.name() << ": " << checker << "/" << unit << ":\n" << out.report;
 }
 
 // riften: a resized ring published with a relaxed store (an RC11 bug: SC cannot show it).
