@@ -135,7 +135,11 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
     certificate_record c = certificate_from(j, f);
     if (!first) first = c;
     check_same_run(c, f, *first, files.front());
-    shards.place(*c.shard_index, c.shard_count, f, files.front(), "", std::move(c));
+    // the shard's place read before the record moves into it (parameters may be initialized in
+    // any order)
+    const std::uint64_t index = *c.shard_index;
+    const std::uint64_t count = c.shard_count;
+    shards.place(index, count, f, files.front(), "", std::move(c));
   }
   progress.stop();
   if (std::string e = shards.missing(""); !e.empty()) throw harness::usage_error(e);
