@@ -146,6 +146,7 @@ std::vector<checker> select_checks(const std::vector<checker>& all,
                                    const std::vector<std::string>& names) {
   if (names.empty()) return all;
   std::vector<std::string> known;
+  known.reserve(all.size());
   for (const auto& c : all)
     known.push_back(c.name);
   for (const auto& n : names) {

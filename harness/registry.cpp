@@ -26,7 +26,8 @@ bool add_variant(variant v) {
                                   : ("variant '" + std::string(v.name()) +
                                      "' is registered twice (names must be unique)")
                                         .c_str());
-    std::exit(2);
+    // at static initialization, before main: one thread, nothing else running to tear down
+    std::exit(2);  // NOLINT(concurrency-mt-unsafe)
   }
   storage().push_back(std::make_unique<variant>(std::move(v)));
   return true;
