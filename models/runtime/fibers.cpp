@@ -56,6 +56,10 @@ class pool_stack {
         throw std::bad_alloc();
       }
       base = static_cast<char*>(m) + guard;
+#if defined(STEALCHECK_ASAN)
+      // the address range may have held an unmapped stack whose shadow is still poisoned
+      __asan_unpoison_memory_region(base, size_);
+#endif
     }
     *last_ = base;
     boost::context::stack_context sc;
@@ -64,7 +68,13 @@ class pool_stack {
     return sc;
   }
   void deallocate(boost::context::stack_context& sc) noexcept {
-    pool_->push_back(static_cast<char*>(sc.sp) - sc.size);
+    void* base = static_cast<char*>(sc.sp) - sc.size;
+#if defined(STEALCHECK_ASAN)
+    // frames that never returned (a thread abandoned mid-run, unwound or not) may leave their
+    // scopes' poison behind; the next fiber on this stack would trip over it
+    __asan_unpoison_memory_region(base, sc.size);
+#endif
+    pool_->push_back(base);
   }
 
  private:
