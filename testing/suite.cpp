@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <stealcheck/testing.hpp>
 #include <string>
 
@@ -58,9 +59,9 @@ class unit_test : public ::testing::Test {
       : unit_(std::move(unit)), full_name_(std::move(full_name)) {}
 
   void TestBody() override {
-    harness::verify_options o;
-    o.seed = env_number("STEALCHECK_SEED", 1);
-    o.scale = static_cast<int>(env_number("STEALCHECK_SCALE", 100));
+    harness::verify_options o = default_options();
+    o.seed = env_number("STEALCHECK_SEED", o.seed);
+    o.scale = static_cast<int>(env_number("STEALCHECK_SCALE", static_cast<std::uint64_t>(o.scale)));
     if (o.scale < 1) o.scale = 1;
     if (const char* r = std::getenv("STEALCHECK_REPLAY")) o.replay = r;
     if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one failure\n");
@@ -164,32 +165,40 @@ bool register_suite(const char* suite, const variant_handle& v, const char* file
   return true;
 }
 
+namespace {
+
+// The conformance checker named `checker`, or nullopt.
+std::optional<harness::checker> conformance_checker(std::string_view checker) {
+  for (harness::checker& c : conformance_checkers())
+    if (c.name == checker) return std::move(c);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<std::string> unit_names(const variant_handle& v, std::string_view checker) {
   std::vector<std::string> names;
-  for (const harness::checker& c : conformance_checkers()) {
-    if (c.name != checker) continue;
-    for (const harness::check_unit& u : c.units(detail::bound_variant(v)))
+  if (const std::optional<harness::checker> c = conformance_checker(checker))
+    for (const harness::check_unit& u : c->units(detail::bound_variant(v)))
       names.push_back(u.name);
-  }
   return names;
 }
 
 unit_outcome run_unit(const variant_handle& v, std::string_view checker, std::string_view unit) {
   unit_outcome out;
-  for (const harness::checker& c : conformance_checkers()) {
-    if (c.name != checker) continue;
-    for (const harness::check_unit& u : c.units(detail::bound_variant(v))) {
-      if (u.name != unit) continue;
-      const harness::check_cell cell = u.run(default_options());
-      out.found = true;
-      out.passed = cell.verdict != harness::cell_verdict::fail;
-      out.skipped = cell.verdict == harness::cell_verdict::skipped;
-      out.kind = cell.kind;
-      out.report = cell.failure;
-      // a unit that ran says what it did in its counts; the checker words them as verify does
-      out.detail = !cell.detail.empty() || !c.summarize ? cell.detail : c.summarize(1, cell.counts);
-      return out;
-    }
+  const std::optional<harness::checker> c = conformance_checker(checker);
+  if (!c) return out;
+  for (const harness::check_unit& u : c->units(detail::bound_variant(v))) {
+    if (u.name != unit) continue;
+    const harness::check_cell cell = u.run(default_options());
+    out.found = true;
+    out.passed = cell.verdict != harness::cell_verdict::fail;
+    out.skipped = cell.verdict == harness::cell_verdict::skipped;
+    out.kind = cell.kind;
+    out.report = cell.failure;
+    // a unit that ran says what it did in its counts; the checker words them as verify does
+    out.detail = !cell.detail.empty() || !c->summarize ? cell.detail : c->summarize(1, cell.counts);
+    return out;
   }
   return out;
 }
