@@ -34,6 +34,7 @@ std::optional<std::string> to_config(const bench_args& a, bench_config& cfg) {
       const std::optional<kernel_id> id = kernel_by_name(name);
       if (!id) {
         std::vector<std::string_view> names;
+        names.reserve(std::size(known_kernels));
         for (kernel_id k : known_kernels)
           names.push_back(kernel_name(k));
         return fmt::format("unknown kernel '{}' (known: {})", name, fmt::join(names, ", "));

@@ -88,7 +88,7 @@ struct task {
 // co_await call(x, child): runs child now, this coroutine resumes when it returned.
 struct call {
   task child;
-  std::uint64_t* out;
+  std::uint64_t* out = nullptr;
   bool await_ready() noexcept { return false; }
   std::coroutine_handle<> await_suspend(std::coroutine_handle<> parent) noexcept {
     child.h.promise().parent = parent;

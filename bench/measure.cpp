@@ -117,6 +117,7 @@ double line_transfer_ns(int round_trips, int trials) {
     if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
   if (cpus.size() < 2) return -1;
   std::vector<double> per_trip;
+  per_trip.reserve(static_cast<std::size_t>(std::max(trials, 0)));
   for (int i = 0; i < trials; ++i)
     per_trip.push_back(ping_pong_seconds(round_trips, cpus[0], cpus[1]) * 1e9 / round_trips);
   (void)pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);  // unpin the caller

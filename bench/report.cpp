@@ -500,6 +500,7 @@ bool write_plot(const bench_report& r, const std::string& png, std::string& erro
   // coro-serial) go to a log next to the script, not into the report.
   const std::string log = gp + ".log";
   const std::string cmd = "gnuplot '" + gp + "' 2>'" + log + "'";
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): the report is written after the runs, on one thread
   if (std::system(cmd.c_str()) != 0)
     return error = "gnuplot failed (is gnuplot installed? apt-get install gnuplot-nox): " + cmd +
                    "; see " + log,

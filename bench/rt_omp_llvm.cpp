@@ -12,6 +12,7 @@
 
 #include "bench/omp_llvm_module.hpp"
 #include "bench/runtimes.hpp"
+#include "stealcheck/detail/harness/env.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define STEALCHECK_SANITIZED 1
@@ -36,8 +37,7 @@ struct loaded_module {
 // STEALCHECK_OMP_LLVM_MODULE, else <directory of the executable>/../lib/stealcheck/<module>: the
 // build tree puts the module there for tools/ and bench/, the package under /usr/lib/stealcheck.
 std::string module_path() {
-  if (const char* env = std::getenv("STEALCHECK_OMP_LLVM_MODULE"); env != nullptr && *env != 0)
-    return env;
+  if (auto env = harness::env_value("STEALCHECK_OMP_LLVM_MODULE")) return std::move(*env);
   std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) return omp_llvm_module_name;
@@ -53,7 +53,7 @@ loaded_module open_module() {
   const std::string path = module_path();
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   if (handle == nullptr) {
-    const char* why = dlerror();
+    const char* why = dlerror();  // NOLINT(concurrency-mt-unsafe): glibc keeps it per thread
     m.error = std::string(why != nullptr ? why : path) +
               " (built when clang and LLVM's libomp are installed: apt-get install clang-16 "
               "libomp-16-dev)";

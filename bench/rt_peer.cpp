@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "bench/runtimes.hpp"
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/harness/errors.hpp"
 
 namespace stealcheck::bench {
@@ -83,7 +84,7 @@ const peer_kind* find_peer(std::string_view runtime_name) {
 }
 
 std::string peer_file(const peer_kind& k) {
-  if (const char* env = std::getenv(k.file_env); env != nullptr && *env != 0) return env;
+  if (auto env = harness::env_value(k.file_env)) return std::move(*env);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return std::string(k.file);
@@ -93,12 +94,11 @@ std::string peer_file(const peer_kind& k) {
 // The peer's host program: its variable (STEALCHECK_JAVA, STEALCHECK_MONO), else the first
 // executable of that name on PATH; nullopt if there is none.
 std::optional<std::string> host_executable(const peer_kind& k) {
-  if (const char* env = std::getenv(k.host_env); env != nullptr && *env != 0) {
-    if (access(env, X_OK) == 0) return std::string(env);
+  if (auto env = harness::env_value(k.host_env)) {
+    if (access(env->c_str(), X_OK) == 0) return env;
     return std::nullopt;
   }
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "");
+  std::istringstream dirs(harness::env_value("PATH").value_or(""));
   for (std::string dir; std::getline(dirs, dir, ':');) {
     const std::string candidate =
         (dir.empty() ? std::string(".") : dir) + "/" + std::string(k.host);
@@ -124,8 +124,9 @@ class child_process {
     std::signal(SIGPIPE, SIG_IGN);
     int to[2], from[2];
     if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0)
-      throw harness::environment_error(std::string("pipe: ") + std::strerror(errno));
+      throw harness::environment_error("pipe: " + harness::errno_text(errno));
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const std::string& a : argv)
       args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -154,7 +155,7 @@ class child_process {
       close(to[1]);
       close(from[0]);
       throw harness::environment_error(
-          fmt::format("cannot start {}: {}", argv[0], std::strerror(fork_errno)));
+          fmt::format("cannot start {}: {}", argv[0], harness::errno_text(fork_errno)));
     }
     to_ = fdopen(to[1], "w");
     from_ = fdopen(from[0], "r");

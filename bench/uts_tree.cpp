@@ -27,7 +27,7 @@ double uniform_of(const uts_sha1_node& n) noexcept {
 uts_sha1_node uts_root(const uts_tree& t) noexcept {
   std::array<std::uint8_t, 20> seed_block{};
   put_be32(seed_block.data() + 16, static_cast<std::uint32_t>(t.seed));
-  sha1_ctx ctx;
+  sha1_ctx ctx{};
   sha1_init(&ctx);
   sha1_update(&ctx, seed_block.size(), seed_block.data());
   uts_sha1_node root;
@@ -38,7 +38,7 @@ uts_sha1_node uts_root(const uts_tree& t) noexcept {
 uts_sha1_node uts_spawn(const uts_sha1_node& parent, int i) noexcept {
   std::array<std::uint8_t, 4> index{};
   put_be32(index.data(), static_cast<std::uint32_t>(i));
-  sha1_ctx ctx;
+  sha1_ctx ctx{};
   sha1_init(&ctx);
   sha1_update(&ctx, parent.state.size(), parent.state.data());
   sha1_update(&ctx, index.size(), index.data());

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git python3 gdb
   libgtest-dev librapidcheck-dev libbenchmark-dev libtbb-dev libcli11-dev libfmt-dev
-  nlohmann-json3-dev libboost-context-dev graphviz gnuplot-nox clang-format clang-tidy
+  nlohmann-json3-dev libboost-context-dev graphviz gnuplot-nox clang-format clang-tidy-16
   clang-16 libclang-rt-16-dev libomp-16-dev help2man nettle-dev golang-go ccache
   openjdk-17-jdk-headless cargo librust-rayon-dev librust-sha1-dev
   parallel yamllint doxygen python3-sphinx python3-breathe python3-myst-parser

@@ -441,7 +441,7 @@ class go_runq {
   // The global queue's value; when it is empty too, abort: nothing found (see the file
   // comment: no thief can tell an empty queue from a push in flight).
   steal_result<T> steal_global() {
-    return global_.steal([this] {
+    return global_.steal([&] {
       if constexpr (Sites::thieves_report_empty) {
         return runq_empty();
       } else {

@@ -492,7 +492,7 @@ class tokio_queue {
   // empty if it is still empty, else abort. With the LIFO slot a thief reports abort instead
   // (see the file comment), unless a test sets thieves_report_empty to show why.
   steal_result<T> steal_inject() {
-    return inject_.steal([this] {
+    return inject_.steal([&] {
       if constexpr (!Sites::lifo_slot) {
         return ring_empty_again();
       } else if constexpr (Sites::thieves_report_empty) {

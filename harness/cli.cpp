@@ -190,6 +190,7 @@ std::vector<const variant*> select(const verify_args& a) {
     return out;
   }
   std::vector<const variant*> out;
+  out.reserve(a.variants.size());
   for (const auto& name : a.variants)
     out.push_back(&require_variant(name));
   return out;

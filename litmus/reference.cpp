@@ -79,6 +79,7 @@ run_result enumerate_reference(const program& p, model_kind m) {
                         for (std::size_t th = 0; th < c.traces.size(); ++th)
                           run_thread(p, static_cast<int>(th), c.traces[th]->values, finals[th]);
                         std::vector<value_t> memory;
+                        memory.reserve(c.x.mo.size());
                         for (const std::vector<int>& order : c.x.mo)
                           memory.push_back(c.x.ev[static_cast<std::size_t>(order.back())].wval);
                         ++r.outcomes[observe(t, finals, memory)];

@@ -92,6 +92,7 @@ run_result run_on_explorer(const program& p, model_kind m, const explorer& explo
   };
   client.finish = [&] {
     std::vector<value_t> memory;
+    memory.reserve(locs.size());
     for (atomic_t* a : locs)
       memory.push_back(a->load(std::memory_order_relaxed));
     pending = observe(t, states, memory);

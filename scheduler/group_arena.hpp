@@ -16,14 +16,14 @@
 
 namespace stealcheck::scheduler {
 
-class group_arena {
+class group_arena {  // NOLINT(cppcoreguidelines-pro-type-member-init): inline_ is raw storage
  public:
   static constexpr std::size_t inline_bytes = 768;
   static constexpr std::size_t block_bytes = 4096;
   /// The allocation unit (and the largest alignment served): operator new[]'s guarantee.
   static constexpr std::size_t grain = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
-  group_arena() = default;
+  group_arena() = default;  // NOLINT(cppcoreguidelines-pro-type-member-init): as above
   group_arena(const group_arena&) = delete;
   group_arena& operator=(const group_arena&) = delete;
 
@@ -66,6 +66,7 @@ class group_arena {
     std::unique_ptr<std::byte[]> data;
     std::size_t size;
   };
+  // raw storage for allocate(), left uninitialized: zeroing it would cost every group a memset
   alignas(std::max_align_t) std::byte inline_[inline_bytes];
   std::byte* cursor_ = inline_;
   std::byte* end_ = inline_ + inline_bytes;

@@ -157,7 +157,7 @@ class victim_rng {
 
  private:
   static std::uint32_t rotl(std::uint32_t x, int k) noexcept { return (x << k) | (x >> (32 - k)); }
-  std::uint32_t s_[4];
+  std::uint32_t s_[4]{};
 };
 
 }  // namespace stealcheck::scheduler

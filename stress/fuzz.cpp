@@ -20,6 +20,7 @@
 
 #include "stealcheck/detail/harness/checker.hpp"
 #include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/harness/errors.hpp"
 #include "stealcheck/detail/harness/progress.hpp"
 #include "stealcheck/detail/harness/random.hpp"
@@ -330,12 +331,12 @@ int run_fuzz(fuzz_args a) {
 
 // The conformance unit's budget: STEALCHECK_FUZZ_EXECUTIONS, else 2,000 times the scale.
 std::uint64_t unit_executions(const harness::verify_options& o) {
-  if (const char* e = std::getenv("STEALCHECK_FUZZ_EXECUTIONS")) {
+  if (const auto e = harness::env_value("STEALCHECK_FUZZ_EXECUTIONS")) {
     char* end = nullptr;
-    const unsigned long long n = std::strtoull(e, &end, 10);
-    if (*e == '\0' || *end != '\0' || n == 0)
+    const unsigned long long n = std::strtoull(e->c_str(), &end, 10);
+    if (*end != '\0' || n == 0)
       throw harness::usage_error(
-          fmt::format("STEALCHECK_FUZZ_EXECUTIONS='{}' is not a positive number", e));
+          fmt::format("STEALCHECK_FUZZ_EXECUTIONS='{}' is not a positive number", *e));
     return n;
   }
   return std::max<std::uint64_t>(100, 2000 * static_cast<std::uint64_t>(o.scale) / 100);

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/harness/errors.hpp"
 #include "stealcheck/detail/stress/oplog.hpp"
 
@@ -186,9 +187,11 @@ void install_fatal_signal_handlers() {
 
 // "SIGSEGV (Segmentation fault)"
 std::string signal_text(int sig) {
-  const char* abbrev = ::sigabbrev_np(sig);
-  return abbrev != nullptr ? fmt::format("SIG{} ({})", abbrev, ::strsignal(sig))
-                           : fmt::format("signal {} ({})", sig, ::strsignal(sig));
+  const char* abbrev = ::sigabbrev_np(sig);  // both thread-safe, unlike strsignal
+  const char* descr = ::sigdescr_np(sig);
+  const std::string about = descr != nullptr ? descr : "unknown signal";
+  return abbrev != nullptr ? fmt::format("SIG{} ({})", abbrev, about)
+                           : fmt::format("signal {} ({})", sig, about);
 }
 
 // A board in memory shared with the child, or nullptr.
@@ -261,7 +264,7 @@ failure_kind kind_of(ending how, const std::string& text, const oplog::board& b)
   throw harness::environment_error(fmt::format(
       "could not isolate a deque run in a child process: {}() failed: {}; not run (a run in "
       "stealcheck's own process could corrupt it)",
-      call, std::strerror(err)));
+      call, harness::errno_text(err)));
 }
 
 // fork(), retried while the machine lacks the resources for a moment.

@@ -48,6 +48,7 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
   for (owner_step step : s.prefix)
     owner_step_do(step);
   std::vector<std::size_t> threads;
+  threads.reserve(s.thieves.size());
   for (const auto& steps : s.thieves) {
     threads.push_back(c.spawn([&o, &c, &steps] {
       std::unique_ptr<deque> mine;
@@ -81,7 +82,7 @@ inline std::string bug_text(const model::bug_report& b) {
 /// against the spec `kind` (the variant's variant_info::spec), the deque constructed with
 /// `capacity` (0: the scenarios' default, see scenario_client).
 template <class Tag>
-failure_finder model_finder(spec::spec_kind kind, model::options opt,
+failure_finder model_finder(spec::spec_kind kind, const model::options& opt,
                             std::uint64_t* executions = nullptr, std::int64_t capacity = 0) {
   return [kind, opt, executions, capacity](const scenario& s,
                                            std::uint64_t) -> std::optional<found_failure> {

@@ -222,7 +222,7 @@ std::string locate_stuck(const board& b, const std::vector<std::uint64_t>& befor
                      fmt::join(all, "; "));
 }
 
-std::string describe_exception(std::exception_ptr e) {
+std::string describe_exception(const std::exception_ptr& e) {
   if (!e) return "unknown exception";
   std::string type = "unknown exception";
   if (const std::type_info* t = e.__cxa_exception_type()) {
@@ -240,7 +240,7 @@ std::string describe_exception(std::exception_ptr e) {
   return type;
 }
 
-std::string threw(std::exception_ptr e, const board& b, int thread) {
+std::string threw(const std::exception_ptr& e, const board& b, int thread) {
   return fmt::format("threw {} in {}", describe_exception(e), locate(b, thread));
 }
 

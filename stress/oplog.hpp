@@ -210,11 +210,11 @@ std::string locate_fault(const board& b);
 std::string locate_stuck(const board& b, const std::vector<std::uint64_t>& before);
 
 /// "std::bad_alloc: std::bad_alloc" for e (type demangled, then what()), or "unknown exception".
-std::string describe_exception(std::exception_ptr e);
+std::string describe_exception(const std::exception_ptr& e);
 
 /// "threw std::bad_alloc: std::bad_alloc in owner during pop(), after push(0)": e thrown on
 /// `thread`.
-std::string threw(std::exception_ptr e, const board& b, int thread);
+std::string threw(const std::exception_ptr& e, const board& b, int thread);
 
 }  // namespace stealcheck::stress::oplog
 // SPDX-License-Identifier: Apache-2.0

@@ -146,7 +146,7 @@ template <class D>
 bool push_counted(D& d, take_log& log, std::uint64_t id, std::atomic<std::uint32_t>* destroyed) {
   counted v(id, destroyed);
   if (tracked_push(d, log, std::move(v))) return true;
-  v.disarm();
+  v.disarm();  // NOLINT(bugprone-use-after-move): a refused push leaves `v` unmoved
   return false;
 }
 

@@ -8,6 +8,7 @@
 #include <stealcheck/testing.hpp>
 #include <string>
 
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/stress/fuzz.hpp"
 #include "testing/checkers.hpp"
 
@@ -29,12 +30,12 @@ harness::verify_options default_options() {
 }
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
-  const char* s = std::getenv(name);
-  if (s == nullptr || *s == '\0') return fallback;
+  const auto s = harness::env_value(name);
+  if (!s) return fallback;
   char* end = nullptr;
-  const unsigned long long v = std::strtoull(s, &end, 10);
+  const unsigned long long v = std::strtoull(s->c_str(), &end, 10);
   if (*end != '\0') {
-    ADD_FAILURE() << name << "='" << s << "' is not a number";
+    ADD_FAILURE() << name << "='" << *s << "' is not a number";
     return fallback;
   }
   return v;
@@ -63,7 +64,7 @@ class unit_test : public ::testing::Test {
     o.seed = env_number("STEALCHECK_SEED", o.seed);
     o.scale = static_cast<int>(env_number("STEALCHECK_SCALE", static_cast<std::uint64_t>(o.scale)));
     if (o.scale < 1) o.scale = 1;
-    if (const char* r = std::getenv("STEALCHECK_REPLAY")) o.replay = r;
+    if (auto r = harness::env_value("STEALCHECK_REPLAY")) o.replay = std::move(*r);
     if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one failure\n");
     const std::string self =
         harness::shell_quote(program_invocation_name) + " --gtest_filter=" + full_name_;
@@ -103,7 +104,7 @@ class model_test : public ::testing::Test {
 
   void TestBody() override {
     model::options o = options_;
-    if (const char* r = std::getenv("STEALCHECK_REPLAY")) o.replay = r;
+    if (auto r = harness::env_value("STEALCHECK_REPLAY")) o.replay = std::move(*r);
     if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one execution\n");
     const model::result r = model::check(o, body_);
     const std::string self =

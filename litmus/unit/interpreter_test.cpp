@@ -26,7 +26,7 @@ test parse_ok(std::string_view text) {
 
 /// An "explorer" that runs the threads one after the other, in the order given: one
 /// execution, the interleaving T[0]; T[1]; ... Enough to test the adapter's plumbing.
-explorer sequential(std::vector<std::size_t> order) {
+explorer sequential(const std::vector<std::size_t>& order) {
   return [order](model_kind, const explorer_client& c) {
     c.setup();
     for (std::size_t t : order)
@@ -107,6 +107,7 @@ outcome run_native_sequentially(const hw_test& h, const test& t) {
     h.bodies[th](cells.data(), st[th].locals.data(), st[th].plains.data());
   }
   std::vector<value_t> memory;
+  memory.reserve(cells.size());
   for (const hw_cell& c : cells)
     memory.push_back(c.v.load());
   return observe(t, st, memory);

@@ -42,7 +42,7 @@ class LitmusSuite : public ::testing::Test {
     std::ofstream(dir / name) << text;
     return (dir / name).string();
   }
-  int run(litmus_options opt) { return run_litmus(opt, out, err); }
+  int run(const litmus_options& opt) { return run_litmus(opt, out, err); }
   std::ostringstream out, err;
 };
 

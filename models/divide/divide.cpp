@@ -152,6 +152,7 @@ std::vector<piece> divide(const options& opt, const std::shared_ptr<const node_c
 // time first), the earlier path first among equals.
 std::vector<const piece*> largest_first(const std::vector<piece>& pieces) {
   std::vector<const piece*> order;
+  order.reserve(pieces.size());
   for (const piece& p : pieces)
     order.push_back(&p);
   std::stable_sort(order.begin(), order.end(),

@@ -367,7 +367,7 @@ void explorer::handle_rmw_write(std::size_t t) {
   const event r = ex_.g.threads[t].back();
   const int p = ex_.g.mo_pos(r.rf);
   const event_id wid = ex_.g.append(t, make_write_part(ex_.g, r));
-  ex_.g.mo_insert(wid, static_cast<std::size_t>(p + 1));
+  ex_.g.mo_insert(wid, static_cast<std::size_t>(p) + 1);
   explore_write(wid, t, true, ex_.checker.consistent_after(ex_.g, wid));
 }
 

@@ -51,7 +51,7 @@ class piece_source {
   /// Whether the run is over (another worker found a bug): the worker stops.
   virtual bool stopped() const noexcept { return false; }
   /// Takes the work a worker gives away.
-  virtual void give(piece) {}
+  virtual void give(piece&& /*p*/) {}
   /// Called after each execution the worker counts, and after each piece it finishes (a
   /// source that runs its workers in lockstep waits here: workers.hpp, shared_source).
   virtual void executed() {}

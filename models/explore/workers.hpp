@@ -117,7 +117,7 @@ class shared_source final : public piece_source {
     return waiting_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed);
   }
   bool stopped() const noexcept override { return aborted_.load(std::memory_order_relaxed); }
-  void give(piece p) override {
+  void give(piece&& p) override {
     const std::scoped_lock lock(mutex_);
     queue_.push_back(std::move(p));
     queued_.store(queue_.size(), std::memory_order_relaxed);

@@ -19,7 +19,7 @@ harness::command_line replay_command(std::string_view variant, std::string_view 
 harness::checker checker(std::vector<memory_model> models) {
   harness::checker c;
   c.name = "model";
-  c.units = [models](const harness::variant& v) {
+  c.units = [models = std::move(models)](const harness::variant& v) {
     std::vector<harness::check_unit> units;
     const binding* b = v.binding<binding>();
     if (b == nullptr) return units;

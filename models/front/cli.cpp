@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/harness/errors.hpp"
 #include "stealcheck/detail/harness/progress.hpp"
 #include "stealcheck/detail/harness/registry.hpp"
@@ -248,13 +249,10 @@ std::uint32_t shard_number(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text, std::uint32_t count,
-                                                    const char* (*env)(const char*)) {
+std::pair<std::uint32_t, std::uint32_t> parse_shard(
+    const std::string& text, std::uint32_t count, std::optional<std::string> (*env)(const char*)) {
   std::uint32_t index = 0, n = 0;
-  const auto var = [&](const char* name) -> std::optional<std::string> {
-    const char* v = env(name);
-    return v == nullptr ? std::nullopt : std::optional<std::string>(v);
-  };
+  const auto var = env;
   if (text == "auto") {
     if (const auto id = var("SLURM_ARRAY_TASK_ID")) {
       const auto total = var("SLURM_ARRAY_TASK_COUNT");
@@ -387,8 +385,8 @@ int run_model_command(const model_request& request) {
   }
   shard_options shard;
   if (!req.shard.empty())
-    std::tie(shard.index, shard.count) = parse_shard(
-        req.shard, req.shard_count, [](const char* n) -> const char* { return std::getenv(n); });
+    std::tie(shard.index, shard.count) =
+        parse_shard(req.shard, req.shard_count, harness::env_value);
   std::vector<client_record> counts;
   if (!req.counts_file.empty())
     counts = read_client_records(req.counts_file, "--counts " + req.counts_file,

@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,9 +53,9 @@ struct model_request {
 /// A shard's index and count from `--shard`: "I/N" (0 <= I < N), or "auto": Slurm job arrays
 /// (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT), else a
 /// Kubernetes Indexed Job (JOB_COMPLETION_INDEX, of `count` or STEALCHECK_SHARD_COUNT).
-/// `env` looks a variable up (std::getenv in the CLI). Throws harness::usage_error.
+/// `env` looks a variable up (harness::env_value in the CLI). Throws harness::usage_error.
 std::pair<std::uint32_t, std::uint32_t> parse_shard(const std::string& text, std::uint32_t count,
-                                                    const char* (*env)(const char*));
+                                                    std::optional<std::string> (*env)(const char*));
 
 /// Runs the request, printing to stdout. Returns the exit code (0 no bug, 1 a bug); throws
 /// harness::usage_error for bad input (the CLI prints its one line and exits 2).

@@ -53,7 +53,9 @@ struct hb_clocks {
   /// register, and joining two is one pmaxsw.
   using clock = std::int16_t;
   static constexpr std::uint32_t max_events = max_events_cap;  ///< cap on max_events_per_thread
-  struct entry {
+  // Every field is written when the entry's event is added (the clocks are its hb/porf
+  // prefix): zeroing them first would add a memset to the explorer's hottest path.
+  struct entry {  // NOLINT(cppcoreguidelines-pro-type-member-init)
     clock clk[width], rel[width], acc[width], frel[width];
     clock porf[width];  ///< events of each thread in the porf-prefix (inclusive)
     std::int32_t rank;  ///< psc rank (sc events; see above)

@@ -278,7 +278,7 @@ bool coherent_at(const graph& g, const hb_clocks& c, event_id b) {
   // The writes a violating access may see: mo-after-or-equal b (b a write), mo-after b's
   // write (b a read). Usually none or one, so membership replaces a mo_pos per access.
   const auto& m = g.mo[eb.loc];
-  const auto from = static_cast<std::size_t>(mine + (is_write(eb) ? 0 : 1));
+  const std::size_t from = static_cast<std::size_t>(mine) + (is_write(eb) ? 0 : 1);
   if (from >= m.size()) return true;
   auto late = [&](event_id w) {
     for (std::size_t k = from; k < m.size(); ++k)

@@ -51,6 +51,7 @@ bool is_array(const event& e) {
   return e.kind == event_kind::alloc && e.src.line != 0;
 }
 const char* array_name(const event& a) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the operand holds the name literal's address
   return reinterpret_cast<const char*>(static_cast<std::uintptr_t>(a.operand));
 }
 bool alike_arrays(const event& a, const event& b) {

@@ -64,7 +64,7 @@ class line {
   }
 
  private:
-  char buf_[1024];
+  char buf_[1024]{};
   std::size_t n_ = 0;
 };
 

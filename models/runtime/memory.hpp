@@ -195,8 +195,10 @@ struct memory {
     // Reports give a location the line that declares it: src, or the `named`'s own line.
     explicit nonatomic(source_loc src = source_loc::current())
         : loc_(location(src, nullptr)), value_() {}
+    // (nonatomic is neither copied nor moved, below: there is no constructor to hide)
     template <not_a_name V>
-    explicit nonatomic(V&& v, source_loc src = source_loc::current())
+    explicit nonatomic(V&& v,  // NOLINT(bugprone-forwarding-reference-overload)
+                       source_loc src = source_loc::current())
         : loc_(location(src, nullptr)), value_(std::forward<V>(v)) {}
     template <not_a_name A0, not_a_name A1, not_a_name... A>
     explicit nonatomic(A0&& a0, A1&& a1, A&&... args)
@@ -206,6 +208,8 @@ struct memory {
     template <class... A>
     explicit nonatomic(named label, A&&... args)
         : loc_(location(label.where, label.text)), value_(std::forward<A>(args)...) {}
+    nonatomic(const nonatomic&) = delete;  // a location is its address: never copied
+    nonatomic& operator=(const nonatomic&) = delete;
     const U& read(source_loc s = source_loc::current()) const {
       detail::rt_na_access(loc_, false, s);
       return value_;
@@ -216,9 +220,9 @@ struct memory {
     }
 
    private:
-    std::uint32_t location(source_loc src, const char* name) {
+    std::uint32_t location(source_loc src, const char* label) {
       return detail::rt_location(detail::shape_of(detail::loc_kind::nonatomic, 0), 0,
-                                 detail::addr_of(this), src, name);
+                                 detail::addr_of(this), src, label);
     }
     std::uint32_t loc_;
     U value_;

@@ -46,7 +46,7 @@ class watchdog {
       if (s.used.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
         const std::lock_guard lock(users_mutex_);
         if (users_++ == 0) {
-          thread_ = std::jthread([this](std::stop_token st) { loop(st); });
+          thread_ = std::jthread([this](const std::stop_token& st) { loop(st); });
           ::pthread_setname_np(thread_.native_handle(), "stealcheck-dog");  // for ps and tests
         }
         return &s;

@@ -44,6 +44,7 @@ int run(std::vector<std::string> args) {
   add_model_command(app, code);
   args.insert(args.begin(), "stealcheck");
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const auto& a : args)
     argv.push_back(a.c_str());
   try {
@@ -202,9 +203,9 @@ TEST(Cli, VerifyColumn) {
 TEST(Cli, ShardsFromArgumentsSlurmAndKubernetes) {
   static std::map<std::string, std::string> env;
   const auto parse = [](const std::string& text, std::uint32_t count = 0) {
-    return parse_shard(text, count, [](const char* n) -> const char* {
+    return parse_shard(text, count, [](const char* n) -> std::optional<std::string> {
       const auto it = env.find(n);
-      return it == env.end() ? nullptr : it->second.c_str();
+      return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
     });
   };
   EXPECT_EQ(parse("3/8"), std::make_pair(3u, 8u));

@@ -125,7 +125,7 @@ TEST(Clients, StealHalfPopStoreBottomNeedsRelease) {
 
 template <template <class, class> class D>
 result expect_caught(const char* client_name, void (*client_fn)(client&)) {
-  const result r = explore(options{}, client_fn);
+  result r = explore(options{}, client_fn);
   EXPECT_FALSE(r.ok()) << client_name << " did not catch the known-bad variant";
   if (r.ok()) return r;
   EXPECT_FALSE(r.bug->trace.empty());

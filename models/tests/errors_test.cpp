@@ -337,7 +337,7 @@ TEST(Errors, CrashOfAModelThreadIsOneErrorLineAndExitCode2) {
         (void)flag.load(acq);
         if (f == bad_pointer) {
           volatile std::uintptr_t bad = 16;
-          *reinterpret_cast<volatile int*>(bad) = 1;
+          *reinterpret_cast<volatile int*>(bad) = 1;  // NOLINT(performance-no-int-to-ptr)
         }
         if (f == stack_overflow) c.check(deep(1 << 20) != 7, "unreachable");
         if (f == deep_but_fits) c.check(deep(100) != 7, "100 KiB of the 256 KiB stack");
@@ -448,9 +448,9 @@ TEST(Errors, EndlessLoopWithoutModelOperationsIsReportedByTheWatchdog) {
           (void)explore(throwing, body(false));
         } catch (const std::runtime_error&) {
           std::this_thread::sleep_for(std::chrono::seconds(3));
-          std::exit(0);
+          std::exit(0);  // NOLINT(concurrency-mt-unsafe): the death test's child, one thread left
         }
-        std::exit(1);
+        std::exit(1);  // NOLINT(concurrency-mt-unsafe): as above
       },
       ::testing::ExitedWithCode(0), "");
 }

@@ -53,7 +53,7 @@ result explore_large_client_once_each(unsigned jobs) {
   o.on_complete = [&](const graph& g, const consistency_checker&) {  // serialized when jobs > 1
     if (!seen.insert(choice_hash(g)).second) ++repeats;
   };
-  const result r = explore(o, clients::push4_pop4_2thieves_steal2<chase_lev_tag::deque>);
+  result r = explore(o, clients::push4_pop4_2thieves_steal2<chase_lev_tag::deque>);
   EXPECT_TRUE(r.ok()) << r.bug->message << "\n" << r.bug->trace;
   EXPECT_EQ(r.blocked, 0u);
   EXPECT_EQ(repeats, 0u) << "an execution was explored twice";

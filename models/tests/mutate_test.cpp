@@ -139,6 +139,7 @@ TEST(Mutate, ATextContradictingTheVerdictFails) {
   for (site& s : edited)
     if (s.name == "chase_lev::push.fence") s.why = "not needed (a wrong claim)";
   std::vector<const site*> ptrs;
+  ptrs.reserve(edited.size());
   for (const site& s : edited)
     ptrs.push_back(&s);
   info.sites = ptrs;

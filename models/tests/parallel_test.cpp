@@ -170,7 +170,7 @@ struct sharded {
   node_counts counted;
 };
 sharded run_shards(const std::function<void(client&)>& fn, std::uint32_t n,
-                   std::shared_ptr<const node_counts> counts = nullptr) {
+                   const std::shared_ptr<const node_counts>& counts = nullptr) {
   sharded out;
   for (std::uint32_t i = 0; i < n; ++i) {
     const explored sh = run_shard(fn, i, n, 1, counts);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/models/explore/explore.hpp"
 #include "stealcheck/detail/models/graph/graph.hpp"
 #include "stealcheck/detail/models/runtime/memory.hpp"
@@ -24,7 +25,8 @@ namespace stealcheck::model::test_programs {
 /// The seed of a randomized test run: STEALCHECK_SEED if set (a replay), else a fresh one.
 /// Callers print it with the line that replays the run.
 inline std::uint64_t seed_from_env() {
-  if (const char* s = std::getenv("STEALCHECK_SEED")) return std::strtoull(s, nullptr, 10);
+  if (const auto s = harness::env_value("STEALCHECK_SEED"))
+    return std::strtoull(s->c_str(), nullptr, 10);
   return std::random_device{}();
 }
 

@@ -89,7 +89,7 @@ std::string event_id_at(const std::string& line, std::size_t pos) {
   if (pos >= line.size() || line[pos] != '(') return {};
   const std::size_t close = line.find(')', pos);
   if (close == std::string::npos) return {};
-  const std::string id = line.substr(pos, close + 1 - pos);
+  std::string id = line.substr(pos, close + 1 - pos);
   const std::size_t comma = id.find(", ");
   const auto digits = [](const std::string& d) {
     return !d.empty() && d.find_first_not_of("0123456789") == std::string::npos;

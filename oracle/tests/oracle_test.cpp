@@ -298,6 +298,7 @@ TEST(oracle, ReleaseFenceSynchronizesThroughAtomicWritesOnly) {
 
 TEST(oracle, LimitsAreErrors) {
   std::vector<ins> many;
+  many.reserve(40);
   for (int k = 0; k < 40; ++k)
     many.push_back(st(0, 1));
   const program p = make({many, many}, 1);

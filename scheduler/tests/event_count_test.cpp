@@ -19,6 +19,7 @@ void run_rounds(bool all, int rounds, int sleepers) {
   std::atomic<int> round{0}, acked{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(sleepers) + 1);
   for (int s = 0; s < sleepers; ++s) {
     threads.emplace_back([&] {
       int seen = 0;

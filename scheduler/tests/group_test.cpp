@@ -53,7 +53,7 @@ TYPED_TEST(GroupTest, NQueensIsRightForEveryThreadCount) {
 }
 
 TYPED_TEST(GroupTest, NestedGroupsAndForkJoinOfRandomShapeLoseNothing) {
-  const std::uint64_t seed = announce_seed(mix(7 * scale), "NestedGroups");
+  const std::uint64_t seed = announce_seed(mix(std::uint64_t{7} * scale), "NestedGroups");
   for (unsigned threads = 1; threads <= 4; ++threads) {
     TypeParam p(threads, pool_options{std::chrono::microseconds(50), seed});
     std::atomic<long> nodes{0};

@@ -301,6 +301,7 @@ TYPED_TEST(PoolTest, ManyNonWorkerThreadsSubmitConcurrently) {
   TypeParam p(2);
   const int n = full ? 18 : 14;
   std::vector<std::thread> callers;
+  callers.reserve(4);
   std::atomic<int> right{0};
   for (int c = 0; c < 4; ++c) {
     callers.emplace_back([&, c] {

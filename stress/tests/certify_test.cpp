@@ -68,10 +68,11 @@ TEST(Certify, ScenariosCoverTheBoundOnceEachUnderThiefSymmetry) {
   // batch: thief sequences {s, b}: sets of at most 2: 1 + 2 + 3; ordered 1 + 2 + 4
   expect_classes({.owner = 1, .thieves = 2, .steals = 1, .prefix = 0}, true, 18, 21);
   // a prefix of at most 1: 3 more owner-alone choices each
-  expect_classes({.owner = 2, .thieves = 2, .steals = 2, .prefix = 1}, false, 7 * 6 * 3, 7 * 7 * 3);
+  expect_classes({.owner = 2, .thieves = 2, .steals = 2, .prefix = 1}, false,
+                 std::size_t{7} * 6 * 3, std::uint64_t{7} * 7 * 3);
   // batch, steals <= 2: 6 thief sequences; multisets of at most 3: 1 + 6 + 21 + 56
-  expect_classes({.owner = 2, .thieves = 3, .steals = 2, .prefix = 0}, true, 7 * 84,
-                 7 * (1 + 6 + 36 + 216));
+  expect_classes({.owner = 2, .thieves = 3, .steals = 2, .prefix = 0}, true, std::size_t{7} * 84,
+                 std::uint64_t{7} * (1 + 6 + 36 + 216));
 }
 
 TEST(Certify, ACountTooLargeToEnumerateSaturates) {

@@ -53,7 +53,7 @@ TEST(LincheckModel, SplitPasses) {
 template <class Tag>
 outcome expect_caught(const char* what) {
   const run_options o = small(200);
-  const outcome out =
+  outcome out =
       check_generated("bad", o, model_finder<Tag>(spec::spec_kind::lifo_owner, model::options{}));
   EXPECT_EQ(out.kind, verdict::model_bug) << what << " not caught: " << out.failure;
   EXPECT_NE(out.reproduce.find("reproduce="), std::string::npos);

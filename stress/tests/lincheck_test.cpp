@@ -40,9 +40,10 @@ struct builder {
     return add(t, op_kind::steal, s == steal_status::item, v, s, {}, i, r);
   }
   builder& batch(std::uint32_t t, std::vector<std::uint64_t> vs, std::uint64_t i, std::uint64_t r) {
-    const std::uint64_t first = vs.empty() ? 0 : vs[0];
-    const steal_status s = vs.empty() ? steal_status::empty : steal_status::item;
-    return add(t, op_kind::steal_batch, !vs.empty(), first, s, std::move(vs), i, r);
+    const bool found = !vs.empty();  // read before the call: `vs` is moved into it
+    const std::uint64_t first = found ? vs[0] : 0;
+    const steal_status s = found ? steal_status::item : steal_status::empty;
+    return add(t, op_kind::steal_batch, found, first, s, std::move(vs), i, r);
   }
 };
 constexpr auto item = steal_status::item;
