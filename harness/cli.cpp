@@ -80,6 +80,15 @@ std::uint64_t default_seed() {
 
 namespace {
 
+// "chase_lev::pop.fence=seq_cst", one per broken site ("=?" when no correct variant has it).
+std::vector<std::string> fix_texts(const variant& v) {
+  std::vector<std::string> out;
+  for (const site_fix& f : fixed_at(v))
+    out.push_back(
+        fmt::format("{}={}", f.broken->name, f.correct != nullptr ? order_name(f.order) : "?"));
+  return out;
+}
+
 void print_variants() {
   std::size_t name_width = 26;  // the widest variant name, at least 26
   for (const variant* v : variants())
@@ -93,13 +102,17 @@ void print_variants() {
     if (i.values == value_support::scalar) flags += " [scalar values]";
     // a known-bad variant is marked whatever its summary says (a user's need not say it)
     const bool marked = !i.known_bad || i.summary.starts_with("KNOWN-BAD");
-    fmt::print("{:<{}} {:<8} {:<14} {}{}{}{}\n", i.name, name_width, i.sites.size(),
-               spec_name(i.spec), marked ? "" : "KNOWN-BAD ", i.summary, flags,
-               i.known_bad
-                   ? fmt::format(" -- {}{}", i.known_bad_reason,
-                                 i.must_show.empty() ? std::string()
-                                                     : " (must show " + i.must_show.text() + ")")
-                   : "");
+    const std::vector<std::string> fixes = fix_texts(*v);
+    fmt::print(
+        "{:<{}} {:<8} {:<14} {}{}{}{}\n", i.name, name_width, i.sites.size(), spec_name(i.spec),
+        marked ? "" : "KNOWN-BAD ", i.summary, flags,
+        i.known_bad
+            ? fmt::format(
+                  " -- {}{}{}", i.known_bad_reason,
+                  i.must_show.empty() ? std::string() : " (must show " + i.must_show.text() + ")",
+                  fixes.empty() ? std::string()
+                                : fmt::format(" (fixed at {})", fmt::join(fixes, ", ")))
+            : "");
   }
 }
 
@@ -169,11 +182,13 @@ struct row {
                        [](const check_cell& c) { return c.verdict == cell_verdict::fail; });
   }
   // The first cell that shows the failure the known-bad declares (variant_info::must_show; any
-  // failure when it declares none), or null.
-  const check_cell* showing() const {
+  // failure when it declares none), of those whose replay command `replayed_by` accepts when
+  // given, or null.
+  const check_cell* showing(bool (*replayed_by)(const command_line&) = nullptr) const {
     const failure_set& must = v->info().must_show;
     for (const check_cell& c : cells)
-      if (c.verdict == cell_verdict::fail && (must.empty() || (c.kind && must.contains(*c.kind))))
+      if (c.verdict == cell_verdict::fail && (must.empty() || (c.kind && must.contains(*c.kind))) &&
+          (replayed_by == nullptr || (c.replay && replayed_by(*c.replay))))
         return &c;
     return nullptr;
   }
@@ -299,6 +314,22 @@ void print_failures(const std::vector<checker>& checkers, const std::vector<row>
                  r.v->info().known_bad ? why_lines(c.failure, 6) : c.failure);
       if (c.replay) fmt::print("  replay: {}\n", c.replay->str());
     }
+    // Where a caught known-bad is fixed, and the run that shows it: the catching run of the
+    // model checker or the fuzzer again (a model run whole, its token belongs to the broken
+    // code) with the broken sites at their correct orders.
+    const std::vector<std::string> fixes = fix_texts(*r.v);
+    if (!r.v->info().known_bad || r.showing() == nullptr || fixes.empty()) continue;
+    fmt::print("  fixed at {}", fmt::join(fixes, ", "));
+    const check_cell* rerun = r.showing(
+        [](const command_line& c) { return c.subcommand == "model" || c.subcommand == "fuzz"; });
+    if (rerun != nullptr) {
+      command_line fixed = *rerun->replay;
+      std::erase_if(fixed.options, [](const auto& o) { return o.first == "--replay"; });
+      for (const std::string& f : fixes)
+        fixed.opt("--site", f);
+      fmt::print(" (the same run, fixed: {})", fixed.str());
+    }
+    fmt::print("\n");
   }
 }
 
@@ -313,7 +344,8 @@ void write_json(const std::string& file, const std::vector<checker>& checkers,
     nlohmann::json jr{{"variant", r.v->name()},
                       {"known_bad", r.v->info().known_bad},
                       {"ok", r.ok()},
-                      {"verdict", row_verdict(r)}};
+                      {"verdict", row_verdict(r)},
+                      {"fixed_at", fix_texts(*r.v)}};
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const auto& c = r.cells[i];
       jr["checks"][checkers[i].name] = {{"verdict", verdict_name(c.verdict)},

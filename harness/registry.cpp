@@ -59,6 +59,26 @@ const variant& require_variant(std::string_view name) {
   return *v;
 }
 
+std::vector<site_fix> fixed_at(const variant& v) {
+  std::vector<site_fix> out;
+  for (const site* s : v.info().sites) {
+    if (!s->why.starts_with("KNOWN-BAD")) continue;
+    site_fix f{.broken = s};
+    for (const variant* c : variants()) {
+      if (c->info().known_bad) break;  // variants(): the correct ones come first
+      const auto& cs = c->info().sites;
+      const auto same =
+          std::find_if(cs.begin(), cs.end(), [&](const site* x) { return x->name == s->name; });
+      if (same == cs.end()) continue;
+      f.correct = c;
+      f.order = (*same)->order;
+      break;
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
 std::vector<const variant*> select_variants(std::string_view name) {
   if (name != "all") return {&require_variant(name)};
   std::vector<const variant*> out;

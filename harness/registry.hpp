@@ -13,6 +13,7 @@
 // "stealcheck: error: ..." naming it and ends the process with exit code 2.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -71,6 +72,21 @@ const variant* find_variant(std::string_view name);
 
 /// The variant named `name`; throws usage_error ("unknown variant ...") when there is none.
 const variant& require_variant(std::string_view name);
+
+/// Where a known-bad variant is fixed: one of its memory-order sites declared broken (a `why`
+/// that starts with "KNOWN-BAD", deques/memory.hpp), and the order that the first correct
+/// variant with a site of the same name gives it (`correct` null when none has one). The
+/// known-bad with `site=order` (`stealcheck model --site`) is that correct variant's code.
+struct site_fix {
+  const site* broken = nullptr;
+  const variant* correct = nullptr;
+  std::memory_order order = std::memory_order_seq_cst;  ///< the correct order, when `correct`
+};
+
+/// The fixes of `v`'s broken sites, in the order of its sites; empty for a variant whose
+/// sites are all as declared correct (every correct variant, and a known-bad whose bug is in
+/// its code rather than in an order). O(sites of every variant).
+std::vector<site_fix> fixed_at(const variant& v);
 
 /// The names of the correct variants when `name` is "all", else {name} (checked).
 std::vector<const variant*> select_variants(std::string_view name);

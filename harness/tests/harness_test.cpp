@@ -2,6 +2,8 @@
 // unit), the one replay builder's quoting, and run_checker's stop-at-first-failure cells.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +46,37 @@ const bool registered = [] {
          add_variant(std::move(right)) && add_variant(std::move(wrong));
 }();
 
+// Sites of a correct variant and of a known-bad derived from it: one site shadowed with a
+// weaker order (KNOWN-BAD), one broken site that no correct variant has.
+constexpr site good_store{"zz::push.store", std::memory_order_release, site_kind::store, "why"};
+constexpr site good_load{"zz::steal.load", std::memory_order_acquire, site_kind::load, "why"};
+constexpr site bad_store{"zz::push.store", std::memory_order_relaxed, site_kind::store,
+                         "KNOWN-BAD: relaxed (no release)"};
+constexpr site orphan{"yy::only.here", std::memory_order_relaxed, site_kind::load,
+                      "KNOWN-BAD: relaxed"};
+constexpr std::array<const site*, 2> good_sites{&good_store, &good_load};
+constexpr std::array<const site*, 3> bad_sites{&bad_store, &good_load, &orphan};
+
+const bool registered_sites = [] {
+  return add_variant(variant({.name = "zz_test_sites", .sites = good_sites})) &&
+         add_variant(variant({.name = "zz_test_sites_bad", .known_bad = true, .sites = bad_sites}));
+}();
+
+// A known-bad's broken sites are where it is fixed, at the correct variant's order; a correct
+// variant has none.
+TEST(Registry, KnownBadIsFixedAtItsBrokenSitesWithTheCorrectOrders) {
+  ASSERT_TRUE(registered_sites);
+  EXPECT_TRUE(fixed_at(require_variant("zz_test_sites")).empty());
+  const std::vector<site_fix> fixes = fixed_at(require_variant("zz_test_sites_bad"));
+  ASSERT_EQ(fixes.size(), 2u);
+  EXPECT_EQ(fixes[0].broken, &bad_store);
+  ASSERT_NE(fixes[0].correct, nullptr);
+  EXPECT_EQ(fixes[0].correct->name(), "zz_test_sites");
+  EXPECT_EQ(fixes[0].order, std::memory_order_release);
+  EXPECT_EQ(fixes[1].broken, &orphan);
+  EXPECT_EQ(fixes[1].correct, nullptr);
+}
+
 checker counting_checker(int* ran) {
   checker c;
   c.name = "counting";
@@ -75,15 +108,16 @@ checker counting_checker(int* ran) {
 }
 
 TEST(Registry, AVariantRegisteredAnywhereIsFoundAndOrdered) {
-  ASSERT_TRUE(registered);
+  ASSERT_TRUE(registered && registered_sites);
   ASSERT_NE(find_variant("zz_test_good"), nullptr);
   EXPECT_EQ(find_variant("no_such_variant"), nullptr);
   EXPECT_THROW(require_variant("no_such_variant"), usage_error);
   const auto all = variants();
-  ASSERT_EQ(all.size(), 4u);
+  ASSERT_EQ(all.size(), 6u);
   EXPECT_EQ(all[0]->name(), "zz_test_good");  // correct ones first, whatever their names
-  EXPECT_EQ(all[1]->name(), "aa_test_bad");
-  EXPECT_EQ(select_variants("all").size(), 1u);  // "all": the correct ones
+  EXPECT_EQ(all[1]->name(), "zz_test_sites");
+  EXPECT_EQ(all[2]->name(), "aa_test_bad");
+  EXPECT_EQ(select_variants("all").size(), 2u);  // "all": the correct ones
   EXPECT_EXIT(add_variant(variant({.name = "zz_test_good"})), ::testing::ExitedWithCode(2),
               "stealcheck: error: variant 'zz_test_good' is registered twice");
   EXPECT_EQ(find_variant("zz_test_good")->binding<int>(), nullptr);
