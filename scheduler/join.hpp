@@ -87,8 +87,10 @@ class join_flag {
   /// Thread role: the thread that ran the task, as its last access to the task. Publishes `e`
   /// (null: the task returned) and every effect of the task. The task's frame may be gone right
   /// after the store.
-  void finish(const std::exception_ptr& e) {
-    if (e) error_.write() = e;
+  /// Takes `e` whole: the finishing thread must keep no reference to the exception, whose last
+  /// owner (the joiner) may free it as soon as the store below is seen.
+  void finish(std::exception_ptr&& e) {
+    if (e) error_.write() = std::move(e);
     // release (flag.store_done): pairs with the acquire load in done().
     done_.store(true, Mem::order(Sites::flag_store));
   }
@@ -126,9 +128,9 @@ class join_counter {
   /// Thread role: the thread that ran a task that threw, before its arrive() or
   /// arrive_local(). Records `e` unless an earlier task's exception was recorded (the first
   /// one wins).
-  void fail(const std::exception_ptr& e) {
+  void fail(std::exception_ptr&& e) {  // taken whole, as finish()'s
     // relaxed (counter.failed_exchange): picks the one writer of error_.
-    if (!failed_.exchange(true, Mem::order(Sites::failed_exchange))) error_.write() = e;
+    if (!failed_.exchange(true, Mem::order(Sites::failed_exchange))) error_.write() = std::move(e);
   }
 
   /// Thread role: the spawner, after it ran one of the tasks itself (and after fail() if it
