@@ -54,8 +54,8 @@ constexpr site bad_store{"zz::push.store", std::memory_order_relaxed, site_kind:
                          "KNOWN-BAD: relaxed (no release)"};
 constexpr site orphan{"yy::only.here", std::memory_order_relaxed, site_kind::load,
                       "KNOWN-BAD: relaxed"};
-constexpr std::array<const site*, 2> good_sites{&good_store, &good_load};
-constexpr std::array<const site*, 3> bad_sites{&bad_store, &good_load, &orphan};
+constexpr std::array good_sites{&good_store, &good_load};
+constexpr std::array bad_sites{&bad_store, &good_load, &orphan};
 
 const bool registered_sites = [] {
   return add_variant(variant({.name = "zz_test_sites", .sites = good_sites})) &&
