@@ -252,22 +252,21 @@ std::uint32_t shard_number(const std::string& text, const std::string& what) {
 std::pair<std::uint32_t, std::uint32_t> parse_shard(
     const std::string& text, std::uint32_t count, std::optional<std::string> (*env)(const char*)) {
   std::uint32_t index = 0, n = 0;
-  const auto var = env;
   if (text == "auto") {
-    if (const auto id = var("SLURM_ARRAY_TASK_ID")) {
-      const auto total = var("SLURM_ARRAY_TASK_COUNT");
+    if (const auto id = env("SLURM_ARRAY_TASK_ID")) {
+      const auto total = env("SLURM_ARRAY_TASK_COUNT");
       if (!total) throw harness::usage_error("--shard auto: SLURM_ARRAY_TASK_COUNT is not set");
       const std::uint32_t min =
-          shard_number(var("SLURM_ARRAY_TASK_MIN").value_or("0"), "SLURM_ARRAY_TASK_MIN");
+          shard_number(env("SLURM_ARRAY_TASK_MIN").value_or("0"), "SLURM_ARRAY_TASK_MIN");
       const std::uint32_t raw = shard_number(*id, "SLURM_ARRAY_TASK_ID");
       if (raw < min)
         throw harness::usage_error(
             "--shard auto: SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN");
       index = raw - min;
       n = shard_number(*total, "SLURM_ARRAY_TASK_COUNT");
-    } else if (const auto k = var("JOB_COMPLETION_INDEX")) {
+    } else if (const auto k = env("JOB_COMPLETION_INDEX")) {
       index = shard_number(*k, "JOB_COMPLETION_INDEX");
-      const auto from_env = var("STEALCHECK_SHARD_COUNT");
+      const auto from_env = env("STEALCHECK_SHARD_COUNT");
       if (count == 0 && !from_env)
         throw harness::usage_error(
             "--shard auto under a Kubernetes Indexed Job needs --shard-count N or "
