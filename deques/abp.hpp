@@ -263,6 +263,8 @@ struct abp_sites_tag1 : abp_sites {
   static constexpr std::string_view known_bad_reason =
       "a 1-bit tag: two resets recreate the age a stalled thief holds (ABA)";
   static constexpr failure_set must_show{failure_kind::value_taken_twice};
+  using fixed_in = abp_sites;
+  static constexpr std::string_view fixed_by = "a 32-bit tag, not 1 bit (abp_deque's TagBits)";
 };
 
 /// KNOWN-BAD, deep: ABP with a 2-bit tag. The ABA of abp_tag1 after four resets instead of two:
@@ -275,6 +277,8 @@ struct abp_sites_tag2 : abp_sites {
   static constexpr std::string_view known_bad_reason =
       "a 2-bit tag: four resets recreate the age a stalled thief holds (ABA)";
   static constexpr failure_set must_show{failure_kind::value_taken_twice};
+  using fixed_in = abp_sites;
+  static constexpr std::string_view fixed_by = "a 32-bit tag, not 2 bits (abp_deque's TagBits)";
 };
 
 template <class T, class Mem = native_memory>

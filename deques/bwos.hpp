@@ -424,6 +424,9 @@ struct bwos_sites_reuse_unchecked : bwos_sites {
       "a block is reused before its thieves have read their claimed slots";
   static constexpr failure_set must_show{failure_kind::value_taken_twice,
                                          failure_kind::value_invented};
+  using fixed_in = bwos_sites;
+  static constexpr std::string_view fixed_by =
+      "reuse_waits_for_thieves = true (a block is reused only once its thieves have read)";
   static constexpr bool reuse_waits_for_thieves = false;
 };
 

@@ -491,6 +491,9 @@ struct crossbeam_sites_fifo_no_restore : crossbeam_fifo_sites {
   static constexpr std::string_view known_bad_reason =
       "FIFO pop leaves front past back after losing the last item: the next push is lost";
   static constexpr failure_set must_show{failure_kind::value_lost};
+  using fixed_in = crossbeam_fifo_sites;
+  static constexpr std::string_view fixed_by =
+      "restore_front = true (a FIFO pop that lost the last item puts front back)";
   static constexpr bool restore_front = false;
 };
 
@@ -506,6 +509,9 @@ struct crossbeam_sites_lifo_no_recheck : crossbeam_sites {
       "a batch steal's CAS without re-checking the ring: a value popped before a shrink is "
       "taken again from the old ring (CVE-2021-32810)";
   static constexpr failure_set must_show{failure_kind::value_taken_twice};
+  using fixed_in = crossbeam_sites;
+  static constexpr std::string_view fixed_by =
+      "recheck_buffer = true (a batch steal re-checks the ring before its CAS)";
   static constexpr bool recheck_buffer = false;
 };
 

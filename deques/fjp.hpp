@@ -287,6 +287,9 @@ struct fjp_sites_pop_no_rmw : fjp_sites {
       "item";
   static constexpr failure_set must_show{failure_kind::value_taken_twice,
                                          failure_kind::use_after_free, failure_kind::double_free};
+  using fixed_in = fjp_sites;
+  static constexpr std::string_view fixed_by =
+      "pop_by_exchange = true (pop takes its slot with an exchange)";
   static constexpr bool pop_by_exchange = false;
 };
 

@@ -478,6 +478,9 @@ struct go_sites_pop_runnext_no_cas : go_sites {
       "runqget clears runnext with a store, not a CAS: owner and thief both take it";
   static constexpr failure_set must_show{failure_kind::value_taken_twice,
                                          failure_kind::use_after_free, failure_kind::double_free};
+  using fixed_in = go_sites;
+  static constexpr std::string_view fixed_by =
+      "pop_takes_runnext_by_cas = true (runqget takes runnext with a CAS)";
   static constexpr bool pop_takes_runnext_by_cas = false;
 };
 

@@ -241,6 +241,8 @@ struct idempotent_sites_no_tag : idempotent_sites {
   static constexpr std::string_view known_bad_reason =
       "put keeps the anchor's tag: a stalled thief's CAS succeeds after take and put (ABA)";
   static constexpr failure_set must_show{failure_kind::value_lost, failure_kind::value_taken_twice};
+  using fixed_in = idempotent_sites;
+  static constexpr std::string_view fixed_by = "tagged = true (put increments the anchor's tag)";
   static constexpr bool tagged = false;
 };
 

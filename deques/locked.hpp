@@ -92,6 +92,9 @@ struct locked_sites_steal_bottom : locked_sites {
   static constexpr std::string_view known_bad_reason =
       "steal takes from the bottom: conserves values, breaks deque order";
   static constexpr failure_set must_show{failure_kind::not_linearizable};
+  using fixed_in = locked_sites;
+  static constexpr std::string_view fixed_by =
+      "steal takes the oldest item (locked_deque::steal), not the owner's end";
 };
 
 template <class T, class Mem = native_memory>

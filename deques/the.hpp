@@ -339,6 +339,9 @@ struct the_sites_ticket2 : the_sites {
       "a ticket lock of 2-bit tickets: a fifth party at the lock shares the holder's ticket";
   static constexpr failure_set must_show{failure_kind::value_lost, failure_kind::value_taken_twice,
                                          failure_kind::deadlock};
+  using fixed_in = the_sites;
+  static constexpr std::string_view fixed_by =
+      "the backend's mutex as the lock, not a ticket lock of 2-bit tickets";
   using mo = std::memory_order;
   static constexpr site lock_take_ticket{
       "the::lock.take_ticket", mo::acq_rel, site_kind::rmw,

@@ -545,6 +545,9 @@ struct tokio_sites_push_checks_real : tokio_sites {
   static constexpr std::string_view known_bad_reason =
       "push checks room against the real head: overwrites a slot a thief is still copying";
   static constexpr failure_set must_show{failure_kind::data_race, failure_kind::value_taken_twice};
+  using fixed_in = tokio_sites;
+  static constexpr std::string_view fixed_by =
+      "push_checks_steal = true (push checks room against the steal head)";
   static constexpr bool push_checks_steal = false;
 };
 
@@ -561,6 +564,8 @@ struct tokio_sites_narrow_index : tokio_sites {
   static constexpr std::string_view known_bad_reason =
       "2-bit indices: a stalled thief's claim succeeds once the head wraps back to what it read";
   static constexpr failure_set must_show{failure_kind::value_taken_twice};
+  using fixed_in = tokio_sites;
+  static constexpr std::string_view fixed_by = "index_bits = 32, not 2";
   static constexpr unsigned index_bits = 2;
 };
 
@@ -577,6 +582,8 @@ struct tokio_sites_index3 : tokio_sites {
   static constexpr std::string_view known_bad_reason =
       "3-bit indices: a stalled thief's claim succeeds once the head wraps back (8 takes later)";
   static constexpr failure_set must_show{failure_kind::value_taken_twice};
+  using fixed_in = tokio_sites;
+  static constexpr std::string_view fixed_by = "index_bits = 32, not 3";
   static constexpr unsigned index_bits = 3;
 };
 
@@ -667,6 +674,9 @@ struct tokio_lifo_sites_push_load_store : tokio_lifo_sites {
   static constexpr failure_set must_show{failure_kind::value_taken_twice,
                                          failure_kind::value_invented, failure_kind::use_after_free,
                                          failure_kind::double_free};
+  using fixed_in = tokio_lifo_sites;
+  static constexpr std::string_view fixed_by =
+      "push_swaps_lifo = true (push_lifo swaps the slot in one RMW)";
   static constexpr bool push_swaps_lifo = false;
 };
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 #include "stealcheck/detail/deques/failure.hpp"
 #include "stealcheck/detail/deques/memory.hpp"
@@ -49,6 +50,15 @@ constexpr bool runs_model(backend_support b) noexcept {
 using spec::spec_kind;
 using spec::spec_name;
 
+/// Where a known-bad whose bug is in its code rather than in a memory order is fixed: the
+/// correct variant that is the same code with the fix, and what the fix changes (the knob of the
+/// sites struct or the template argument, with its correct and broken values). Empty for a
+/// correct variant and for a known-bad whose broken sites say where it is fixed.
+struct code_fix {
+  std::string_view variant{};  ///< the correct variant's name (empty: none declared)
+  std::string_view change{};   ///< e.g. "index_bits = 32, not 2 (tokio_queue's index width)"
+};
+
 /// A variant's description. Every field has a default, so a registration names only what
 /// differs: `{.name = "my_deque", .summary = "...", .bounded = true}`.
 struct variant_info {
@@ -60,6 +70,9 @@ struct variant_info {
   /// caught only when some checker fails it with one of these kinds. Empty: any failure counts
   /// (every built-in known-bad declares its kinds; a test holds them to it).
   failure_set must_show{};
+  /// A known-bad whose bug is in its code: the correct variant that fixes it (`verify` runs
+  /// the catching run on it, where it must pass).
+  code_fix fixed_in{};
   bool bounded = false;      ///< push can report "full" (returns false)
   bool batch_steal = false;  ///< offers steal_into (steal-half)
   /// Its operations may wait in a loop for another thread (a spin lock, a retry until a
@@ -112,7 +125,9 @@ constexpr std::span<const site* const> sites_of() noexcept {
 
 /// A variant_info filled from a `*_sites` struct: its name, known-bad flag and reason, sites,
 /// and `thieves_report_empty` and a known-bad's `must_show` when the struct declares them (as the
-/// deque's code reads the first).
+/// deque's code reads the first). A known-bad whose bug is in its code declares where it is
+/// fixed as `using fixed_in = <the correct variant's sites struct, a base of its own>;` and
+/// `static constexpr std::string_view fixed_by = "<what the fix changes>";`.
 template <class Sites>
 constexpr variant_info info_from_sites(std::string_view summary, bool bounded = false,
                                        bool batch_steal = false) {
@@ -127,6 +142,12 @@ constexpr variant_info info_from_sites(std::string_view summary, bool bounded = 
   if constexpr (requires { Sites::thieves_report_empty; })
     i.thieves_report_empty = Sites::thieves_report_empty;
   if constexpr (requires { Sites::must_show; }) i.must_show = Sites::must_show;
+  if constexpr (requires { typename Sites::fixed_in; }) {
+    // the fix is the code the known-bad's sites struct derives from: a correct variant
+    static_assert(std::is_base_of_v<typename Sites::fixed_in, Sites> &&
+                  !Sites::fixed_in::known_bad && Sites::known_bad);
+    i.fixed_in = {Sites::fixed_in::variant, Sites::fixed_by};
+  }
   return i;
 }
 

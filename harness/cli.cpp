@@ -89,6 +89,16 @@ std::vector<std::string> fix_texts(const variant& v) {
   return out;
 }
 
+// "fixed at SITE=ORDER, ..." or "fixed in VARIANT: CHANGE" ("VARIANT?" when no correct
+// variant of that name is registered); empty when the variant declares neither.
+std::string fix_text(const variant& v) {
+  const std::vector<std::string> sites = fix_texts(v);
+  if (!sites.empty()) return fmt::format("fixed at {}", fmt::join(sites, ", "));
+  const code_fix& in = v.info().fixed_in;
+  if (!v.info().known_bad || in.variant.empty()) return {};
+  return fmt::format("fixed in {}{}: {}", in.variant, fixed_in(v) != nullptr ? "" : "?", in.change);
+}
+
 void print_variants() {
   std::size_t name_width = 26;  // the widest variant name, at least 26
   for (const variant* v : variants())
@@ -102,17 +112,15 @@ void print_variants() {
     if (i.values == value_support::scalar) flags += " [scalar values]";
     // a known-bad variant is marked whatever its summary says (a user's need not say it)
     const bool marked = !i.known_bad || i.summary.starts_with("KNOWN-BAD");
-    const std::vector<std::string> fixes = fix_texts(*v);
-    fmt::print(
-        "{:<{}} {:<8} {:<14} {}{}{}{}\n", i.name, name_width, i.sites.size(), spec_name(i.spec),
-        marked ? "" : "KNOWN-BAD ", i.summary, flags,
-        i.known_bad
-            ? fmt::format(
-                  " -- {}{}{}", i.known_bad_reason,
-                  i.must_show.empty() ? std::string() : " (must show " + i.must_show.text() + ")",
-                  fixes.empty() ? std::string()
-                                : fmt::format(" (fixed at {})", fmt::join(fixes, ", ")))
-            : "");
+    const std::string fix = fix_text(*v);
+    fmt::print("{:<{}} {:<8} {:<14} {}{}{}{}\n", i.name, name_width, i.sites.size(),
+               spec_name(i.spec), marked ? "" : "KNOWN-BAD ", i.summary, flags,
+               i.known_bad
+                   ? fmt::format(" -- {}{}{}", i.known_bad_reason,
+                                 i.must_show.empty() ? std::string()
+                                                     : " (must show " + i.must_show.text() + ")",
+                                 fix.empty() ? std::string() : " (" + fix + ")")
+                   : "");
   }
 }
 
@@ -316,17 +324,24 @@ void print_failures(const std::vector<checker>& checkers, const std::vector<row>
     }
     // Where a caught known-bad is fixed, and the run that shows it: the catching run of the
     // model checker or the fuzzer again (a model run whole, its token belongs to the broken
-    // code) with the broken sites at their correct orders.
-    const std::vector<std::string> fixes = fix_texts(*r.v);
-    if (!r.v->info().known_bad || r.showing() == nullptr || fixes.empty()) continue;
-    fmt::print("  fixed at {}", fmt::join(fixes, ", "));
+    // code) with the broken sites at their correct orders, or that run or any other catching
+    // run on the correct variant that is the same code with the fix.
+    const std::string fix = fix_text(*r.v);
+    if (!r.v->info().known_bad || r.showing() == nullptr || fix.empty()) continue;
+    fmt::print("  {}", fix);
+    const variant* correct = fixed_in(*r.v);
+    const std::vector<std::string> sites = fix_texts(*r.v);
     const check_cell* rerun = r.showing(
         [](const command_line& c) { return c.subcommand == "model" || c.subcommand == "fuzz"; });
-    if (rerun != nullptr) {
+    // a fix in the code: any catching run again on the correct variant (a stress run too)
+    if (rerun == nullptr && sites.empty() && correct != nullptr)
+      rerun = r.showing([](const command_line&) { return true; });
+    if (rerun != nullptr && (!sites.empty() || correct != nullptr)) {
       command_line fixed = *rerun->replay;
       std::erase_if(fixed.options, [](const auto& o) { return o.first == "--replay"; });
-      for (const std::string& f : fixes)
+      for (const std::string& f : sites)
         fixed.opt("--site", f);
+      if (sites.empty()) fixed.variant = correct->name();
       fmt::print(" (the same run, fixed: {})", fixed.str());
     }
     fmt::print("\n");
@@ -345,7 +360,11 @@ void write_json(const std::string& file, const std::vector<checker>& checkers,
                       {"known_bad", r.v->info().known_bad},
                       {"ok", r.ok()},
                       {"verdict", row_verdict(r)},
-                      {"fixed_at", fix_texts(*r.v)}};
+                      {"fixed_at", fix_texts(*r.v)},
+                      {"fixed_in", r.v->info().fixed_in.variant.empty()
+                                       ? nlohmann::json()
+                                       : nlohmann::json{{"variant", r.v->info().fixed_in.variant},
+                                                        {"change", r.v->info().fixed_in.change}}}};
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const auto& c = r.cells[i];
       jr["checks"][checkers[i].name] = {{"verdict", verdict_name(c.verdict)},

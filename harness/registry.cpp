@@ -79,6 +79,13 @@ std::vector<site_fix> fixed_at(const variant& v) {
   return out;
 }
 
+const variant* fixed_in(const variant& v) {
+  const std::string_view name = v.info().fixed_in.variant;
+  if (!v.info().known_bad || name.empty()) return nullptr;
+  const variant* c = find_variant(name);
+  return c != nullptr && !c->info().known_bad ? c : nullptr;
+}
+
 std::vector<const variant*> select_variants(std::string_view name) {
   if (name != "all") return {&require_variant(name)};
   std::vector<const variant*> out;

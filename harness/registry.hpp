@@ -88,6 +88,12 @@ struct site_fix {
 /// its code rather than in an order). O(sites of every variant).
 std::vector<site_fix> fixed_at(const variant& v);
 
+/// Where a known-bad whose bug is in its code is fixed: the registered correct variant its
+/// `fixed_in` names (variant_info::fixed_in, deques/variant.hpp), the same code with the fix;
+/// nullptr when `v` is correct, declares none, or names no registered correct variant.
+/// O(variants).
+const variant* fixed_in(const variant& v);
+
 /// The names of the correct variants when `name` is "all", else {name} (checked).
 std::vector<const variant*> select_variants(std::string_view name);
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "stealcheck/detail/harness/checker.hpp"
 #include "stealcheck/detail/harness/cli.hpp"
@@ -62,6 +63,31 @@ const bool registered_sites = [] {
          add_variant(variant({.name = "zz_test_sites_bad", .known_bad = true, .sites = bad_sites}));
 }();
 
+// Known-bads whose bug is in their code: fixed in a correct variant, in a known-bad, in none.
+const bool registered_code_fixes = [] {
+  auto bad = [](std::string_view name, std::string_view in) {
+    return variant({.name = name,
+                    .known_bad = true,
+                    .fixed_in = {.variant = in, .change = "the check put back"},
+                    .sites = good_sites});
+  };
+  return add_variant(bad("zz_test_code_bad", "zz_test_sites")) &&
+         add_variant(bad("zz_test_code_in_bad", "aa_test_bad")) &&
+         add_variant(bad("zz_test_code_in_none", "no_such_variant"));
+}();
+
+// A known-bad whose bug is in its code is fixed in the registered correct variant it names;
+// naming a known-bad or an unknown variant is no fix, and a correct variant has none.
+TEST(Registry, KnownBadIsFixedInTheCorrectVariantItNames) {
+  ASSERT_TRUE(registered_code_fixes);
+  EXPECT_EQ(fixed_in(require_variant("zz_test_code_bad")), &require_variant("zz_test_sites"));
+  EXPECT_TRUE(fixed_at(require_variant("zz_test_code_bad")).empty());
+  EXPECT_EQ(fixed_in(require_variant("zz_test_code_in_bad")), nullptr);
+  EXPECT_EQ(fixed_in(require_variant("zz_test_code_in_none")), nullptr);
+  EXPECT_EQ(fixed_in(require_variant("zz_test_sites")), nullptr);
+  EXPECT_EQ(fixed_in(require_variant("zz_test_sites_bad")), nullptr);
+}
+
 // A known-bad's broken sites are where it is fixed, at the correct variant's order; a correct
 // variant has none.
 TEST(Registry, KnownBadIsFixedAtItsBrokenSitesWithTheCorrectOrders) {
@@ -108,12 +134,12 @@ checker counting_checker(int* ran) {
 }
 
 TEST(Registry, AVariantRegisteredAnywhereIsFoundAndOrdered) {
-  ASSERT_TRUE(registered && registered_sites);
+  ASSERT_TRUE(registered && registered_sites && registered_code_fixes);
   ASSERT_NE(find_variant("zz_test_good"), nullptr);
   EXPECT_EQ(find_variant("no_such_variant"), nullptr);
   EXPECT_THROW(require_variant("no_such_variant"), usage_error);
   const auto all = variants();
-  ASSERT_EQ(all.size(), 6u);
+  ASSERT_EQ(all.size(), 9u);
   EXPECT_EQ(all[0]->name(), "zz_test_good");  // correct ones first, whatever their names
   EXPECT_EQ(all[1]->name(), "zz_test_sites");
   EXPECT_EQ(all[2]->name(), "aa_test_bad");

@@ -24,13 +24,14 @@ template <class Ec, class Js, class Is = scheduler::inject_sites,
           class Wake = scheduler::inject_wake_strict>
 harness::variant sched_variant(std::string_view name, std::string_view summary,
                                std::string_view bad_reason, bool all_deques,
-                               failure_set must_show = {}) {
+                               failure_set must_show = {}, code_fix fixed_in = {}) {
   variant_info info;
   info.name = name;
   info.summary = summary;
   info.known_bad = !bad_reason.empty();
   info.known_bad_reason = bad_reason;
   info.must_show = must_show;
+  info.fixed_in = fixed_in;
   info.values = value_support::scalar;
   info.backends = backend_support::model_only;
   info.sites = sites_of<scheduler::model_clients::sched_sites<Ec, Js, Is>>();
@@ -74,7 +75,8 @@ const bool sched_registered =
                                        scheduler::inject_sites, scheduler::inject_wake_hint>(
         "sched_inject_hint", "KNOWN-BAD sched",
         "injected work announced with hint_one: a parking worker misses it (lost wake-up)", false,
-        {failure_kind::deadlock})) &&
+        {failure_kind::deadlock},
+        {"sched", "inject_wake_strict (injected work announced with notify_one, not hint_one)"})) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites,
                                        scheduler::inject_sites_relaxed_notify>(
         "sched_external_relaxed", "KNOWN-BAD sched",
@@ -86,7 +88,9 @@ const bool sched_registered =
         "sched_search_skip", "KNOWN-BAD sched",
         "injected work announced only when nobody searches, on a relaxed count of searchers: the "
         "last searcher parks past it (lost wake-up)",
-        false, {failure_kind::deadlock}));
+        false, {failure_kind::deadlock},
+        {"sched",
+         "inject_wake_strict (injected work announced whether or not a worker searches)"}));
 
 }  // namespace stealcheck::tools
 // SPDX-License-Identifier: Apache-2.0
