@@ -331,13 +331,10 @@ int run_fuzz(fuzz_args a) {
 
 // The conformance unit's budget: STEALCHECK_FUZZ_EXECUTIONS, else 2,000 times the scale.
 std::uint64_t unit_executions(const harness::verify_options& o) {
-  if (const auto e = harness::env_value("STEALCHECK_FUZZ_EXECUTIONS")) {
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(e->c_str(), &end, 10);
-    if (*end != '\0' || n == 0)
-      throw harness::usage_error(
-          fmt::format("STEALCHECK_FUZZ_EXECUTIONS='{}' is not a positive number", *e));
-    return n;
+  if (const auto n = harness::env_number("STEALCHECK_FUZZ_EXECUTIONS")) {
+    if (*n == 0)
+      throw harness::usage_error("STEALCHECK_FUZZ_EXECUTIONS='0' is not a positive number");
+    return *n;
   }
   return std::max<std::uint64_t>(100, 2000 * static_cast<std::uint64_t>(o.scale) / 100);
 }

@@ -29,16 +29,22 @@ harness::verify_options default_options() {
   return o;
 }
 
+// STEALCHECK_SEED or STEALCHECK_SCALE; `fallback` (and a test failure) when it is no number.
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
-  const auto s = harness::env_value(name);
-  if (!s) return fallback;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s->c_str(), &end, 10);
-  if (*end != '\0') {
-    ADD_FAILURE() << name << "='" << *s << "' is not a number";
+  try {
+    return harness::env_number(name).value_or(fallback);
+  } catch (const harness::usage_error& e) {
+    ADD_FAILURE() << e.what();
     return fallback;
   }
-  return v;
+}
+
+// STEALCHECK_REPLAY ("" when unset), said on the test's output when set: the one `what` the
+// test then re-runs.
+std::string env_replay(const char* what) {
+  std::string r = harness::env_value("STEALCHECK_REPLAY").value_or("");
+  if (!r.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one %s\n", what);
+  return r;
 }
 
 // The replay token (--replay) or reproduce string (--reproduce) of a replay command; "" if none.
@@ -64,8 +70,7 @@ class unit_test : public ::testing::Test {
     o.seed = env_number("STEALCHECK_SEED", o.seed);
     o.scale = static_cast<int>(env_number("STEALCHECK_SCALE", static_cast<std::uint64_t>(o.scale)));
     if (o.scale < 1) o.scale = 1;
-    if (auto r = harness::env_value("STEALCHECK_REPLAY")) o.replay = std::move(*r);
-    if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one failure\n");
+    o.replay = env_replay("failure");
     const std::string self =
         harness::shell_quote(program_invocation_name) + " --gtest_filter=" + full_name_;
     const std::string rerun = "STEALCHECK_SEED=" + std::to_string(o.seed) + " " + self;
@@ -104,8 +109,7 @@ class model_test : public ::testing::Test {
 
   void TestBody() override {
     model::options o = options_;
-    if (auto r = harness::env_value("STEALCHECK_REPLAY")) o.replay = std::move(*r);
-    if (!o.replay.empty()) std::printf("STEALCHECK_REPLAY set: re-running that one execution\n");
+    o.replay = env_replay("execution");
     const model::result r = model::check(o, body_);
     const std::string self =
         harness::shell_quote(program_invocation_name) + " --gtest_filter=" + full_name_;

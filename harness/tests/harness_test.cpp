@@ -5,15 +5,18 @@
 #include <array>
 #include <atomic>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 
 #include "stealcheck/detail/harness/checker.hpp"
 #include "stealcheck/detail/harness/cli.hpp"
+#include "stealcheck/detail/harness/env.hpp"
 #include "stealcheck/detail/harness/errors.hpp"
 #include "stealcheck/detail/harness/registry.hpp"
 #include "stealcheck/detail/harness/replay.hpp"
@@ -101,6 +104,23 @@ TEST(Registry, KnownBadIsFixedAtItsBrokenSitesWithTheCorrectOrders) {
   EXPECT_EQ(fixes[0].order, std::memory_order_release);
   EXPECT_EQ(fixes[1].broken, &orphan);
   EXPECT_EQ(fixes[1].correct, nullptr);
+}
+
+// A number from the environment is digits that fit in 64 bits, or an error naming the variable;
+// an unset variable is "not given".
+TEST(Env, NumberIsDigitsOrAnErrorNamingTheVariable) {
+  EXPECT_EQ(env_number("STEALCHECK_TEST_NEVER_SET"), std::nullopt);
+  const char* name = "STEALCHECK_SEED";
+  EXPECT_EQ(env_number_of(name, "42"), 42u);
+  EXPECT_EQ(env_number_of(name, "18446744073709551615"), UINT64_MAX);
+  for (const char* bad : {"", "-1", " 5", "12x", "0x10", "18446744073709551616"}) {
+    try {
+      (void)env_number_of(name, bad);
+      ADD_FAILURE() << "'" << bad << "' was taken for a number";
+    } catch (const usage_error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string(name) + "='" + bad + "' is not a number");
+    }
+  }
 }
 
 checker counting_checker(int* ran) {
