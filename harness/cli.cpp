@@ -329,19 +329,19 @@ void print_failures(const std::vector<checker>& checkers, const std::vector<row>
     const std::string fix = fix_text(*r.v);
     if (!r.v->info().known_bad || r.showing() == nullptr || fix.empty()) continue;
     fmt::print("  {}", fix);
-    const variant* correct = fixed_in(*r.v);
     const std::vector<std::string> sites = fix_texts(*r.v);
+    const variant* correct = sites.empty() ? fixed_in(*r.v) : nullptr;
     const check_cell* rerun = r.showing(
         [](const command_line& c) { return c.subcommand == "model" || c.subcommand == "fuzz"; });
     // a fix in the code: any catching run again on the correct variant (a stress run too)
-    if (rerun == nullptr && sites.empty() && correct != nullptr)
+    if (rerun == nullptr && correct != nullptr)
       rerun = r.showing([](const command_line&) { return true; });
     if (rerun != nullptr && (!sites.empty() || correct != nullptr)) {
       command_line fixed = *rerun->replay;
       std::erase_if(fixed.options, [](const auto& o) { return o.first == "--replay"; });
       for (const std::string& f : sites)
         fixed.opt("--site", f);
-      if (sites.empty()) fixed.variant = correct->name();
+      if (correct != nullptr) fixed.variant = correct->name();
       fmt::print(" (the same run, fixed: {})", fixed.str());
     }
     fmt::print("\n");

@@ -23,11 +23,10 @@
 namespace stealcheck::model::test_programs {
 
 /// The seed of a randomized test run: STEALCHECK_SEED if set (a replay), else a fresh one.
-/// Callers print it with the line that replays the run.
+/// Callers print it with the line that replays the run. Throws usage_error when
+/// STEALCHECK_SEED is not a number.
 inline std::uint64_t seed_from_env() {
-  if (const auto s = harness::env_value("STEALCHECK_SEED"))
-    return std::strtoull(s->c_str(), nullptr, 10);
-  return std::random_device{}();
+  return harness::env_number("STEALCHECK_SEED").value_or(std::random_device{}());
 }
 
 /// Adds locations 0..n-1 to a hand-built graph, each with its init write (order `o`) appended
