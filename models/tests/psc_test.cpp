@@ -265,7 +265,10 @@ program all_sc(program p) {
 
 // The rank audit can fail: a consistent graph with a psc edge, its ranks swapped.
 TEST(Psc, RankAuditCatchesAnEdgeAgainstTheRanks) {
-  std::mt19937_64 gen(seed_from_env());
+  const std::uint64_t seed = seed_from_env();
+  std::printf("seed %llu (replay: STEALCHECK_SEED=%llu)\n", static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(seed));
+  std::mt19937_64 gen(seed);
   std::size_t swapped = 0;
   for (int k = 0; k < 100 && swapped == 0; ++k) {
     const program p = all_sc(random_program(gen, psc_shape(2)));
@@ -286,7 +289,7 @@ TEST(Psc, RankAuditCatchesAnEdgeAgainstTheRanks) {
     };
     explore(o, [&](client& c) { run_program(c, p, 2); });
   }
-  EXPECT_GT(swapped, 0u) << "no explored graph with a psc edge";
+  EXPECT_GT(swapped, 0u) << "no explored graph with a psc edge; replay: STEALCHECK_SEED=" << seed;
 }
 
 // Explores `count` programs made by `make(k)` (at most `executions` graphs each) and checks
