@@ -294,6 +294,7 @@ int run_one(const lincheck_args& a, const harness::variant& v) {
   std::uint64_t count = 0;  // native: histories checked; model: executions explored
   const bool model_mode = a.mode == "model";
   o.small = model_mode;
+  o.replay_rounds = model_mode ? 1 : native_replay_rounds;
   const failure_finder finder = model_mode
                                     ? b->model(o.spec, v.info().capacity, model::options{}, &count)
                                     : b->native(o.spec, o.runs, true, &count);

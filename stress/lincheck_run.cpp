@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -163,7 +164,11 @@ outcome check_generated(const std::string& id, const run_options& options,
   const auto property = [&] {
     const scenario s = *gen_scenario(options.batch, options.small);
     oplog::set_context("scenario " + describe(s));  // for a crash or hang report
-    auto bad = find_failure(s, options.seed * 1000003 + case_index++);
+    const std::uint64_t seed = options.seed * 1000003 + case_index++;
+    const int rounds = options.reproduce.empty() ? 1 : std::max(options.replay_rounds, 1);
+    std::optional<found_failure> bad;
+    for (int r = 0; r < rounds && !bad; ++r)
+      bad = find_failure(s, seed + static_cast<std::uint64_t>(r) * 7919);
     if (bad) {
       last = last_failure{s, *bad};
       RC_FAIL(fmt::format("not linearizable: {}", describe(s)));

@@ -33,9 +33,16 @@ struct run_options {
   std::string reproduce;   ///< a RapidCheck "reproduce=..." string: replay that case only
   bool batch = false;      ///< generate steal_batch steps (batch-stealing variants)
   bool small = false;      ///< smaller scenarios (model mode explores each exhaustively)
+  /// A replay (`reproduce`) runs the finder up to this many times, with fresh seeds, before it
+  /// calls the scenario passed: native runs are not deterministic, so one round of `runs` may
+  /// miss an interleaving the search met. Model mode is exhaustive: 1.
+  int replay_rounds = 1;
   /// The spec histories are checked against: the variant's variant_info::spec.
   spec::spec_kind spec = spec::spec_kind::lifo_owner;
 };
+
+/// Rounds of `runs` a native replay tries before a reproduce string's scenario counts as passed.
+inline constexpr int native_replay_rounds = 20;
 
 /// What a check concluded. Closed: every consumer switches on it.
 enum class verdict {

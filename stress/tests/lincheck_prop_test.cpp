@@ -89,9 +89,11 @@ TEST(LincheckNative, CatchesStealFromTheBottomWithAShrunkScenario) {
   EXPECT_NE(out.timeline.find("steal ->"), std::string::npos) << out.timeline;
   // Shrunk: two pushes and one steal suffice (steal must take the older one).
   EXPECT_LE(out.scenario_text.size(), 80u) << out.scenario_text;
-  // Replaying the reproduce string fails again, on the same shrunk scenario.
+  // Replaying the reproduce string fails again, on the same shrunk scenario (native runs are
+  // not deterministic: the replay tries several rounds of runs, as the CLI's does).
   run_options replay = o;
   replay.reproduce = out.reproduce;
+  replay.replay_rounds = native_replay_rounds;
   const outcome again = check_generated(
       "known_bad", replay,
       native_finder<locked_steal_bottom_tag>(spec::spec_kind::lifo_owner, o.runs, true));
