@@ -40,6 +40,10 @@
 //                             not a run to the event bound.
 //   Mem::caught_exception()   std::current_exception() inside a catch (...); under the model
 //                             checker it rethrows the exception that abandons an execution.
+//   Mem::unwinding()          under the model checker, whether the calling thread is being
+//                             unwound because its execution is abandoned: a destructor that
+//                             would wait for other threads (a task group's) returns at once;
+//                             natively always false.
 //   a.wait(old, order), a.notify_one(), a.notify_all()
 //                             C++20 atomic wait/notify (a futex natively; under the model
 //                             checker a wait blocks until the value differs from `old`).
@@ -273,9 +277,12 @@ struct native_memory {
   /// The exception being handled (call inside a catch handler).
   static std::exception_ptr caught_exception() noexcept { return std::current_exception(); }
 
+  /// Whether the calling thread unwinds an execution the model checker abandons: never here.
+  static constexpr bool unwinding() noexcept { return false; }
+
   /// Which thread runs: equal on the same thread, different on two threads alive at once (the
   /// model backend answers with the model thread). Code that must tell "the thread that
-  /// created this object" from any other asks here (scheduler/mini_pool.hpp's counted tasks).
+  /// created this object" from any other asks here (scheduler/pool.hpp's own_worker).
   using thread_id = std::thread::id;
   static thread_id this_thread() noexcept { return std::this_thread::get_id(); }
 

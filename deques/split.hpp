@@ -232,6 +232,16 @@ class split_deque {
     return n > 0 ? n : 0;
   }
 
+  /// Thread role: any. The shared items, split - top, from one relaxed load of the thieves'
+  /// word: what a steal can take now (private items are not counted; a steal that finds only
+  /// those asks the owner to share). A scheduler's re-check before it parks a thief
+  /// (scheduler/pool.hpp, work_visible). Complexity: O(1).
+  std::int64_t shared_size_hint() const {
+    const std::uint64_t word = word_.load(Mem::order(Sites::size_load));  // relaxed: a snapshot
+    const std::int64_t n = distance(top_of(word), split_of(word));
+    return n > 0 ? n : 0;
+  }
+
   std::int64_t capacity() const noexcept { return ring_.capacity(); }
 
   /// Thread role: owner. The private items (bottom - split): the owner's own fields plus one

@@ -19,8 +19,9 @@
 // steals (pool::help_until), as in Blumofe-Leiserson's (JACM 1999) work-stealing scheduler.
 //
 // The join protocol itself (done flag, pending counter, exception propagation) is
-// scheduler/join.hpp, written against a memory backend: fork_join_on below is the same code the
-// model checker runs in scheduler/mini_pool.hpp (`stealcheck model sched`).
+// scheduler/join.hpp, written against a memory backend, and fork_join and task_group are written
+// against the pool's backend (scheduler/pool.hpp, pool_backend): the model checker runs this same
+// code on a pool on model::memory (scheduler/model_clients.hpp, `stealcheck model sched`).
 //
 // Exceptions: fork_join always runs both a and b; if either throws it rethrows the exception of
 // a, else of b, after both finished. task_group::wait() runs or waits for every spawned task and
@@ -125,8 +126,8 @@ template <class Mem, class A, class B>
   run_both_inline<Mem>(a, b);
 }
 
-/// The fork-join protocol on worker `w` of a pool `p`: pool<D> (below) and the model-checked
-/// mini_pool (scheduler/mini_pool.hpp) both run exactly this. P offers push(w, task*) -> bool
+/// The fork-join protocol on worker `w` of a pool `p` (a basic_pool, on either backend). P
+/// offers push(w, task*) -> bool
 /// (false: a bounded deque is full), pop(w) -> std::optional<task*>, and wait_for(w, join),
 /// which runs other tasks until join.done().
 /// The fast path (b not stolen, nothing thrown) is inline in the caller: a push, a(), a pop
@@ -153,11 +154,10 @@ STEALCHECK_OWNER_INLINE inline void fork_join_on(P& p, W& w, A& a, B& b) {
 }
 
 // fork_join called on a thread that is not a worker of p: submits itself (pool::run blocks).
-template <class D, class A, class B>
-[[gnu::noinline]] void fork_join_outside(pool<D>& p, A& a, B& b) {
+template <class D, class Be, class A, class B>
+[[gnu::noinline]] void fork_join_outside(basic_pool<D, Be>& p, A& a, B& b) {
   p.run([&] {
-    worker<D>* w = current_worker<D>;
-    fork_join_on<native_memory, join_sites>(p, *w, a, b);
+    fork_join_on<typename Be::memory, typename Be::join_sites>(p, p.calling_worker(), a, b);
   });
 }
 
@@ -172,18 +172,19 @@ template <class D, class A, class B>
 ///   on the calling thread.
 /// Complexity: O(1) deque operations when b is not stolen; a join that finds b stolen helps;
 ///   a throttled fork (pool_options::throttle) reads the deque's size and makes two calls.
-template <class D, class A, class B>
-STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
-  worker<D>* w = p.own_worker();
+template <class D, class Be, class A, class B>
+STEALCHECK_OWNER_INLINE inline void fork_join(basic_pool<D, Be>& p, A&& a, B&& b) {
+  using Mem = typename Be::memory;
+  worker<D, Be>* w = p.own_worker();
   if (w == nullptr) [[unlikely]] {
     detail::fork_join_outside(p, a, b);
     return;
   }
   if (w->throttled()) {  // pool_options::throttle: enough tasks wait already, push nothing
-    detail::run_both_inline<native_memory>(a, b);
+    detail::run_both_inline<Mem>(a, b);
     return;
   }
-  detail::fork_join_on<native_memory, join_sites>(p, *w, a, b);
+  detail::fork_join_on<Mem, typename Be::join_sites>(p, *w, a, b);
 }
 
 /// A set of tasks spawned by one thread and waited for together.
@@ -197,14 +198,18 @@ STEALCHECK_OWNER_INLINE inline void fork_join(pool<D>& p, A&& a, B&& b) {
 ///   which synchronizes with every such decrement (they form one release sequence of RMWs).
 /// Complexity: spawn O(1) (amortised arena growth) and no atomic RMW unless the task is
 ///   stolen; wait O(tasks) plus helping.
-template <class D>
+template <class D, class Be = native_pool>
 class task_group {
+  using Mem = typename Be::memory;
+
  public:
-  explicit task_group(pool<D>& p) : pool_(p), worker_(p.own_worker()) {}
+  explicit task_group(basic_pool<D, Be>& p) : pool_(p), worker_(p.own_worker()) {}
   task_group(const task_group&) = delete;
   task_group& operator=(const task_group&) = delete;
-  /// Waits for unfinished tasks (dropping their exceptions; call wait() to see them).
+  /// Waits for unfinished tasks (dropping their exceptions; call wait() to see them). Under the
+  /// model checker an abandoned execution's unwinding waits for nothing (Mem::unwinding).
   ~task_group() {
+    if (Mem::unwinding()) return;
     if (!join_.done()) {
       try {
         wait();
@@ -253,25 +258,36 @@ class task_group {
       try {
         self->f();
       } catch (...) {
-        g->join_.fail(std::current_exception());
+        g->join_.fail(Mem::caught_exception());
       }
-      self->~group_task();                    // the arena memory is recycled by wait()
-      if (current_worker<D> == g->worker_) {  // the spawner ran it: no atomic access
+      self->~group_task();        // the arena memory is recycled by wait()
+      if (g->ran_by_spawner()) {  // the spawner ran it: no atomic access
         g->join_.arrive_local();
         return;
       }
-      pool<D>& p = g->pool_;  // read before the decrement: g may be gone after it
+      basic_pool<D, Be>& p = g->pool_;  // read before the decrement: g may be gone after it
       // release (join::counter.arrive): pairs with wait()'s acquire load; publishes the task's
       // effects and error.
       if (g->join_.arrive()) p.notify_external();  // the last, and one blocks
     }
   };
 
-  pool<D>& pool_;
+  // Whether the calling thread is the spawner (the thread-local natively; on another backend
+  // the pool's look-up, which the constructor did for the spawner).
+  bool ran_by_spawner() const noexcept {
+    if constexpr (Be::native) {
+      return current_worker<D> == worker_;
+    } else {
+      return pool_.own_worker() == worker_;
+    }
+  }
+
+  basic_pool<D, Be>& pool_;
   // The constructing thread's worker in pool_, or nullptr if it is not one (spawn() and wait()
   // run on that thread, so it is looked up once).
-  worker<D>* worker_;
-  join_counter<> join_;  // unfinished tasks (+ external_waiter, see wait()), first exception
+  worker<D, Be>* worker_;
+  // unfinished tasks (+ external_waiter, see wait()), first exception
+  join_counter<Mem, typename Be::join_sites> join_;
   group_arena arena_;
 };
 

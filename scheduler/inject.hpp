@@ -1,7 +1,7 @@
 // scheduler/inject.hpp: how work enters a pool from a thread that is not one of its workers, and
 // how that thread waits for the work to finish. Written against a memory backend, as the event
-// count and the join protocol are, so the pool (scheduler/pool.hpp, native_memory) and the
-// model checker's mini pool (scheduler/mini_pool.hpp, model::memory) run the same source.
+// count and the join protocol are, so the pool (scheduler/pool.hpp) runs the same source natively
+// (native_memory) and under the model checker (model::memory, scheduler/model_clients.hpp).
 //
 //   basic_inject_queue   a FIFO of tasks under a mutex, plus a relaxed size hint that workers
 //                        read without the lock. push() queues a task and wakes a worker with
@@ -201,7 +201,7 @@ struct outside_task final : task {
 
 /// Runs f() on a worker of p from a thread that is not one of them: injects it (p.inject, the
 /// strict wake), blocks in p.block_until until it ran, returns its result or rethrows its
-/// exception. pool::run and the mini pool's run (scheduler/mini_pool.hpp) are this function.
+/// exception. pool::run from a thread outside the pool is this function.
 /// Thread role: any thread that is not a worker of p.
 /// Requires: f returns void or an object type; p's workers take injected tasks.
 /// Ensures: f ran exactly once; its effects happen-before the return (join::flag).

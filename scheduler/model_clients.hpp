@@ -1,25 +1,28 @@
-// scheduler/model_clients.hpp: bounded model-checker clients of the scheduler's own
-// synchronization: the event count and the join protocol, run in mini_pool
-// (scheduler/mini_pool.hpp) on model::memory with a deque variant, by `stealcheck model sched`
-// (and its known-bad variants, scheduler/known_bad.hpp) and by `stealcheck verify`.
+// scheduler/model_clients.hpp: bounded model-checker clients of the pool that ships
+// (scheduler/pool.hpp: basic_pool on model::memory, two workers, with a deque variant on
+// model::memory) and of the fork-join API over it (scheduler/fork_join.hpp: fork_join,
+// task_group), run by `stealcheck model sched` (and its known-bad variants,
+// scheduler/known_bad.hpp) and by `stealcheck verify`.
 //
-// Each client is worker 0 (the client's main thread) running a job while worker 1 runs
-// worker_loop; worker 0 then shuts the pool down and joins worker 1. Results are plain data
+// The client's main thread acts as worker 0 (attach) and runs a job while worker 1 runs the
+// pool's worker loop (worker_loop: pop, search, park in the event count); the main thread then
+// shuts the pool down and joins worker 1. The outside clients' main thread is no worker: it
+// calls run() or a task_group as a thread outside the pool would. Results are plain data
 // (model::memory::nonatomic), so a join that does not order a stolen task's writes before the
 // joiner's reads is a data race; a lost wake-up leaves worker 1 waiting on an event-count word
 // that never changes again, a deadlock; a task run twice or never fails a check.
 //   fork2_join          fork_join(a, b): a and b write one result each; the joiner reads both.
 //   steal_while_join    fork_join with an empty a: the parent is in its join (pop, then wait
 //                       for the flag) while b may be stolen; b writes two results.
-//   park_while_push     worker 0 spawns two counted tasks (task_group's join_counter) while
-//                       worker 1 parks or steals; every task runs once, none is lost.
+//   park_while_push     worker 0 spawns two tasks in a task_group (join_counter) while worker 1
+//                       parks or steals; every task runs once, none is lost.
 //   stolen_exception    fork_join where b throws: the exception reaches the joiner, after a.
 //   shutdown_parking    no work: worker 1 parks while worker 0 shuts the pool down; worker 1
 //                       must see `stopping` or be woken (the strict notify_all).
-//   run_from_outside    the main thread, no worker, calls run(f) (pool::run's code: inject with
-//                       the strict notify_one, then block_until) while worker 1 parks: f runs
-//                       once, its result and write reach the caller, nobody sleeps forever.
-//   group_from_outside  the main thread, no worker, spawns two counted tasks and waits for them
+//   run_from_outside    the main thread, no worker, calls run(f) (inject with the strict
+//                       notify_one, then block_until) while worker 1 parks: f runs once, its
+//                       result and write reach the caller, nobody sleeps forever.
+//   group_from_outside  the main thread, no worker, spawns two tasks in a task_group and waits
 //                       (task_group's outside path: inject, mark the counter, block_until):
 //                       each task runs once and its write reaches the waiter, nobody sleeps
 //                       forever.
@@ -30,6 +33,10 @@
 //                       searcher stalled for the whole run): worker 1 is refused, parks at once,
 //                       and must still run f once, through the event count's re-check and the
 //                       forced entry past the limit; nobody sleeps forever.
+// What the model leaves out of the pool (pool_backend, scheduler/pool.hpp): its own threads,
+// the timed spin (one steal round stands for it), the backoff of a join that finds nothing to
+// run (it waits for its flag or counter to change instead: every execution of joins whose
+// stolen tasks fork nothing more, as these clients' tasks do), and statistics.
 //
 // Thread role: run inside model::explore. Complexity: a few dozen events per thread.
 #pragma once
@@ -45,9 +52,10 @@
 #include <vector>
 
 #include "scheduler/event_count.hpp"
+#include "scheduler/fork_join.hpp"
 #include "scheduler/inject.hpp"
 #include "scheduler/join.hpp"
-#include "scheduler/mini_pool.hpp"
+#include "scheduler/pool.hpp"
 #include "scheduler/search.hpp"
 #include "stealcheck/detail/models/explore/explore.hpp"
 #include "stealcheck/detail/models/front/clients.hpp"
@@ -70,10 +78,12 @@ struct sched_sites {
   }
 };
 
-/// Runs job(p) on worker 0 of a mini_pool P while worker 1 runs its loop; then shuts down.
+/// Runs job(p) on the main thread, as worker 0 when `as_worker` (else as a thread outside the
+/// pool), while worker 1 runs its loop; then shuts down.
 template <class P, class Job>
-void with_pool(client& c, Job&& job) {
-  P p(4);
+void with_pool(client& c, Job&& job, bool as_worker = true) {
+  P p;
+  if (as_worker) p.attach(0);
   const std::size_t w1 = c.spawn([&] { p.worker_loop(1); });
   job(p);
   p.shutdown();
@@ -84,8 +94,8 @@ template <class P>
 void fork2_join(client& c) {
   mem::nonatomic<int> ra(named{"ra"}, 0), rb(named{"rb"}, 0);
   with_pool<P>(c, [&](P& p) {
-    p.fork_join(
-        0, [&] { ra.write() = 1; }, [&] { rb.write() = 2; });
+    fork_join(
+        p, [&] { ra.write() = 1; }, [&] { rb.write() = 2; });
     const int a = ra.read(), b = rb.read();
     c.check(a == 1 && b == 2, "after the join a's result is " + std::to_string(a) + " and b's is " +
                                   std::to_string(b) + " (1 and 2 expected)");
@@ -96,8 +106,8 @@ template <class P>
 void steal_while_join(client& c) {
   mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
   with_pool<P>(c, [&](P& p) {
-    p.fork_join(
-        0, [] {},
+    fork_join(
+        p, [] {},
         [&] {
           r1.write() = 1;
           r2.write() = 2;
@@ -108,17 +118,22 @@ void steal_while_join(client& c) {
   });
 }
 
+// A task_group of two tasks, each adding 1 to its own result: after the wait each ran once.
+template <class P>
+void group_of_two(client& c, P& p) {
+  mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
+  task_group g(p);
+  g.spawn([&] { r1.write() += 1; });
+  g.spawn([&] { r2.write() += 1; });
+  g.wait();
+  const int x = r1.read(), y = r2.read();
+  c.check(x == 1 && y == 1, "after the wait the tasks ran " + std::to_string(x) + " and " +
+                                std::to_string(y) + " times (once each expected)");
+}
+
 template <class P>
 void park_while_push(client& c) {
-  mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
-  with_pool<P>(c, [&](P& p) {
-    auto t1 = [&] { r1.write() += 1; };
-    auto t2 = [&] { r2.write() += 1; };
-    p.spawn_and_wait(0, t1, t2);
-    const int x = r1.read(), y = r2.read();
-    c.check(x == 1 && y == 1, "after the wait the tasks ran " + std::to_string(x) + " and " +
-                                  std::to_string(y) + " times (once each expected)");
-  });
+  with_pool<P>(c, [&](P& p) { group_of_two(c, p); });
 }
 
 template <class P>
@@ -127,8 +142,8 @@ void stolen_exception(client& c) {
   with_pool<P>(c, [&](P& p) {
     std::string caught = "nothing";
     try {
-      p.fork_join(
-          0, [&] { ra.write() = 1; }, [] { throw std::runtime_error("from b"); });
+      fork_join(
+          p, [&] { ra.write() = 1; }, [] { throw std::runtime_error("from b"); });
     } catch (const std::runtime_error& e) {
       caught = e.what();
     }
@@ -146,21 +161,24 @@ void shutdown_parking(client& c) {
 template <class P>
 void run_from_outside(client& c) {
   mem::nonatomic<int> r1(named{"r1"}, 0);
-  with_pool<P>(c, [&](P& p) {  // the main thread runs no worker_loop: it is outside the pool
-    const int got = p.run([&] {
-      r1.write() = 1;
-      return 7;
-    });
-    const int x = r1.read();
-    c.check(got == 7 && x == 1, "run returned " + std::to_string(got) +
-                                    " with r1 = " + std::to_string(x) + " (7 and 1 expected)");
-  });
+  with_pool<P>(
+      c,
+      [&](P& p) {
+        const int got = p.run([&] {
+          r1.write() = 1;
+          return 7;
+        });
+        const int x = r1.read();
+        c.check(got == 7 && x == 1, "run returned " + std::to_string(got) +
+                                        " with r1 = " + std::to_string(x) + " (7 and 1 expected)");
+      },
+      /*as_worker=*/false);
 }
 
 template <class P>
 void refused_from_outside(client& c) {
   mem::nonatomic<int> r1(named{"r1"}, 0);
-  P p(4);
+  P p;
   // the main thread, outside the pool, takes the only search slot before worker 1 starts and
   // never gives it back, as a searcher that stalls for the whole run would: worker 1 is
   // refused and must still run f
@@ -180,32 +198,30 @@ void refused_from_outside(client& c) {
 
 template <class P>
 void group_from_outside(client& c) {
-  mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
-  with_pool<P>(c, [&](P& p) {  // the main thread runs no worker_loop: it is outside the pool
-    auto t1 = [&] { r1.write() += 1; };
-    auto t2 = [&] { r2.write() += 1; };
-    p.spawn_and_wait_outside(t1, t2);
-    const int x = r1.read(), y = r2.read();
-    c.check(x == 1 && y == 1, "after the wait the tasks ran " + std::to_string(x) + " and " +
-                                  std::to_string(y) + " times (once each expected)");
-  });
+  with_pool<P>(
+      c, [&](P& p) { group_of_two(c, p); }, /*as_worker=*/false);
 }
 
-/// A mini pool P whose workers search under search_limit::half (one of the two at a time).
-template <class P>
-struct half_searching : P {
-  explicit half_searching(std::int64_t capacity) : P(capacity, search_limit::half) {}
+/// The model pool: basic_pool on model::memory with the orders Ec, Js, Is and the wake-up
+/// policy Wake, over D<task*, model::memory> with 4 slots, two workers, search limit S.
+template <template <class, class> class D, class Ec, class Js, class Is, class Wake, search_limit S>
+struct sched_pool : basic_pool<D<task*, mem>, pool_backend<mem, Ec, Js, Is, Wake, 4>> {
+  sched_pool() : sched_pool::basic_pool(2, options()) {}
+  static pool_options options() {
+    pool_options o;
+    o.search = S;
+    return o;
+  }
 };
 
-/// The seven clients on mini_pool<D, model::memory, Ec, Js, Is, Wake>, named "<client>.<deque>";
-/// with S = search_limit::half, the seven and refused_from_outside under that limit, named
+/// The seven clients on sched_pool<D, Ec, Js, Is, Wake, any>, named "<client>.<deque>"; with
+/// S = search_limit::half, the seven and refused_from_outside under that limit, named
 /// "<client>.<deque>.search_half".
 template <template <class, class> class D, class Ec = event_count_sites, class Js = join_sites,
           class Is = inject_sites, class Wake = inject_wake_strict,
           search_limit S = search_limit::any>
 void add_clients(std::vector<model::clients::client_entry>& out, std::string_view deque) {
-  using base = mini_pool<D, mem, Ec, Js, Is, Wake>;
-  using P = std::conditional_t<S == search_limit::half, half_searching<base>, base>;
+  using P = sched_pool<D, Ec, Js, Is, Wake, S>;
   const std::string suffix = S == search_limit::half ? ".search_half" : "";
   const std::array<std::pair<std::string_view, void (*)(client&)>, 8> all{{
       {"fork2_join", &fork2_join<P>},

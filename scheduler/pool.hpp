@@ -26,6 +26,18 @@
 // the same reason a deque with a LIFO slot may skip it: scheduler/lifo_slot.hpp). A thief
 // that steals also calls hint_one(), so sleepers wake in a cascade as work spreads.
 //
+// An idle worker re-checks for work after it registered in the event count and before it sleeps
+// (work_visible): the injection queue and what a thief can take from each deque (a deque whose
+// owner shares, split, counts only its shared items: its private ones wait for their owner, who
+// runs them or shares them at its next push, and that push wakes a sleeper).
+//
+// One source, two backends (pool_backend): pool<D> runs on native_memory with its own threads;
+// the same class on model::memory (with a deque on model::memory) is what the model checker runs
+// (scheduler/model_clients.hpp, `stealcheck model sched`): no threads of its own (the client runs
+// worker_loop on its threads), one steal round for the spin, a join that finds nothing to run
+// waits for its flag or counter to change (a blocking read) instead of backing off, and no
+// statistics are read.
+//
 // Thread role: construct/destroy on any thread not a worker of this pool; run() from any thread.
 // Requires (destruction): no run() in progress. Ensures: all workers joined.
 // Complexity: spawn/pop O(1) deque operations plus one relaxed load; a steal round O(P).
@@ -54,14 +66,40 @@
 #include "scheduler/join.hpp"
 #include "scheduler/lifo_slot.hpp"
 #include "scheduler/pool_options.hpp"
+#include "scheduler/search.hpp"
 #include "scheduler/task.hpp"
 #include "stealcheck/detail/deques/deque.hpp"
 
 namespace stealcheck::scheduler {
 
-template <class D>
+/// What a pool runs on: the memory backend of its synchronization (deques/memory.hpp) and the
+/// orders of its components (the event count, the join protocol, the injection queue and its
+/// wake-up policy; the model checker's known-bad variants change one). With native_memory the
+/// pool starts its own threads; on any other backend the caller runs worker_loop on its threads
+/// and each deque starts with `Capacity` slots (0: the deque's default).
+template <class Mem = native_memory, class EcSites = event_count_sites,
+          class JoinSites = join_sites, class InjectSites = inject_sites,
+          class Wake = inject_wake_strict, std::int64_t Capacity = 0>
+struct pool_backend {
+  using memory = Mem;
+  using event_count_sites = EcSites;
+  using join_sites = JoinSites;
+  using inject_sites = InjectSites;
+  using wake = Wake;
+  static constexpr bool native = std::is_same_v<Mem, native_memory>;
+  static constexpr std::int64_t capacity = Capacity;
+};
+
+/// The backend of pool<D>: std::atomic, the pool's own threads.
+using native_pool = pool_backend<>;
+
+template <class D, class B>
 requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
-class pool;
+class basic_pool;
+
+/// The pool the scheduler ships (see the file comment).
+template <class D>
+using pool = basic_pool<D, native_pool>;
 
 /// Thread role: d's owner. Pushes t; false if a bounded deque is full.
 template <class D>
@@ -86,6 +124,18 @@ STEALCHECK_OWNER_INLINE inline std::int64_t owner_size(const D& d) {
   }
 }
 
+/// Thread role: any. The tasks a thief could take from d now: the shared items of a deque whose
+/// owner shares (split's shared_size_hint(), its private items wait for their owner), else
+/// size_hint(). Used by the re-check before a worker parks (basic_pool::work_visible).
+template <class D>
+std::int64_t stealable_size(const D& d) {
+  if constexpr (requires { d.shared_size_hint(); }) {
+    return d.shared_size_hint();
+  } else {
+    return d.size_hint();
+  }
+}
+
 /// Thread role: the owner of `mine`. One steal from `victim`: a batch-stealing deque steals
 /// half (the rest lands in `mine`) unless `amount` is one, any other deque one item.
 template <class D>
@@ -100,13 +150,13 @@ steal_result<task*> steal_task(D& victim, D& mine, steal_amount amount = steal_a
 
 /// One worker: its deque, generator and counters. Thread role: everything here is used by the
 /// worker's own thread, except `deque.steal*` (thieves) and the counters' reads (stats()).
-template <class D>
+template <class D, class B = native_pool>
 struct alignas(64) worker {
-  worker(pool<D>& p, unsigned i, const pool_options& opts)
+  worker(basic_pool<D, B>& p, unsigned i, const pool_options& opts)
       : owner(&p), throttle(opts.throttle), index(i), rng(opts.seed + i) {}
 
-  D deque;
-  pool<D>* owner;
+  D deque = new_deque();
+  basic_pool<D, B>* owner;
   std::uint32_t throttle;  // pool_options::throttle, beside `owner`: both read on every fork
   unsigned index;
   victim_rng rng;
@@ -124,10 +174,19 @@ struct alignas(64) worker {
 
   /// Thread role: owner. Pushes t; false if a bounded deque is full (the caller runs t inline).
   STEALCHECK_OWNER_INLINE bool push(task* t) {
-    worker_counters::bump(counters.tasks);
+    if constexpr (B::native) worker_counters::bump(counters.tasks);
     const bool pushed = push_task(deque, t);
     if (pushed && push_wakes(deque)) owner->wake_hint();  // lifo_slot.hpp: a quiet push
     return pushed;
+  }
+
+ private:
+  static D new_deque() {
+    if constexpr (B::capacity > 0) {
+      return D(B::capacity);
+    } else {
+      return D();
+    }
   }
 };
 
@@ -135,47 +194,86 @@ struct alignas(64) worker {
 template <class D>
 inline thread_local worker<D>* current_worker = nullptr;
 
-template <class D>
+template <class D, class B>
 requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
-class pool {
+class basic_pool {
+  using Mem = typename B::memory;
+
  public:
   using deque_type = D;
-  using worker_type = worker<D>;
+  using backend = B;
+  using worker_type = worker<D, B>;
 
   /// Thread role: any thread that is not a worker of this pool.
-  /// Requires: 1 <= threads <= 255 (the event count's limit). Ensures: `threads` workers run,
-  /// each with an empty deque and a generator seeded with opts.seed + index.
+  /// Requires: 1 <= threads <= 255 (the event count's limit). Ensures: `threads` workers, each
+  /// with an empty deque and a generator seeded with opts.seed + index; natively each runs on a
+  /// thread of its own (on another backend the caller runs worker_loop(i)).
   /// Complexity: O(threads) thread creations.
-  explicit pool(unsigned threads, pool_options opts = {})
+  explicit basic_pool(unsigned threads, pool_options opts = {})
       : opts_(opts), search_(opts.search, std::clamp(threads, 1u, 255u)) {
     assert(threads >= 1 && threads <= 255 && "pool: 1..255 workers");
     threads = std::clamp(threads, 1u, 255u);
     for (unsigned i = 0; i < threads; ++i)
       workers_.push_back(std::make_unique<worker_type>(*this, i, opts_));
-    for (auto& w : workers_)
-      w->thread = std::thread([this, wp = w.get()] { main_loop(*wp); });
+    if constexpr (B::native) {
+      for (auto& w : workers_)
+        w->thread = std::thread([this, wp = w.get()] { main_loop(*wp); });
+    }
   }
 
-  pool(const pool&) = delete;
-  pool& operator=(const pool&) = delete;
+  basic_pool(const basic_pool&) = delete;
+  basic_pool& operator=(const basic_pool&) = delete;
 
-  ~pool() {
-    // release: pairs with the acquire loads of stopping_ in the workers' loops; nothing else is
-    // published by it (the notify below is what makes a parked worker look).
-    stopping_.store(true, std::memory_order_release);
-    sleep_.notify_all();
-    for (auto& w : workers_)
-      w->thread.join();
+  ~basic_pool() {
+    if constexpr (B::native) {
+      stop();
+      for (auto& w : workers_)
+        w->thread.join();
+    }
   }
 
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
 
   /// Thread role: any. The calling thread's worker in this pool, or nullptr if the caller is
-  /// not one (another thread, or a worker of another pool). Complexity: one thread-local read.
+  /// not one (another thread, or a worker of another pool). Complexity: one thread-local read
+  /// (on another backend: a look-up among the threads worker_loop and attach named).
   worker_type* own_worker() const noexcept {
-    worker_type* w = current_worker<D>;
-    return w != nullptr && w->owner == this ? w : nullptr;
+    if constexpr (B::native) {
+      worker_type* w = current_worker<D>;
+      return w != nullptr && w->owner == this ? w : nullptr;
+    } else {
+      for (const auto& [thread, w] : attached_)
+        if (thread == Mem::this_thread()) return w;
+      return nullptr;
+    }
   }
+
+  /// Thread role: a worker of this pool (f of run(), which runs f on one). That worker.
+  worker_type& calling_worker() const noexcept {
+    if constexpr (B::native) {
+      return *current_worker<D>;
+    } else {
+      return *own_worker();
+    }
+  }
+
+  /// Thread role: the thread that is to be worker i (not native: a model thread).
+  /// Runs worker i's loop (what a native pool's thread runs) until the pool stops.
+  void worker_loop(unsigned i) requires(!B::native) {
+    attach(i);
+    main_loop(*workers_[i]);
+  }
+  /// Thread role: the thread that is to act as worker i without running its loop (not native:
+  /// the model client's main thread, which forks and joins as worker 0 would).
+  void attach(unsigned i) requires(!B::native) {
+    attached_.emplace_back(Mem::this_thread(), workers_[i].get());
+  }
+  /// Thread role: any, once, after the work it waits for is done (not native: the destructor
+  /// of a native pool does this). Every parked worker wakes; worker_loop returns on each.
+  void shutdown() requires(!B::native) { stop(); }
+  /// The searchers' count (scheduler/search.hpp): a model client takes a slot through it to
+  /// stand for a searcher that stalls.
+  basic_search_slots<Mem>& searchers() noexcept { return search_; }
   const pool_options& options() const noexcept { return opts_; }
 
   /// Runs f() on a worker and returns its result; rethrows what f throws.
@@ -254,19 +352,7 @@ class pool {
   /// Source: Blumofe-Leiserson 1999, section 3: a worker whose join stalls steals work.
   template <class Done>
   void help_until(worker_type& w, Done&& done) {
-    unsigned fails = 0;
-    while (!done()) {
-      if (std::optional<task*> t = w.deque.pop()) {
-        (*t)->execute(*t);
-        continue;
-      }
-      if (task* t = steal_round(w, /*take_injected_first=*/false)) {
-        fails = 0;
-        t->execute(t);
-        continue;
-      }
-      backoff(++fails);
-    }
+    help(w, done, [this](unsigned fails) { backoff(fails); });
   }
 
   STEALCHECK_OWNER_INLINE void wake_hint() noexcept { sleep_.hint_one(); }
@@ -274,12 +360,20 @@ class pool {
   /// The hooks of the fork-join protocol (detail::fork_join_on, scheduler/fork_join.hpp).
   /// Thread role: w's own thread. push: false if a bounded deque is full; pop: w's newest task;
   /// wait_for: helps (help_until) until join.done() (an acquire load: join.done() publishes
-  /// the joined tasks' effects).
+  /// the joined tasks' effects); on a backend that is not native, a join that finds nothing to
+  /// run waits for join to change (join.await(): a blocking read under the model checker)
+  /// instead of backing off, which explores every execution of joins whose stolen tasks fork
+  /// nothing more.
   STEALCHECK_OWNER_INLINE bool push(worker_type& w, task* t) { return w.push(t); }
   STEALCHECK_OWNER_INLINE std::optional<task*> pop(worker_type& w) { return w.deque.pop(); }
   template <class Join>
   void wait_for(worker_type& w, const Join& join) {
-    help_until(w, [&] { return join.done(); });
+    if constexpr (B::native) {
+      help_until(w, [&] { return join.done(); });
+    } else {
+      help(
+          w, [&] { return join.done(); }, [&](unsigned) { join.await(); });
+    }
   }
 
   /// Thread role: any thread that is not a worker of this pool (a worker must help instead:
@@ -302,7 +396,7 @@ class pool {
 
  private:
   void main_loop(worker_type& w) {
-    current_worker<D> = &w;
+    if constexpr (B::native) current_worker<D> = &w;
     for (;;) {
       if (std::optional<task*> t = w.deque.pop()) {
         (*t)->execute(*t);
@@ -312,7 +406,33 @@ class pool {
       if (t == nullptr) break;  // stopping
       t->execute(t);
     }
-    current_worker<D> = nullptr;
+    if constexpr (B::native) current_worker<D> = nullptr;
+  }
+
+  // help_until's loop: own deque, then a steal round (no injected task), then idle(fails).
+  template <class Done, class Idle>
+  void help(worker_type& w, Done&& done, Idle&& idle) {
+    unsigned fails = 0;
+    while (!done()) {
+      if (std::optional<task*> t = w.deque.pop()) {
+        (*t)->execute(*t);
+        continue;
+      }
+      if (task* t = steal_round(w, /*take_injected_first=*/false)) {
+        fails = 0;
+        t->execute(t);
+        continue;
+      }
+      idle(++fails);
+    }
+  }
+
+  // Every parked worker wakes and sees stopping_.
+  void stop() {
+    // release: pairs with the acquire loads of stopping_ in the workers' loops; nothing else is
+    // published by it (the notify below is what makes a parked worker look).
+    stopping_.store(true, std::memory_order_release);
+    sleep_.notify_all();  // strict: the store above precedes it (event_count protocol)
   }
 
   // Searches (steals for up to opts_.spin) when pool_options::search lets it, then parks;
@@ -337,7 +457,13 @@ class pool {
   }
 
   // Steal rounds for up to opts_.spin; a task, or nullptr when the time is up or the pool stops.
+  // Not native: one round (the model checker explores its outcomes; a timed spin would only
+  // repeat them).
   task* spin(worker_type& w) {
+    if constexpr (!B::native) {
+      if (stopping()) return nullptr;
+      return steal_round(w, /*take_injected_first=*/true);
+    }
     const auto deadline = std::chrono::steady_clock::now() + opts_.spin;
     unsigned fails = 0;
     do {
@@ -353,7 +479,9 @@ class pool {
   // False when it did not sleep: work was visible (or the pool stopping) after it registered.
   bool park(worker_type& w) {
     return sleep_.sleep_unless([&] { return work_visible() || stopping(); },
-                               [&] { worker_counters::bump(w.counters.parks); });
+                               [&] {
+                                 if constexpr (B::native) worker_counters::bump(w.counters.parks);
+                               });
   }
 
   bool stopping() const noexcept {
@@ -363,11 +491,13 @@ class pool {
 
   // After prepare_wait(): is there anything to steal? Sound for injected work (the injector's
   // notify_one() RMW orders the queue write before or after our prepare_wait(); see
-  // event_count.hpp). For deque pushes it is a best-effort check (see the file comment).
+  // event_count.hpp). For deque pushes it is a best-effort check (see the file comment); a
+  // deque's private items do not count (stealable_size): a thief that looked again at once
+  // could not take them, and under the model checker that retry would never end.
   bool work_visible() const {
     if (injected_.visible()) return true;
     return std::any_of(workers_.begin(), workers_.end(),
-                       [](const auto& v) { return v->deque.size_hint() > 0; });
+                       [](const auto& v) { return stealable_size(v->deque) > 0; });
   }
 
   // One round: the injection queue (only at the bottom of the stack, see help_until), then the
@@ -381,13 +511,19 @@ class pool {
                                 [&](unsigned v) { return steal_from(w, *workers_[v]); });
   }
 
+  // Counts a statistic (natively; on another backend nothing is counted, nor read for it).
+  static void count(std::atomic<std::uint64_t>& c) noexcept {
+    if constexpr (B::native) worker_counters::bump(c);
+  }
+
   task* steal_from(worker_type& thief, worker_type& victim) {
-    worker_counters::bump(thief.counters.steal_attempts);
+    count(thief.counters.steal_attempts);
     steal_result<task*> r = steal_task(victim.deque, thief.deque, opts_.steal);
     switch (r.status()) {
       case steal_status::item:
-        worker_counters::bump(thief.counters.steals);
-        if constexpr (batch_stealing_deque<D>) {  // the rest of a batch is in our deque
+        count(thief.counters.steals);
+        if constexpr (!B::native) {
+        } else if constexpr (batch_stealing_deque<D>) {  // the rest of a batch is in our deque
           worker_counters::bump(thief.counters.stolen_tasks,
                                 1 + static_cast<std::uint64_t>(thief.deque.size_hint()));
         } else {
@@ -396,10 +532,10 @@ class pool {
         sleep_.hint_one();  // the victim may have more: wake the next thief (cascade)
         return *r;
       case steal_status::empty:
-        worker_counters::bump(thief.counters.steal_empty);
+        count(thief.counters.steal_empty);
         return nullptr;
       case steal_status::abort:
-        worker_counters::bump(thief.counters.steal_abort);
+        count(thief.counters.steal_abort);
         return nullptr;
     }
     return nullptr;
@@ -419,22 +555,24 @@ class pool {
 
   pool_options opts_;
   std::vector<std::unique_ptr<worker_type>> workers_;
-  alignas(64) event_count sleep_;
-  alignas(64) std::atomic<bool> stopping_{false};
-  alignas(64) basic_inject_queue<> injected_;
-  alignas(64) basic_external_wait<> external_;  // block_until()'s epoch
-  alignas(64) search_slots search_;             // pool_options::search
+  alignas(64) basic_event_count<Mem, typename B::event_count_sites> sleep_;
+  alignas(64) typename Mem::template atomic<bool> stopping_{false, "stopping"};
+  alignas(64) basic_inject_queue<Mem, typename B::inject_sites, typename B::wake> injected_;
+  alignas(64) basic_external_wait<Mem, typename B::inject_sites> external_;  // block_until()
+  alignas(64) basic_search_slots<Mem> search_;                               // pool_options::search
+  // Not native: the threads that are workers (worker_loop, attach), for own_worker().
+  std::vector<std::pair<typename Mem::thread_id, worker_type*>> attached_;
 };
 
-template <class D>
+template <class D, class B>
 requires builtin_deque<D> && std::same_as<typename D::value_type, task*>
 template <class F>
-std::invoke_result_t<F&> pool<D>::run(F&& f) {
+std::invoke_result_t<F&> basic_pool<D, B>::run(F&& f) {
   using R = std::invoke_result_t<F&>;
   static_assert(std::is_void_v<R> || std::is_object_v<R>,
                 "pool::run: f must return void or an object type (not a reference)");
   if (own_worker() != nullptr) return f();
-  return run_outside<native_memory, join_sites>(*this, f);  // scheduler/inject.hpp
+  return run_outside<Mem, typename B::join_sites>(*this, f);  // scheduler/inject.hpp
 }
 
 }  // namespace stealcheck::scheduler

@@ -1,8 +1,8 @@
 // scheduler/search.hpp: how many idle workers of a pool may steal at once
 // (pool_options::search), apart from the pool so that the limit itself is tested, and written
 // against a memory backend (deques/memory.hpp) as the event count is: the pool runs
-// search_slots = basic_search_slots<native_memory> (std::atomic, the same code as hand-written)
-// and the model checker's mini pool the same source (scheduler/mini_pool.hpp, the clients
+// search_slots = basic_search_slots<native_memory> (std::atomic, the same code as hand-written),
+// and the pool on model::memory runs the same source under the model checker (the clients
 // "<client>.<deque>.search_half" of `stealcheck model sched`).
 //
 // An idle worker *searches* while it spins stealing (pool.hpp, spin_then_park). With a limit, a

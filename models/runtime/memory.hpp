@@ -295,6 +295,10 @@ struct memory {
     return std::current_exception();
   }
 
+  /// Whether the calling fiber is being unwound because its execution is abandoned
+  /// (deques/memory.hpp, native_memory::unwinding); records no event.
+  static bool unwinding() noexcept { return detail::rt_unwinding(); }
+
   /// Which model thread runs (deques/memory.hpp, native_memory::this_thread); records no event.
   using thread_id = std::size_t;
   static thread_id this_thread() noexcept { return detail::rt_thread(); }

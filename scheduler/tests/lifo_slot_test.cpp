@@ -4,7 +4,8 @@
 //     (values never lost, invented or taken twice; spec unordered); with push's release or the
 //     thief's acquire weakened to relaxed, the thief's read of the value races with the owner's
 //     write (the known-bad orders, each caught as a data race). The pool's protocols on the
-//     mini pool (fork_join with and without a steal, a group spawning while a worker parks)
+//     pool under the model checker (fork_join with and without a steal, a group spawning while
+//     a worker parks)
 //     pass with the slot under every policy, the quiet one included.
 //   - Natively, P = 1..4: fib's result and its exact task count under every policy; one task
 //     spawned and awaited at a time (the bench's relay) gives the right sum; and with a
@@ -91,7 +92,7 @@ TEST(LifoSlotModel, RelaxedStealRacesOnTheValue) {
   expect_race<slot_relaxed_steal>("relaxed steal");
 }
 
-// The pool's protocols on the mini pool with the slot: every task runs once, every result
+// The pool's protocols under the model checker with the slot: every task runs once, every result
 // reaches its joiner, nobody sleeps forever.
 TEST(LifoSlotModel, PoolProtocolsHoldWithTheSlot) {
   std::vector<model::clients::client_entry> clients;

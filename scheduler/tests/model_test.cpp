@@ -40,45 +40,45 @@ struct expected_counts {
 
 // RC11, exhaustive (also `stealcheck model sched`).
 constexpr expected_counts rc11_counts[] = {
-    {"fork2_join.chase_lev", 2321, 476},
-    {"steal_while_join.chase_lev", 2321, 476},
-    {"park_while_push.chase_lev", 181801, 35965},
-    {"stolen_exception.chase_lev", 2321, 476},
-    {"shutdown_parking.chase_lev", 6, 1},
-    {"run_from_outside.chase_lev", 186, 43},
-    {"group_from_outside.chase_lev", 3911, 906},
+    {"fork2_join.chase_lev", 2998, 476},
+    {"steal_while_join.chase_lev", 2998, 476},
+    {"park_while_push.chase_lev", 224949, 34111},
+    {"stolen_exception.chase_lev", 2998, 476},
+    {"shutdown_parking.chase_lev", 8, 1},
+    {"run_from_outside.chase_lev", 282, 50},
+    {"group_from_outside.chase_lev", 7704, 1419},
     // search_limit::half: worker 1 alone searches, so the clients that only it idles in explore
     // what they explored without the limit; the count changes where the main thread, outside
     // the pool, injects while worker 1 takes and gives back its slot
-    {"fork2_join.chase_lev.search_half", 2321, 476},
-    {"steal_while_join.chase_lev.search_half", 2321, 476},
-    {"park_while_push.chase_lev.search_half", 181801, 35965},
-    {"stolen_exception.chase_lev.search_half", 2321, 476},
-    {"shutdown_parking.chase_lev.search_half", 6, 1},
-    {"run_from_outside.chase_lev.search_half", 222, 51},
-    {"group_from_outside.chase_lev.search_half", 6843, 1574},
-    {"refused_from_outside.chase_lev.search_half", 129, 30},
-    {"fork2_join.steal_half", 7022, 1246},
-    {"steal_while_join.steal_half", 7022, 1246},
-    {"park_while_push.steal_half", 1123807, 185235},
-    {"stolen_exception.steal_half", 7022, 1246},
-    {"shutdown_parking.steal_half", 7, 1},
-    {"run_from_outside.steal_half", 255, 50},
-    {"group_from_outside.steal_half", 6796, 1419},
-    {"fork2_join.locked", 661, 363},
-    {"steal_while_join.locked", 661, 363},
-    {"park_while_push.locked", 19130, 9499},
-    {"stolen_exception.locked", 661, 363},
-    {"shutdown_parking.locked", 7, 1},
-    {"run_from_outside.locked", 255, 50},
-    {"group_from_outside.locked", 6796, 1419},
-    {"fork2_join.split", 241, 25},
-    {"steal_while_join.split", 241, 25},
-    {"park_while_push.split", 9049, 1102},
-    {"stolen_exception.split", 241, 25},
-    {"shutdown_parking.split", 7, 1},
-    {"run_from_outside.split", 255, 50},
-    {"group_from_outside.split", 6796, 1419},
+    {"fork2_join.chase_lev.search_half", 2998, 476},
+    {"steal_while_join.chase_lev.search_half", 2998, 476},
+    {"park_while_push.chase_lev.search_half", 224949, 34111},
+    {"stolen_exception.chase_lev.search_half", 2998, 476},
+    {"shutdown_parking.chase_lev.search_half", 8, 1},
+    {"run_from_outside.chase_lev.search_half", 330, 58},
+    {"group_from_outside.chase_lev.search_half", 12228, 2196},
+    {"refused_from_outside.chase_lev.search_half", 159, 32},
+    {"fork2_join.steal_half", 8161, 1246},
+    {"steal_while_join.steal_half", 8161, 1246},
+    {"park_while_push.steal_half", 1310583, 185235},
+    {"stolen_exception.steal_half", 8161, 1246},
+    {"shutdown_parking.steal_half", 9, 1},
+    {"run_from_outside.steal_half", 333, 50},
+    {"group_from_outside.steal_half", 8772, 1419},
+    {"fork2_join.locked", 825, 349},
+    {"steal_while_join.locked", 825, 349},
+    {"park_while_push.locked", 23109, 8279},
+    {"stolen_exception.locked", 825, 349},
+    {"shutdown_parking.locked", 9, 1},
+    {"run_from_outside.locked", 333, 50},
+    {"group_from_outside.locked", 8772, 1419},
+    {"fork2_join.split", 940, 110},
+    {"steal_while_join.split", 940, 110},
+    {"park_while_push.split", 183280, 24122},
+    {"stolen_exception.split", 940, 110},
+    {"shutdown_parking.split", 9, 1},
+    {"run_from_outside.split", 333, 50},
+    {"group_from_outside.split", 8772, 1419},
 };
 
 TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
@@ -101,7 +101,7 @@ TEST(SchedModel, CorrectProtocolPassesEveryClientWithItsCounts) {
 }
 
 // Runs the named client ("<client>.chase_lev", "<client>.chase_lev.search_half" or
-// "<client>.split") of the mini pool with the given orders and wake-up policy.
+// "<client>.split") of the pool with the given orders and wake-up policy.
 template <class Ec, class Js, class Is = inject_sites, class Wake = inject_wake_strict>
 model::result run_bad(std::string_view name) {
   std::vector<client_entry> clients;
@@ -178,7 +178,8 @@ TEST(SchedModel, RelaxedMarkLetsTheOutsideWaiterRaceWithTheWorker) {
 }
 
 // The deque a thief can only take shared items from: the known-bad orders are caught there too
-// (the mini pool's thief parks instead of retrying, and the clients still reach the steals).
+// (a worker that sees only private items parks instead of retrying, and the clients still reach
+// the steals).
 TEST(SchedModel, KnownBadOrdersAreCaughtOnTheSplitDeque) {
   const model::result done =
       run_bad<event_count_sites, join_sites_relaxed_done>("fork2_join.split");

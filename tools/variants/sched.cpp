@@ -1,6 +1,6 @@
 // The scheduler's own synchronization registers itself as model-only variants (see
 // builtin.hpp): `sched` (the event count, the join protocol, the injection queue and the outside
-// wait as the pool runs them, in a two-worker mini pool on each correct built-in deque) and its
+// wait, in the pool itself on two workers, on each correct built-in deque) and its
 // known-bad orders (scheduler/known_bad.hpp), which the model checker must catch.
 #include <string_view>
 #include <vector>
@@ -18,7 +18,7 @@ namespace {
 
 using scheduler::model_clients::add_clients;
 
-// A model-only variant whose clients run the mini pool with orders Ec, Js, Is and wake-up
+// A model-only variant whose clients run the pool with orders Ec, Js, Is and wake-up
 // policy Wake; on every correct built-in deque when all_deques, else on chase_lev.
 template <class Ec, class Js, class Is = scheduler::inject_sites,
           class Wake = scheduler::inject_wake_strict>
@@ -55,8 +55,9 @@ harness::variant sched_variant(std::string_view name, std::string_view summary,
 
 const bool sched_registered =
     harness::add_variant(sched_variant<scheduler::event_count_sites, scheduler::join_sites>(
-        "sched", "the scheduler's event count and join protocol (model clients, mini pool)", "",
-        true)) &&
+        "sched",
+        "the scheduler's event count and join protocol (model clients, the pool on two workers)",
+        "", true)) &&
     harness::add_variant(sched_variant<scheduler::event_count_sites_relaxed, scheduler::join_sites>(
         "sched_ec_relaxed", "KNOWN-BAD sched",
         "event count RMWs relaxed: a sleeper misses shutdown (lost wake-up)", false,
