@@ -38,6 +38,9 @@
 // run (it waits for its flag or counter to change instead: every execution of joins whose
 // stolen tasks fork nothing more, as these clients' tasks do), and statistics.
 //
+// The clients are model test bodies in the public body API (models/front/body.hpp:
+// model::thread, assert_that), as a user writes one; as_client hands each to the explorer.
+//
 // Thread role: run inside model::explore. Complexity: a few dozen events per thread.
 #pragma once
 
@@ -58,12 +61,12 @@
 #include "scheduler/pool.hpp"
 #include "scheduler/search.hpp"
 #include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/body.hpp"
 #include "stealcheck/detail/models/front/clients.hpp"
 #include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::scheduler::model_clients {
 
-using model::client;
 using mem = model::memory;
 
 /// The sites of the scheduler's synchronization, event count, join protocol, then injection
@@ -81,31 +84,32 @@ struct sched_sites {
 /// Runs job(p) on the main thread, as worker 0 when `as_worker` (else as a thread outside the
 /// pool), while worker 1 runs its loop; then shuts down.
 template <class P, class Job>
-void with_pool(client& c, Job&& job, bool as_worker = true) {
+void with_pool(Job&& job, bool as_worker = true) {
   P p;
   if (as_worker) p.attach(0);
-  const std::size_t w1 = c.spawn([&] { p.worker_loop(1); });
+  model::thread w1([&] { p.worker_loop(1); });
   job(p);
   p.shutdown();
-  c.join(w1);
+  w1.join();
 }
 
 template <class P>
-void fork2_join(client& c) {
+void fork2_join() {
   mem::nonatomic<int> ra(named{"ra"}, 0), rb(named{"rb"}, 0);
-  with_pool<P>(c, [&](P& p) {
+  with_pool<P>([&](P& p) {
     fork_join(
         p, [&] { ra.write() = 1; }, [&] { rb.write() = 2; });
     const int a = ra.read(), b = rb.read();
-    c.check(a == 1 && b == 2, "after the join a's result is " + std::to_string(a) + " and b's is " +
-                                  std::to_string(b) + " (1 and 2 expected)");
+    model::assert_that(a == 1 && b == 2, failure_kind::wrong_result,
+                       "after the join a's result is " + std::to_string(a) + " and b's is " +
+                           std::to_string(b) + " (1 and 2 expected)");
   });
 }
 
 template <class P>
-void steal_while_join(client& c) {
+void steal_while_join() {
   mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
-  with_pool<P>(c, [&](P& p) {
+  with_pool<P>([&](P& p) {
     fork_join(
         p, [] {},
         [&] {
@@ -113,33 +117,35 @@ void steal_while_join(client& c) {
           r2.write() = 2;
         });
     const int x = r1.read(), y = r2.read();
-    c.check(x == 1 && y == 2, "after the join b's results are " + std::to_string(x) + ", " +
-                                  std::to_string(y) + " (1, 2 expected)");
+    model::assert_that(x == 1 && y == 2, failure_kind::wrong_result,
+                       "after the join b's results are " + std::to_string(x) + ", " +
+                           std::to_string(y) + " (1, 2 expected)");
   });
 }
 
 // A task_group of two tasks, each adding 1 to its own result: after the wait each ran once.
 template <class P>
-void group_of_two(client& c, P& p) {
+void group_of_two(P& p) {
   mem::nonatomic<int> r1(named{"r1"}, 0), r2(named{"r2"}, 0);
   task_group g(p);
   g.spawn([&] { r1.write() += 1; });
   g.spawn([&] { r2.write() += 1; });
   g.wait();
   const int x = r1.read(), y = r2.read();
-  c.check(x == 1 && y == 1, "after the wait the tasks ran " + std::to_string(x) + " and " +
-                                std::to_string(y) + " times (once each expected)");
+  model::assert_that(x == 1 && y == 1, failure_kind::wrong_result,
+                     "after the wait the tasks ran " + std::to_string(x) + " and " +
+                         std::to_string(y) + " times (once each expected)");
 }
 
 template <class P>
-void park_while_push(client& c) {
-  with_pool<P>(c, [&](P& p) { group_of_two(c, p); });
+void park_while_push() {
+  with_pool<P>([&](P& p) { group_of_two(p); });
 }
 
 template <class P>
-void stolen_exception(client& c) {
+void stolen_exception() {
   mem::nonatomic<int> ra(named{"ra"}, 0);
-  with_pool<P>(c, [&](P& p) {
+  with_pool<P>([&](P& p) {
     std::string caught = "nothing";
     try {
       fork_join(
@@ -148,58 +154,58 @@ void stolen_exception(client& c) {
       caught = e.what();
     }
     const int a = ra.read();
-    c.check(caught == "from b" && a == 1, "the joiner caught '" + caught + "' with a's result " +
-                                              std::to_string(a) + " ('from b' and 1 expected)");
+    model::assert_that(caught == "from b" && a == 1, failure_kind::wrong_result,
+                       "the joiner caught '" + caught + "' with a's result " + std::to_string(a) +
+                           " ('from b' and 1 expected)");
   });
 }
 
 template <class P>
-void shutdown_parking(client& c) {
-  with_pool<P>(c, [](P&) {});
+void shutdown_parking() {
+  with_pool<P>([](P&) {});
 }
 
 template <class P>
-void run_from_outside(client& c) {
+void run_from_outside() {
   mem::nonatomic<int> r1(named{"r1"}, 0);
   with_pool<P>(
-      c,
       [&](P& p) {
         const int got = p.run([&] {
           r1.write() = 1;
           return 7;
         });
         const int x = r1.read();
-        c.check(got == 7 && x == 1, "run returned " + std::to_string(got) +
-                                        " with r1 = " + std::to_string(x) + " (7 and 1 expected)");
+        model::assert_that(got == 7 && x == 1, failure_kind::wrong_result,
+                           "run returned " + std::to_string(got) +
+                               " with r1 = " + std::to_string(x) + " (7 and 1 expected)");
       },
       /*as_worker=*/false);
 }
 
 template <class P>
-void refused_from_outside(client& c) {
+void refused_from_outside() {
   mem::nonatomic<int> r1(named{"r1"}, 0);
   P p;
   // the main thread, outside the pool, takes the only search slot before worker 1 starts and
   // never gives it back, as a searcher that stalls for the whole run would: worker 1 is
   // refused and must still run f
   const bool took = p.searchers().enter();
-  const std::size_t w1 = c.spawn([&] { p.worker_loop(1); });
+  model::thread w1([&] { p.worker_loop(1); });
   const int got = p.run([&] {
     r1.write() += 1;
     return 7;
   });
   const int x = r1.read();
-  c.check(took && got == 7 && x == 1, "run returned " + std::to_string(got) +
-                                          " with the task run " + std::to_string(x) +
-                                          " times (7 and once expected)");
+  model::assert_that(took && got == 7 && x == 1, failure_kind::wrong_result,
+                     "run returned " + std::to_string(got) + " with the task run " +
+                         std::to_string(x) + " times (7 and once expected)");
   p.shutdown();
-  c.join(w1);
+  w1.join();
 }
 
 template <class P>
-void group_from_outside(client& c) {
-  with_pool<P>(
-      c, [&](P& p) { group_of_two(c, p); }, /*as_worker=*/false);
+void group_from_outside() {
+  with_pool<P>([&](P& p) { group_of_two(p); }, /*as_worker=*/false);
 }
 
 /// The model pool: basic_pool on model::memory with the orders Ec, Js, Is and the wake-up
@@ -223,7 +229,7 @@ template <template <class, class> class D, class Ec = event_count_sites, class J
 void add_clients(std::vector<model::clients::client_entry>& out, std::string_view deque) {
   using P = sched_pool<D, Ec, Js, Is, Wake, S>;
   const std::string suffix = S == search_limit::half ? ".search_half" : "";
-  const std::array<std::pair<std::string_view, void (*)(client&)>, 8> all{{
+  const std::array<std::pair<std::string_view, void (*)()>, 8> all{{
       {"fork2_join", &fork2_join<P>},
       {"steal_while_join", &steal_while_join<P>},
       {"park_while_push", &park_while_push<P>},
@@ -236,8 +242,8 @@ void add_clients(std::vector<model::clients::client_entry>& out, std::string_vie
   static std::set<std::string, std::less<>> names;  // client_entry names are views: kept here
   for (const auto& [name, run] : all) {
     if (S == search_limit::any && name == "refused_from_outside") continue;  // nothing refused
-    out.push_back(
-        {*names.insert(std::string(name) + "." + std::string(deque) + suffix).first, run});
+    out.push_back({*names.insert(std::string(name) + "." + std::string(deque) + suffix).first,
+                   model::as_client(run)});
   }
 }
 

@@ -14,6 +14,10 @@
 // (top, bottom), against two thieves RWC+syncs. A single steal against push, push, pop can
 // never see the pop-fence bug, so every client that targets pop has two steals.
 //
+// The clients are model test bodies written in the public body API (models/front/body.hpp,
+// include/stealcheck/model.hpp: model::thread, assert_that, checked_deque), as a user writes
+// one; as_client hands each to the explorer.
+//
 // Thread role: run inside model::explore. Complexity: each is a few dozen events per thread.
 #pragma once
 
@@ -32,117 +36,24 @@
 #include "stealcheck/detail/deques/variant.hpp"
 #include "stealcheck/detail/harness/verdict.hpp"
 #include "stealcheck/detail/models/explore/explore.hpp"
-#include "stealcheck/detail/models/front/history.hpp"
+#include "stealcheck/detail/models/front/body.hpp"
+#include "stealcheck/detail/models/front/owned.hpp"
 #include "stealcheck/detail/models/runtime/memory.hpp"
 
 namespace stealcheck::model::clients {
 
-using value = std::int64_t;
-
-/// One owner plus its history and the values it pushed.
-template <class Deque>
-struct owned {
-  sized<Deque> d;
-  history h;
-  std::vector<value> pushed;
-  /// The deque with `capacity`, its history checked against `spec` (variant_info::spec).
-  owned(std::int64_t capacity, spec::spec_kind spec) : d(capacity), h(spec) {
-    pushed.reserve(8);  // one allocation per execution, not one per growth
-  }
-
-  /// Returns false when a bounded deque is full (the value stays with the owner).
-  bool push(client& c, value v) {
-    deque_op op;
-    op.kind = spec::op_kind::push;
-    op.has_value = true;
-    op.value = v;
-    bool ok = true;
-    h.record(c, op, [&](deque_op&) {
-      if constexpr (std::is_same_v<decltype(d.push(value{v})), bool>) {
-        ok = d.push(value{v});
-      } else {
-        d.push(value{v});
-      }
-    });
-    if (!ok) {
-      h.discard_last();  // bounded and full: the value stays with the owner
-      return false;
-    }
-    pushed.push_back(v);
-    return true;
-  }
-  std::optional<value> pop(client& c) {
-    std::optional<value> got;
-    deque_op op;
-    op.kind = spec::op_kind::pop;
-    h.record(c, op, [&](deque_op& o) {
-      got = d.pop();
-      o.set_taken(got);
-    });
-    return got;
-  }
-  steal_result<value> steal(client& c) {
-    steal_result<value> got = steal_result<value>::empty();
-    deque_op op;
-    op.kind = spec::op_kind::steal;
-    h.record(c, op, [&](deque_op& o) {
-      got = d.steal();
-      o.status = got.status();
-      o.set_taken(got.has_value() ? std::optional<value>(*got) : std::nullopt);
-    });
-    return got;
-  }
-  /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
-  void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
-    deque_op op;
-    op.kind = spec::op_kind::steal_batch;
-    const std::size_t at = h.record(c, op, [&](deque_op& x) {
-      auto r = d.steal_into(mine);
-      x.status = r.status();
-      x.set_taken(std::move(r).take());
-    });
-    std::vector<value> rest;
-    while (auto v = mine.pop()) {
-      if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
-    }
-    deque_op& o = h.at(at);  // only now: the pops above let other threads record
-    if (o.has_value) {
-      o.batch.push_back(o.value);
-      o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
-    }
-    if constexpr (batch_in_steps<Deque>) h.split_batch(at);
-  }
-  /// After joining: drain and check everything.
-  void finish(client& c) {
-    std::vector<value> drained;
-    drained.reserve(pushed.size());
-    c.operation("pop of the final drain");
-    while (auto v = d.pop()) {
-      drained.push_back(*v);
-      h.judge_drained(c, *v, drained.size());  // a pop that never reports empty stops here
-    }
-    c.operation(nullptr);
-    h.check_all(c, pushed, drained);
-  }
-};
-
 /// When the deque offers size_hint (the built-in variants do), a snapshot from any thread must
 /// lie between 0 and the number of values ever pushed (`most`).
 template <class Deque>
-void check_size_hint(client& c, const Deque& d, std::int64_t most) {
+void check_size_hint(const Deque& d, std::int64_t most) {
   if constexpr (requires { d.size_hint(); }) {
     const std::int64_t n = d.size_hint();
     const bool ok = n >= 0 && n <= most;
-    c.check(ok, ok ? std::string()
+    assert_that(ok, failure_kind::wrong_result,
+                ok ? std::string()
                    : "size_hint returned " + std::to_string(n) + " with at most " +
                          std::to_string(most) + " values ever pushed");
   }
-}
-
-/// The capacity a client constructs its deque with: the variant's (variant_info::capacity)
-/// when it sets one, else the client's own small one (small on purpose: it forces growth).
-constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexcept {
-  return variant_cap > 0 ? variant_cap : own;
 }
 
 /// A client as scripts of operations, one letter each: `u` push (the next value: 1, 2, ...),
@@ -158,33 +69,34 @@ struct script {
 };
 
 template <template <class, class> class D>
-void run_script(client& c, const script& s, const variant_info& v) {
-  owned<D<value, memory>> o(cap_or(v.capacity, s.capacity), v.spec);
+void run_script(const script& s, const variant_info& v) {
+  using Q = D<value, memory>;
+  checked_deque<Q> o(cap_or(v.capacity, s.capacity), v.spec);
   const auto pushes = static_cast<std::int64_t>(std::count(s.before.begin(), s.before.end(), 'u') +
                                                 std::count(s.owner.begin(), s.owner.end(), 'u'));
   value next = 1;
   auto run = [&](std::string_view ops) {
     for (const char op : ops) {
-      if (op == 'u') o.push(c, next++);  // owner-only: thieves' scripts have no `u`
-      if (op == 'o') o.pop(c);
-      if (op == 's') o.steal(c);
-      if (op == 'h') check_size_hint(c, o.d, pushes);
-      if constexpr (batch_stealing_deque<D<value, memory>>) {
+      if (op == 'u') o.push(next++);  // owner-only: thieves' scripts have no `u`
+      if (op == 'o') o.pop();
+      if (op == 's') o.steal();
+      if (op == 'h') check_size_hint(o.deque(), pushes);
+      if constexpr (batch_stealing_deque<Q>) {
         if (op == 'b') {  // a thief's steal_into its own, empty deque
-          sized<D<value, memory>> mine(cap_or(v.capacity, s.capacity));
-          o.steal_into(c, mine, {});
+          sized<Q> mine(cap_or(v.capacity, s.capacity));
+          o.steal_into(mine);
         }
       }
     }
   };
   run(s.before);
-  std::array<std::size_t, 3> thief{};
+  std::array<thread, 3> thieves;
   for (std::size_t k = 0; k < s.thieves.size(); ++k)
-    if (!s.thieves[k].empty()) thief[k] = c.spawn([&run, &ops = s.thieves[k]] { run(ops); });
+    if (!s.thieves[k].empty()) thieves[k] = thread([&run, &ops = s.thieves[k]] { run(ops); });
   run(s.owner);
-  for (std::size_t k = 0; k < s.thieves.size(); ++k)
-    if (!s.thieves[k].empty()) c.join(thief[k]);
-  o.finish(c);
+  for (thread& t : thieves)
+    if (t.joinable()) t.join();
+  o.finish();
 }
 
 /// The scripted clients. Why each shape: see the file comment and docs/rc11-oracle.md.
@@ -271,7 +183,8 @@ inline constexpr script push5_pop5_2thieves_steal2{"", "uuuuuooooo", {"ss", "ss"
 /// `scripted<D, scripts::push2_pop_steal2>`.
 template <template <class, class> class D, const script& S>
 void scripted(client& c) {
-  run_script<D>(c, S, variant_info{});
+  enter(c);
+  run_script<D>(S, variant_info{});
 }
 template <template <class, class> class D>
 inline constexpr auto push2_pop_steal2 = &scripted<D, scripts::push2_pop_steal2>;
@@ -293,60 +206,60 @@ inline constexpr auto push4_pop4_2thieves_steal2 =
 /// remover; under unordered and at_least_once, one of 1..3, as thieves there may take any),
 /// and the memory backend's own checks (every ring freed once, none used after).
 template <template <class, class> class D>
-void push3_steal_destroy_at(client& c, const variant_info& info) {
+void push3_steal_destroy_at(const variant_info& info) {
   std::optional<value> stolen;
   {
     sized<D<value, memory>> d(cap_or(info.capacity, 2));
-    const auto th = c.spawn([&] { stolen = d.steal().take(); });
+    thread thief([&] { stolen = d.steal().take(); });
     for (value v = 1; v <= 3; ++v)
       static_cast<void>(d.push(value{v}));  // a bounded ring may refuse: nothing to check
-    c.join(th);
+    thief.join();
   }
   const bool any = !spec::ordered(info.spec);
   const bool ok = !stolen || *stolen == 1 || (any && *stolen >= 1 && *stolen <= 3);
-  c.check(ok, any ? failure_kind::value_invented : failure_kind::not_linearizable,
-          ok    ? std::string()
-          : any ? harness::value_fault_text(failure_kind::value_invented, *stolen,
-                                            "the only steal took it")
-                : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
+  assert_that(ok, any ? failure_kind::value_invented : failure_kind::not_linearizable,
+              ok    ? std::string()
+              : any ? harness::value_fault_text(failure_kind::value_invented, *stolen,
+                                                "the only steal took it")
+                    : "the only steal took " + std::to_string(*stolen) + "; the top value is 1");
 }
 
 /// steal_half: ring of 4 holding 1, 2; two thieves steal_into their own rings while the owner
 /// pops once.
 template <template <class, class> class D>
-void two_thieves_half_full_at(client& c, const variant_info& v) {
+void two_thieves_half_full_at(const variant_info& v) {
   using Q = D<value, memory>;
-  owned<Q> o(cap_or(v.capacity, 4), v.spec);
-  o.push(c, 1);
-  o.push(c, 2);
+  checked_deque<Q> o(cap_or(v.capacity, 4), v.spec);
+  o.push(1);
+  o.push(2);
   Q m1(4), m2(4);
-  const auto t1 = c.spawn([&] { o.steal_into(c, m1, {}); });
-  const auto t2 = c.spawn([&] { o.steal_into(c, m2, {}); });
-  o.pop(c);
-  c.join(t1);
-  c.join(t2);
-  o.finish(c);
+  thread t1([&] { o.steal_into(m1); });
+  thread t2([&] { o.steal_into(m2); });
+  o.pop();
+  t1.join();
+  t2.join();
+  o.finish();
 }
 
 /// Batch stealers: victim holds 1, 2, 3; the thief's ring (capacity 2) already holds 101 and
 /// 102, so a batch is capped by the room (steal_half takes one item) or refused (tokio aborts
 /// when its own ring is more than half full); the owner pops concurrently.
 template <template <class, class> class D>
-void steal_into_nearly_full_at(client& c, const variant_info& v) {
+void steal_into_nearly_full_at(const variant_info& v) {
   using Q = D<value, memory>;
-  owned<Q> o(cap_or(v.capacity, 4), v.spec);
-  o.push(c, 1);
-  o.push(c, 2);
-  o.push(c, 3);
+  checked_deque<Q> o(cap_or(v.capacity, 4), v.spec);
+  o.push(1);
+  o.push(2);
+  o.push(3);
   sized<Q> mine(2);
-  const auto th = c.spawn([&] {
+  thread thief([&] {
     static_cast<void>(mine.push(value{101}));  // a bounded ring has room for both
     static_cast<void>(mine.push(value{102}));
-    o.steal_into(c, mine, {101, 102});
+    o.steal_into(mine, {101, 102});
   });
-  o.pop(c);
-  c.join(th);
-  o.finish(c);
+  o.pop();
+  thief.join();
+  o.finish();
 }
 
 /// steal_half: victim holds 1..4 (pushed before the spawns; with Go's runnext the ring holds
@@ -357,7 +270,7 @@ void steal_into_nearly_full_at(client& c, const variant_info& v) {
 /// the client checks that every value is taken exactly once (at least once under
 /// at_least_once) and none is invented.
 template <template <class, class> class D>
-void steal_from_thief_at(client& c, const variant_info& info) {
+void steal_from_thief_at(const variant_info& info) {
   using Q = sized<D<value, memory>>;
   const std::int64_t cap = info.capacity;
   Q victim(cap_or(cap, 4));
@@ -365,17 +278,17 @@ void steal_from_thief_at(client& c, const variant_info& info) {
     static_cast<void>(victim.push(value{v}));  // room for 4 in every capacity the clients use
   Q mine(cap_or(cap, 4));                      // A's ring
   std::optional<value> by_a, by_b;
-  const auto a = c.spawn([&] { by_a = victim.steal_into(mine).take(); });
-  const auto b = c.spawn([&] { by_b = mine.steal().take(); });
-  c.join(a);
-  c.join(b);
+  thread a([&] { by_a = victim.steal_into(mine).take(); });
+  thread b([&] { by_b = mine.steal().take(); });
+  a.join();
+  b.join();
   std::array<int, 5> taken{};
   auto take = [&](value v, const char* by) {
     const bool pushed = v >= 1 && v <= 4;
-    c.check(pushed, failure_kind::value_invented,
-            pushed ? std::string()
-                   : harness::value_fault_text(failure_kind::value_invented, v,
-                                               std::string("taken by ") + by));
+    assert_that(pushed, failure_kind::value_invented,
+                pushed ? std::string()
+                       : harness::value_fault_text(failure_kind::value_invented, v,
+                                                   std::string("taken by ") + by));
     if (pushed) ++taken[static_cast<std::size_t>(v)];
   };
   if (by_a) take(*by_a, "thief A's batch steal");
@@ -388,19 +301,20 @@ void steal_from_thief_at(client& c, const variant_info& info) {
   for (value v = 1; v <= 4; ++v) {
     const int n = taken[static_cast<std::size_t>(v)];
     const bool ok = n == 1 || (dup && n > 1);
-    c.check(ok, n == 0 ? failure_kind::value_lost : failure_kind::value_taken_twice,
-            ok       ? std::string()
-            : n == 0 ? harness::value_fault_text(failure_kind::value_lost, v,
-                                                 "in no steal and in neither drain")
-                     : harness::value_fault_text(failure_kind::value_taken_twice, v,
-                                                 std::to_string(n) + " takes"));
+    assert_that(ok, n == 0 ? failure_kind::value_lost : failure_kind::value_taken_twice,
+                ok       ? std::string()
+                : n == 0 ? harness::value_fault_text(failure_kind::value_lost, v,
+                                                     "in no steal and in neither drain")
+                         : harness::value_fault_text(failure_kind::value_taken_twice, v,
+                                                     std::to_string(n) + " takes"));
   }
 }
 
 /// The unscripted clients with their own capacity, as functions.
 template <template <class, class> class D>
 void push3_steal_destroy(client& c) {
-  push3_steal_destroy_at<D>(c, variant_info{});
+  enter(c);
+  push3_steal_destroy_at<D>(variant_info{});
 }
 
 struct client_entry {
@@ -413,12 +327,11 @@ struct client_entry {
 /// `large` ones are excluded from --all-clients and from `stealcheck verify`.
 template <template <class, class> class D>
 std::vector<client_entry> clients_for(const variant_info& info) {
-  auto entry = [&info](std::string_view name, void (*f)(client&, const variant_info&),
-                       bool large = false) {
-    return client_entry{name, [f, info](client& c) { f(c, info); }, large};
+  auto entry = [&info](std::string_view name, void (*f)(const variant_info&), bool large = false) {
+    return client_entry{name, as_client([f, info] { f(info); }), large};
   };
   auto scripted_entry = [&info](std::string_view name, const script& sc, bool large = false) {
-    return client_entry{name, [&sc, info](client& c) { run_script<D>(c, sc, info); }, large};
+    return client_entry{name, as_client([&sc, info] { run_script<D>(sc, info); }), large};
   };
   std::vector<client_entry> v{
       scripted_entry("push2_pop_steal2", scripts::push2_pop_steal2),

@@ -554,10 +554,11 @@ TEST(Clients, IdempotentDuplicatesAreReachedAndAccepted) {
   ASSERT_FALSE(strict.ok());
   EXPECT_NE(strict.bug->message.find("value 1 was taken twice"), std::string::npos)
       << strict.bug->message;
-  const result bad = explore(options{}, [](client& c) {
-    clients::run_script<idempotent_no_tag_tag::deque>(c, clients::scripts::push_pop_push_pop_steal,
-                                                      builtin::idempotent_no_tag);
-  });
+  const result bad =
+      explore(options{}, as_client([] {
+                clients::run_script<idempotent_no_tag_tag::deque>(
+                    clients::scripts::push_pop_push_pop_steal, builtin::idempotent_no_tag);
+              }));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.bug->message.find("value 2 was lost"), std::string::npos) << bad.bug->message;
 }
@@ -570,9 +571,9 @@ TEST(Clients, IdempotentDuplicatesAreReachedAndAccepted) {
 template <class Fixed, class AsWritten>
 void expect_empty_steal_needs_the_change(const clients::script& script, const variant_info& info) {
   auto run = [&](auto tag) {
-    return explore(options{}, [&](client& c) {
-      clients::run_script<decltype(tag)::template deque>(c, script, info);
-    });
+    return explore(options{}, as_client([&] {
+                     clients::run_script<decltype(tag)::template deque>(script, info);
+                   }));
   };
   const result ok = run(Fixed{});
   EXPECT_TRUE(ok.ok()) << ok.bug->message;

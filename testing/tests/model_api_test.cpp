@@ -186,10 +186,11 @@ void push2_pop_steal2_public() {
 TEST(ModelApi, CheckedDequeHasTheBuiltInClientsCountsAndVerdicts) {
   using stealcheck::chase_lev_tag, stealcheck::chase_lev_no_pop_fence_tag;
   const model::result pub = model::check({}, [] { push2_pop_steal2_public<chase_lev_tag>(); });
-  const model::result builtin = model::explore({}, [](model::client& c) {
-    model::clients::run_script<chase_lev_tag::deque>(c, model::clients::scripts::push2_pop_steal2,
+  const model::result builtin = model::explore({}, model::as_client([] {
+                                                 model::clients::run_script<chase_lev_tag::deque>(
+                                                     model::clients::scripts::push2_pop_steal2,
                                                      stealcheck::builtin::chase_lev);
-  });
+                                               }));
   ASSERT_TRUE(pub.ok()) << model::summary(pub);
   ASSERT_TRUE(builtin.ok()) << model::summary(builtin);
   EXPECT_EQ(pub.complete, builtin.complete);

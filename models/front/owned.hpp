@@ -1,0 +1,123 @@
+// models/front/owned.hpp: a deque on the model's memory with its operations recorded and judged
+// (models/front/history.hpp) as every deque client of the model checker judges them: the owner's
+// deque, its history against the variant's spec (deques/spec.hpp), and the values it pushed.
+// The built-in clients (models/front/clients.hpp) and a user's model test
+// (model::checked_deque, models/front/body.hpp) use it.
+//
+// Thread role: push, pop, steal_into's pops of the thief's own deque and finish on the threads
+// the names say (owner, thief); finish after every thread that used the deque was joined.
+// Complexity: O(1) recording per operation; finish's order check is a search over
+// linearizations (models/front/history.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "stealcheck/detail/deques/deque.hpp"
+#include "stealcheck/detail/deques/variant.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/models/front/history.hpp"
+
+namespace stealcheck::model::clients {
+
+using value = std::int64_t;
+
+/// One owner plus its history and the values it pushed.
+template <class Deque>
+struct owned {
+  sized<Deque> d;
+  history h;
+  std::vector<value> pushed;
+  /// The deque with `capacity`, its history checked against `spec` (variant_info::spec).
+  owned(std::int64_t capacity, spec::spec_kind spec) : d(capacity), h(spec) {
+    pushed.reserve(8);  // one allocation per execution, not one per growth
+  }
+
+  /// Returns false when a bounded deque is full (the value stays with the owner).
+  bool push(client& c, value v) {
+    deque_op op;
+    op.kind = spec::op_kind::push;
+    op.has_value = true;
+    op.value = v;
+    bool ok = true;
+    h.record(c, op, [&](deque_op&) {
+      if constexpr (std::is_same_v<decltype(d.push(value{v})), bool>) {
+        ok = d.push(value{v});
+      } else {
+        d.push(value{v});
+      }
+    });
+    if (!ok) {
+      h.discard_last();  // bounded and full: the value stays with the owner
+      return false;
+    }
+    pushed.push_back(v);
+    return true;
+  }
+  std::optional<value> pop(client& c) {
+    std::optional<value> got;
+    deque_op op;
+    op.kind = spec::op_kind::pop;
+    h.record(c, op, [&](deque_op& o) {
+      got = d.pop();
+      o.set_taken(got);
+    });
+    return got;
+  }
+  steal_result<value> steal(client& c) {
+    steal_result<value> got = steal_result<value>::empty();
+    deque_op op;
+    op.kind = spec::op_kind::steal;
+    h.record(c, op, [&](deque_op& o) {
+      got = d.steal();
+      o.status = got.status();
+      o.set_taken(got.has_value() ? std::optional<value>(*got) : std::nullopt);
+    });
+    return got;
+  }
+  /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
+  void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
+    deque_op op;
+    op.kind = spec::op_kind::steal_batch;
+    const std::size_t at = h.record(c, op, [&](deque_op& x) {
+      auto r = d.steal_into(mine);
+      x.status = r.status();
+      x.set_taken(std::move(r).take());
+    });
+    std::vector<value> rest;
+    while (auto v = mine.pop()) {
+      if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
+    }
+    deque_op& o = h.at(at);  // only now: the pops above let other threads record
+    if (o.has_value) {
+      o.batch.push_back(o.value);
+      o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
+    }
+    if constexpr (batch_in_steps<Deque>) h.split_batch(at);
+  }
+  /// After joining: drain and check everything.
+  void finish(client& c) {
+    std::vector<value> drained;
+    drained.reserve(pushed.size());
+    c.operation("pop of the final drain");
+    while (auto v = d.pop()) {
+      drained.push_back(*v);
+      h.judge_drained(c, *v, drained.size());  // a pop that never reports empty stops here
+    }
+    c.operation(nullptr);
+    h.check_all(c, pushed, drained);
+  }
+};
+
+/// The capacity a client constructs its deque with: the variant's (variant_info::capacity)
+/// when it sets one, else the client's own small one (small on purpose: it forces growth).
+constexpr std::int64_t cap_or(std::int64_t variant_cap, std::int64_t own) noexcept {
+  return variant_cap > 0 ? variant_cap : own;
+}
+
+}  // namespace stealcheck::model::clients
+// SPDX-License-Identifier: Apache-2.0
