@@ -512,8 +512,17 @@ class basic_pool {
   }
 
   // Counts a statistic (natively; on another backend nothing is counted, nor read for it).
-  static void count(std::atomic<std::uint64_t>& c) noexcept {
-    if constexpr (B::native) worker_counters::bump(c);
+  static void count(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) noexcept {
+    if constexpr (B::native) worker_counters::bump(c, n);
+  }
+
+  // The tasks a successful steal took: with a batch steal, the rest of the batch is in the
+  // thief's own deque (natively only, as count: the size is not read on another backend).
+  static void count_stolen(worker_type& thief) noexcept {
+    if constexpr (B::native && batch_stealing_deque<D>)
+      count(thief.counters.stolen_tasks, 1 + static_cast<std::uint64_t>(thief.deque.size_hint()));
+    else
+      count(thief.counters.stolen_tasks);
   }
 
   task* steal_from(worker_type& thief, worker_type& victim) {
@@ -522,13 +531,7 @@ class basic_pool {
     switch (r.status()) {
       case steal_status::item:
         count(thief.counters.steals);
-        if constexpr (!B::native) {
-        } else if constexpr (batch_stealing_deque<D>) {  // the rest of a batch is in our deque
-          worker_counters::bump(thief.counters.stolen_tasks,
-                                1 + static_cast<std::uint64_t>(thief.deque.size_hint()));
-        } else {
-          worker_counters::bump(thief.counters.stolen_tasks);
-        }
+        count_stolen(thief);
         sleep_.hint_one();  // the victim may have more: wake the next thief (cascade)
         return *r;
       case steal_status::empty:

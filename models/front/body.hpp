@@ -66,14 +66,13 @@ std::function<void(client&)> as_client(Body body) {
 /// (complete, blocked), or the first bug found with its report and replay token
 /// (opt.replay = that token runs that one execution again).
 inline result check(const options& opt, std::function<void()> body) {
+  // each execution enters its client, kept until check returns (unjoined threads outlive the
+  // body); then the caller's running client is back
   struct restore {
     client* value;
     ~restore() { detail::running_client = value; }
   } const guard{detail::running_client};
-  return explore(opt, [&body](client& c) {
-    enter(c);  // kept until check returns: unjoined threads outlive the body
-    body();
-  });
+  return explore(opt, as_client(std::move(body)));
 }
 
 /// A model thread, started by the body: runs f concurrently with the body's thread and the
