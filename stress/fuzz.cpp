@@ -285,8 +285,7 @@ int run_fuzz(fuzz_args a) {
     fmt::print("BUG in execution {} (scenario {}, {:.2f} s)\n", first->execution, first->scenario,
                first->seconds);
     if (const auto* cl = named != nullptr ? named : first->client) {
-      fuzz_args c = a;
-      c.client = cl->name;
+      const fuzz_args c = named != nullptr ? a : client_round_args(a, *cl);
       if (named == nullptr) fmt::print("  client: {} (a built-in client, sampled)\n", c.client);
       if (!cl->large) {  // the first failing execution in the client's tree, as scenarios do
         model::options opt;
@@ -390,7 +389,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                 "go on after a bug to the end of the budget and count the scenarios with one (with "
                 "--per-scenario 1: the share of single executions that show a bug)");
   cmd->add_flag("!--no-clients", a->clients,
-                "sample generated scenarios only (by default every 4th round samples one of the "
+                "sample generated scenarios only (by default every 2nd round samples one of the "
                 "built-in clients)");
   cmd->add_option("--model", a->model, "memory model: rc11 or sc")->capture_default_str();
   cmd->add_option("--json", a->json_file, "write the run, its counts and its bug as JSON")
@@ -445,8 +444,7 @@ harness::checker checker() {
              if (found.empty()) continue;
              cell.verdict = harness::cell_verdict::fail;
              if (r.client != nullptr) {
-               fuzz_args with = a;
-               with.client = r.client->name;
+               const fuzz_args with = client_round_args(a, *r.client);
                cell.failure = fmt::format("in execution {} of scenario {}, client {}:\n{}",
                                           executions, scenarios, with.client, found.report);
                cell.kind = found.kind;

@@ -13,16 +13,16 @@
 // by the model checker's sampling (model::options::sample: forward sampling by uniform choices
 // or PCT, or random walks of the exploration tree; each execution consistent under RC11 or SC
 // and checked as an exhaustive run checks it: values, the variant's spec by
-// hb-linearizability, races, memory errors). Every fourth round samples one of the variant's
-// built-in model clients instead, each in turn (shapes the generator does not make: a thief
-// stealing from a thief's deque, size_hint, a deque destroyed under a thief; --no-clients:
-// generated scenarios only); with --client, that client alone. --capacity sets the deque's
-// initial capacity (default the variant's, else 4); --site runs a mutant (a site's order
-// replaced, as `stealcheck model --site`). The run prints its seed and the command that
-// repeats it; on a terminal, a status line (harness/progress.hpp). Exit 0 when the budget ends
-// with no bug (not exhaustive), 1 on a bug (its scenario, minimized, its report and the command
-// that repeats that scenario alone; stress/fuzz_report.hpp), 2 on bad input (one error line).
-// docs/fuzzing.md says what each strategy guarantees.
+// hb-linearizability, races, memory errors). Every second round samples one of the variant's
+// built-in model clients instead, each in turn, with a quarter of a scenario's draws (shapes the
+// generator does not make: a thief stealing from a thief's deque, size_hint, a deque destroyed
+// under a thief; --no-clients: generated scenarios only); with --client, that client alone.
+// --capacity sets the deque's initial capacity (default the variant's, else 4); --site runs a
+// mutant (a site's order replaced, as `stealcheck model --site`). The run prints its seed and the
+// command that repeats it; on a terminal, a status line (harness/progress.hpp). Exit 0 when the
+// budget ends with no bug (not exhaustive), 1 on a bug (its scenario, minimized, its report and the
+// command that repeats that scenario alone; stress/fuzz_report.hpp), 2 on bad input (one error
+// line). docs/fuzzing.md says what each strategy guarantees.
 //
 // Thread role: the process's main thread (with --jobs, J threads it starts and joins).
 // Source: C11Tester's sampling (Luo and Demsky, ASPLOS 2021), PCT (Burckhardt et al., ASPLOS

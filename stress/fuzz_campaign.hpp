@@ -73,7 +73,23 @@ model::options::sampler sampler_for(const std::string& strategy, std::uint64_t s
 /// Of a campaign's rounds, every client_every-th samples a built-in client (each in turn)
 /// instead of a generated scenario: the clients hold shapes the generator does not make (a
 /// thief that steals from a thief's own deque, size_hint, a deque destroyed under a thief).
-constexpr std::uint64_t client_every = 4;
+constexpr std::uint64_t client_every = 2;
+/// A client's round draws 1/client_share of a scenario round's executions (at least one): a
+/// client is small and the tree walk shows its bugs within a few dozen executions, so the
+/// rounds go through the clients quickly, and the clients take a fifth of the executions.
+constexpr std::uint64_t client_share = 4;
+inline std::uint64_t client_executions(std::uint64_t per_scenario) {
+  return std::max<std::uint64_t>(1, per_scenario / client_share);
+}
+
+/// The arguments that repeat a client round of a run with arguments `a`: that client alone,
+/// each draw its round's executions.
+inline fuzz_args client_round_args(const fuzz_args& a, const model::clients::client_entry& c) {
+  fuzz_args with = a;
+  with.client = c.name;
+  with.per_scenario = client_executions(a.per_scenario);
+  return with;
+}
 
 /// A bug a run drew: its report (as lincheck::bug_text writes it; "" when none) and its kind
 /// (deques/failure.hpp).
@@ -194,7 +210,8 @@ class campaign {
   drawn_bug run(const scenario_runner& run, const round& r, std::uint64_t& count) {
     auto tally = [this](const model::graph& g) { events_ += event_count(g); };
     if (r.client != nullptr)
-      return run.client_failure(*r.client, a_.per_scenario, r.seed, count, tally);
+      return run.client_failure(*r.client, client_executions(a_.per_scenario), r.seed, count,
+                                tally);
     const lincheck::scenario& s = r.s;
     const std::uint64_t seed = r.seed;
     if (!greybox()) return run.failure(s, a_.per_scenario, seed, count, tally);

@@ -34,7 +34,7 @@ std::vector<model::clients::client_entry> three_clients() {
   return {{"a", [](model::client&) {}}, {"b", [](model::client&) {}}, {"c", [](model::client&) {}}};
 }
 
-TEST(FuzzCampaign, EveryFourthRoundSamplesAClientEachInTurn) {
+TEST(FuzzCampaign, TheClientRoundsTakeEachClientInTurn) {
   fuzz_args a;
   a.seed = 7;
   a.strategy = "random";
