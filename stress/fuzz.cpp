@@ -455,9 +455,12 @@ harness::checker checker() {
              const std::uint64_t seed = r.seed;
              const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));
              cell.kind = bug.kind;
-             cell.failure =
-                 fmt::format("in execution {} of scenario {}, minimized to {}:\n{}", executions + 1,
-                             scenarios, lincheck::describe(bug.scenario), bug.report);
+             cell.failure = fmt::format(
+                 "in execution {} of scenario {}, {} {}:\n{}", executions + 1, scenarios,
+                 bug.repeated
+                     ? "minimized to"
+                     : "NOT REPEATED from its seed (the run is not deterministic), as found",
+                 lincheck::describe(bug.scenario), bug.report);
              cell.replay =
                  repeat_command(a, seed, lincheck::describe(bug.scenario), bug.exhaustive);
              break;

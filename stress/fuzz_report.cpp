@@ -104,6 +104,11 @@ shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::
     out.scenario = minimize(run, s, per_scenario, seed, out.checks);
     std::uint64_t ignored = 0;
     drawn_bug again = run.failure(out.scenario, per_scenario, seed, ignored);
+    if (again.empty()) {  // not even the scenario as found fails again: keep what was found
+      out.scenario = s;
+      out.repeated = false;
+      return out;
+    }
     out.report = std::move(again.report);
     out.kind = again.kind;
   }
@@ -137,10 +142,16 @@ nlohmann::json report_bug(const fuzz_args& a, const scenario_runner& run,
   }
   const std::string repeat =
       repeat_command(a, seed, lincheck::describe(b.scenario), b.exhaustive).str();
+  if (!b.repeated)
+    fmt::print(
+        "  NOT REPEATED: drawn again from its seed, the scenario showed no bug (the run is not "
+        "deterministic: a deque or check that depends on addresses, time or a random source of "
+        "its own); the failure as first found:\n");
   fmt::print("  {}\n  repeat this bug: {}\n", b.report, repeat);
   return {{"scenario", lincheck::describe(s)},
           {"scenario_seed", seed},
           {"minimized", lincheck::describe(b.scenario)},
+          {"repeated", b.repeated},
           {"exhaustive", b.exhaustive},
           {"report", b.report},
           {"repeat", repeat}};

@@ -33,6 +33,9 @@ struct shrunk_bug {
   std::optional<failure_kind> kind;  ///< the kind of the bug `report` shows
   bool exhaustive = false;
   int checks = 0;  ///< smaller scenarios tried
+  /// false: drawn again from its seed, the scenario as found showed no bug (the run is not
+  /// deterministic); `report` is then the failure as first found, and `scenario` as found.
+  bool repeated = true;
 };
 
 /// Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
