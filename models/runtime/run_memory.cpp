@@ -20,6 +20,7 @@ run_memory::~run_memory() {
 
 void run_memory::reset(std::size_t locations) {
   addr_.assign(locations, 0);
+  since_.assign(locations, 0);
   freed_.assign(locations, event_id::none());
   last_.assign(locations, 0);
   element_.reset();
@@ -29,6 +30,7 @@ void run_memory::reset(std::size_t locations) {
 
 void run_memory::grow(std::uint32_t loc) {
   addr_.resize(loc + 1, 0);
+  since_.resize(loc + 1, 0);
   freed_.resize(loc + 1);
   last_.resize(loc + 1, 0);
 }
@@ -57,7 +59,7 @@ bool run_memory::free_locations(std::size_t k, event_id f) {
   const auto lo = reinterpret_cast<std::uintptr_t>(a.storage);
   bool any = false;
   for (std::size_t l = 0; l < addr_.size(); ++l)
-    if (addr_[l] >= lo && addr_[l] < lo + a.bytes) {
+    if (since_[l] > k && addr_[l] >= lo && addr_[l] < lo + a.bytes) {
       freed_[l] = f;
       any = true;
     }

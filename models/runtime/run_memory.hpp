@@ -2,6 +2,8 @@
 // execution graph: per location its address (to find the locations inside a freed allocation), the
 // free that ended it, and the value last written to it in this run (what an operation of a
 // torn-down run returns); the model allocations (Mem::create / destroy) with their storage.
+// A location is an allocation's when it was placed inside the allocation's storage after the
+// allocation was made: an address alone does not say so (see free_locations).
 //
 // Storage is kept from run to run, keyed by the allocating thread and the allocation's number
 // within that thread's run: the k-th allocation of thread t gets the same address in every run.
@@ -55,6 +57,7 @@ class run_memory {
   void placed(std::uint32_t loc, std::uintptr_t addr, std::uint64_t init) {
     ensure(loc);
     addr_[loc] = addr;
+    since_[loc] = static_cast<std::uint32_t>(allocs_.size());
     freed_[loc] = event_id::none();
     last_[loc] = init;
   }
@@ -98,7 +101,10 @@ class run_memory {
                        void (*destroy)(void*, std::size_t));
   alloc_record& allocation(std::size_t k) { return allocs_[k]; }
   const std::vector<alloc_record>& allocations() const noexcept { return allocs_; }
-  /// Marks every location placed inside allocation k freed by `f`. Returns whether any was.
+  /// Marks every location placed inside allocation k, while k existed, freed by `f`. Returns
+  /// whether any was. A location placed before k was made is not k's even when its address lies
+  /// in k's range: it lived in memory (a plain `new` of the client's, freed since) that the heap
+  /// later handed to k's storage.
   bool free_locations(std::size_t k, event_id f);
   /// The end of a run: the records are forgotten (the storage stays with its key).
   void give_back();
@@ -107,6 +113,7 @@ class run_memory {
   void grow(std::uint32_t loc);
 
   std::vector<std::uintptr_t> addr_;
+  std::vector<std::uint32_t> since_;  // allocations made in this run when the location was placed
   std::vector<event_id> freed_;
   std::vector<std::uint64_t> last_;
   std::optional<std::uint32_t> element_;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -164,6 +165,38 @@ TEST(Errors, AccessRecordedBeforeTheFreeButNotOrderedBeforeIt) {
   EXPECT_TRUE(good.ok()) << good.bug->message << "\n" << good.bug->trace;
   EXPECT_EQ(good.complete, 1u);
   EXPECT_EQ(good.blocked, 1u);  // the owner reads done == 0
+}
+
+// A client's own heap object holding a model atomic (a thief's own deque made with plain
+// new) dies, and the heap gives its memory to a model allocation made later in the run, which
+// is freed: the dead object's location is not the allocation's, so its store, which no
+// happens-before orders before the free, is no use-after-free.
+TEST(Errors, AFreeDoesNotClaimADeadObjectWhoseMemoryTheAllocationReuses) {
+  struct cell {  // a size the model runtime's own allocations do not have
+    mem::atomic<int> a{0};
+    char pad[1000] = {};
+  };
+  const void* dead = nullptr;
+  bool reused = false;  // in some run, the allocation got the dead object's memory
+  const result r = explore(options{}, [&](client& c) {
+    mem::atomic<int> done{0};
+    c.spawn([&] {
+      auto mine = std::make_unique<cell>();
+      mine->a.store(1, rlx);
+      dead = mine.get();
+      mine.reset();
+      done.store(1, rlx);
+    });
+    spin_assume(done.load(rlx) == 1);
+    cell* n = mem::create<cell>();
+    reused = reused || n == dead;
+    mem::destroy(n);
+    c.join_all();
+  });
+  if (!reused)  // a sanitizer's allocator keeps freed memory back
+    GTEST_SKIP() << "the heap did not give the dead object's memory to the allocation";
+  EXPECT_TRUE(r.ok()) << r.bug->message << "\n" << r.bug->trace;
+  EXPECT_EQ(r.complete, 1u);
 }
 
 TEST(Errors, DoubleFreeAndLeak) {
