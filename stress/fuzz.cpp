@@ -287,7 +287,10 @@ int run_fuzz(fuzz_args a) {
     if (const auto* cl = named != nullptr ? named : first->client) {
       const fuzz_args c = named != nullptr ? a : client_round_args(a, *cl);
       if (named == nullptr) fmt::print("  client: {} (a built-in client, sampled)\n", c.client);
-      if (!cl->large) {  // the first failing execution in the client's tree, as scenarios do
+      const bool repeated = client_bug_repeats(*cl, c, mm, first->seed);
+      if (!repeated) {
+        fmt::print("  {}\n", not_repeated_note);
+      } else if (!cl->large) {  // the first failing execution in the client's tree, as scenarios do
         model::options opt;
         opt.model = mm;
         opt.sites = a.overrides;
@@ -302,6 +305,7 @@ int run_fuzz(fuzz_args a) {
       fmt::print("  {}\n  repeat this bug: {}\n", first->report, repeat);
       bug = {{"client", c.client},
              {"scenario_seed", first->seed},
+             {"repeated", repeated},
              {"report", first->report},
              {"repeat", repeat}};
     } else {
@@ -445,8 +449,12 @@ harness::checker checker() {
              cell.verdict = harness::cell_verdict::fail;
              if (r.client != nullptr) {
                const fuzz_args with = client_round_args(a, *r.client);
-               cell.failure = fmt::format("in execution {} of scenario {}, client {}:\n{}",
-                                          executions, scenarios, with.client, found.report);
+               const bool repeated =
+                   client_bug_repeats(*r.client, with, model::memory_model::rc11, r.seed);
+               cell.failure =
+                   fmt::format("in execution {} of scenario {}, client {}:\n{}{}", executions,
+                               scenarios, with.client,
+                               repeated ? "" : std::string(not_repeated_note) + "\n", found.report);
                cell.kind = found.kind;
                cell.replay = repeat_command(with, r.seed);
                break;

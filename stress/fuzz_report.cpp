@@ -95,23 +95,30 @@ lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, st
 
 }  // namespace
 
-// Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
-// `minimize`, and explores the result exhaustively when it has at most exhaustive_steps steps.
+// Draws scenario s again from `seed` (per_scenario executions): when the bug does not come
+// back, the failure as found is kept and marked not repeated. Otherwise minimizes it (unless
+// not `minimize`) and explores the result exhaustively when it has at most exhaustive_steps
+// steps.
 shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
                   std::uint64_t per_scenario, bool minimize_it, drawn_bug found) {
   shrunk_bug out{s, std::move(found.report), found.kind};
+  std::uint64_t ignored = 0;
+  drawn_bug again = run.failure(s, per_scenario, seed, ignored);
+  if (again.empty()) {
+    out.repeated = false;
+    return out;
+  }
   if (minimize_it) {
     out.scenario = minimize(run, s, per_scenario, seed, out.checks);
-    std::uint64_t ignored = 0;
-    drawn_bug again = run.failure(out.scenario, per_scenario, seed, ignored);
-    if (again.empty()) {  // not even the scenario as found fails again: keep what was found
+    if (out.scenario != s) again = run.failure(out.scenario, per_scenario, seed, ignored);
+    if (again.empty()) {  // the minimized scenario failed in minimize() but not now
       out.scenario = s;
       out.repeated = false;
       return out;
     }
-    out.report = std::move(again.report);
-    out.kind = again.kind;
   }
+  out.report = std::move(again.report);
+  out.kind = again.kind;
   if (steps(out.scenario) <= exhaustive_steps) {
     std::uint64_t count = 0;
     const drawn_bug first = run.failure(out.scenario, 0, 0, count);
@@ -127,6 +134,13 @@ shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::
   return out;
 }
 
+bool client_bug_repeats(const model::clients::client_entry& c, const fuzz_args& with,
+                        model::memory_model m, std::uint64_t seed) {
+  std::uint64_t ignored = 0;
+  return !sample_client(c.run, m, with.overrides, with.strategy, with.per_scenario, seed, ignored)
+              .empty();
+}
+
 // A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
 // reported with the command that repeats it.
 // Returns the bug as --json writes it.
@@ -136,17 +150,13 @@ nlohmann::json report_bug(const fuzz_args& a, const scenario_runner& run,
   shrunk_bug b{s, std::move(found), std::nullopt, a.exhaustive};
   if (!a.exhaustive) {
     b = shrink(run, s, seed, a.per_scenario, a.minimize, drawn_bug{std::move(b.report), {}});
-    if (a.minimize)
+    if (a.minimize && b.repeated)
       fmt::print("  minimized to {} of {} steps ({} smaller scenarios tried): {}\n",
                  steps(b.scenario), steps(s), b.checks, lincheck::describe(b.scenario));
   }
   const std::string repeat =
       repeat_command(a, seed, lincheck::describe(b.scenario), b.exhaustive).str();
-  if (!b.repeated)
-    fmt::print(
-        "  NOT REPEATED: drawn again from its seed, the scenario showed no bug (the run is not "
-        "deterministic: a deque or check that depends on addresses, time or a random source of "
-        "its own); the failure as first found:\n");
+  if (!b.repeated) fmt::print("  {}\n", not_repeated_note);
   fmt::print("  {}\n  repeat this bug: {}\n", b.report, repeat);
   return {{"scenario", lincheck::describe(s)},
           {"scenario_seed", seed},

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "stealcheck/detail/harness/replay.hpp"
 #include "stealcheck/detail/stress/fuzz_campaign.hpp"
@@ -38,10 +39,24 @@ struct shrunk_bug {
   bool repeated = true;
 };
 
-/// Minimizes the bug `found` in scenario s (drawn `per_scenario` times from `seed`) unless not
-/// `minimize_it`, and explores the result exhaustively when it has at most 12 steps.
+/// Draws scenario s again (`per_scenario` times from `seed`); when the bug comes back, minimizes
+/// it unless not `minimize_it` and explores the result exhaustively when it has at most 12
+/// steps; when not, returns `found` with repeated = false. Cost: one draw of s, then at most
+/// 400 draws of smaller scenarios.
 shrunk_bug shrink(const scenario_runner& run, const lincheck::scenario& s, std::uint64_t seed,
                   std::uint64_t per_scenario, bool minimize_it, drawn_bug found);
+
+/// The words a report puts before a bug that did not come back when drawn again from its seed
+/// (the run is not deterministic), followed by the failure as first found.
+inline constexpr std::string_view not_repeated_note =
+    "NOT REPEATED: drawn again from its seed, it showed no bug (the run is not deterministic: a "
+    "deque or check that depends on addresses, time or a random source of its own); the failure "
+    "as first found:";
+
+/// Whether a bug found in a round of built-in client `c` (arguments `with`, from
+/// client_round_args, and model `m`) comes back when the round is drawn again from `seed`.
+bool client_bug_repeats(const model::clients::client_entry& c, const fuzz_args& with,
+                        model::memory_model m, std::uint64_t seed);
 
 /// A bug found in scenario s (drawn from `seed`): minimized, explored exhaustively when small,
 /// printed with the command that repeats it. Returns the bug as --json writes it.

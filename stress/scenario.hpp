@@ -23,6 +23,7 @@ struct scenario {
   std::vector<owner_step> prefix;
   std::vector<owner_step> owner;
   std::vector<std::vector<thief_step>> thieves;
+  friend bool operator==(const scenario&, const scenario&) = default;
 };
 
 /// The scenario's operations: the prefix's, the owner's and every thief's steps.

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "stealcheck/detail/harness/errors.hpp"
+#include "stealcheck/detail/models/explore/explore.hpp"
+#include "stealcheck/detail/stress/fuzz_report.hpp"
 
 namespace stealcheck::stress::fuzz {
 namespace {
@@ -65,6 +67,27 @@ TEST(FuzzCampaign, GeneratedScenariosOnlyWithoutClientsAndTheSameForTheSameSeed)
     EXPECT_EQ(x.seed, y.seed);
     EXPECT_EQ(lincheck::describe(x.s), lincheck::describe(y.s));
   }
+}
+
+// A bug of a client round counts as repeated only when the round, drawn again from its seed,
+// shows it again: a client whose check fails in its first execution only (state kept outside
+// the model) is not; one that fails in every execution is.
+TEST(FuzzCampaign, AClientRoundsBugIsRepeatedOnlyWhenItComesBack) {
+  static int runs = 0;
+  const model::clients::client_entry first_only{
+      "first_only", [](model::client& c) { c.check(++runs > 1, "fails in the first run only"); }};
+  const model::clients::client_entry always{
+      "always", [](model::client& c) { c.check(false, "fails in every run"); }};
+  fuzz_args a;
+  a.seed = 3;
+  std::uint64_t count = 0;
+  const fuzz_args with = client_round_args(a, first_only);
+  EXPECT_FALSE(sample_client(first_only.run, model::memory_model::rc11, {}, with.strategy,
+                             with.per_scenario, 5, count)
+                   .empty());
+  EXPECT_FALSE(client_bug_repeats(first_only, with, model::memory_model::rc11, 5));
+  EXPECT_TRUE(
+      client_bug_repeats(always, client_round_args(a, always), model::memory_model::rc11, 5));
 }
 
 }  // namespace
