@@ -26,6 +26,7 @@
 #include "stealcheck/detail/deques/steal_half.hpp"
 #include "stealcheck/detail/deques/the.hpp"
 #include "stealcheck/detail/deques/tokio.hpp"
+#include "stealcheck/detail/deques/tokio_lifo.hpp"
 #include "stealcheck/detail/deques/variant.hpp"
 
 namespace stealcheck {

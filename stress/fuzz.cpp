@@ -464,11 +464,9 @@ harness::checker checker() {
              const shrunk_bug bug = shrink(run, s, seed, a.per_scenario, true, std::move(found));
              cell.kind = bug.kind;
              cell.failure = fmt::format(
-                 "in execution {} of scenario {}, {} {}:\n{}", executions + 1, scenarios,
-                 bug.repeated
-                     ? "minimized to"
-                     : "NOT REPEATED from its seed (the run is not deterministic), as found",
-                 lincheck::describe(bug.scenario), bug.report);
+                 "in execution {} of scenario {}, {} {}:\n{}{}", executions + 1, scenarios,
+                 bug.repeated ? "minimized to" : "scenario", lincheck::describe(bug.scenario),
+                 bug.repeated ? "" : std::string(not_repeated_note) + "\n", bug.report);
              cell.replay =
                  repeat_command(a, seed, lincheck::describe(bug.scenario), bug.exhaustive);
              break;

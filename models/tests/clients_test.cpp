@@ -22,6 +22,8 @@
 #include "stealcheck/detail/deques/chase_lev.hpp"
 #include "stealcheck/detail/deques/locked.hpp"
 #include "stealcheck/detail/deques/registry.hpp"
+#include "stealcheck/detail/deques/tokio.hpp"
+#include "stealcheck/detail/deques/tokio_lifo.hpp"
 #include "stealcheck/detail/models/graph/graph.hpp"
 #include "stealcheck/detail/models/graph/site_ids.hpp"
 #include "stealcheck/detail/models/tests/sweep.hpp"
