@@ -298,10 +298,12 @@ struct operation {
 /// one steal per value it took, in the order taken: batch[1], ..., batch[k - 1], then batch[0]
 /// (the value steal_into returned is the last one it took: crossbeam's LIFO thief keeps the
 /// newest). ops[at] becomes the first; the others are copies of it (its span, its thread)
-/// appended after everything, so that a thread's operations stay in the order it made them.
-/// A batch that took nothing, or one value, becomes a plain steal. O(k) copies.
+/// appended after everything, so that a thread's operations stay in the order it made them
+/// and the indices of the others stay; with `after_it`, inserted right after it instead (a
+/// batch completed once its thread recorded more: after the join). A batch that took nothing,
+/// or one value, becomes a plain steal. O(k) copies (after_it: one insertion, O(n)).
 template <class Op>
-void split_batch(std::vector<Op>& ops, std::size_t at) {
+void split_batch(std::vector<Op>& ops, std::size_t at, bool after_it = false) {
   Op& op = ops[at];
   if (op.kind != op_kind::steal_batch) return;
   op.kind = op_kind::steal;
@@ -309,11 +311,11 @@ void split_batch(std::vector<Op>& ops, std::size_t at) {
   op.batch.clear();
   if (batch.size() < 2) return;
   op.value = batch[1];
-  for (std::size_t i = 2; i <= batch.size(); ++i) {
-    Op step = ops[at];
-    step.value = batch[i % batch.size()];
-    ops.push_back(std::move(step));
-  }
+  std::vector<Op> steps(batch.size() - 1, op);
+  for (std::size_t i = 2; i <= batch.size(); ++i)
+    steps[i - 2].value = batch[i % batch.size()];
+  const auto where = after_it ? ops.begin() + static_cast<std::ptrdiff_t>(at) + 1 : ops.end();
+  ops.insert(where, steps.begin(), steps.end());
 }
 
 /// Applies op with its observed result to s; false (s unchanged) when that result is not legal

@@ -53,6 +53,15 @@ lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batc
     for (int i = 0; i < z.steals; ++i)
       steps.push_back(batch && splitmix64_next(stream) % 3 == 0 ? lincheck::thief_step::steal_batch
                                                                 : lincheck::thief_step::steal);
+  if (batch && z.steal_from_thieves && s.thieves.size() > 1) {
+    std::uint64_t cross = seed ^ 0x7468696576657321ULL;  // "thieves!"
+    const std::uint64_t n = s.thieves.size();
+    for (std::size_t i = 0; i < n; ++i)
+      for (lincheck::thief_step& t : s.thieves[i])
+        if (t == lincheck::thief_step::steal && splitmix64_next(cross) % 4 == 0)
+          t = lincheck::thief_step::steal_from((i + 1 + splitmix64_next(cross) % (n - 1)) % n + 1);
+    lincheck::repair_thief_steps(s);
+  }
   return s;
 }
 
@@ -71,6 +80,11 @@ int run_fuzz(fuzz_args a) {
     if (const auto* e = std::get_if<std::string>(&r)) throw harness::usage_error(*e);
     a.overrides.push_back(std::get<model::site_override>(std::move(r)));
   }
+  if (a.z.steal_from_thieves && !v->info().batch_steal)
+    throw harness::usage_error(fmt::format(
+        "--steal-from-thieves: {}'s thieves steal no batches, so no thief has a deque to steal "
+        "from",
+        a.variant));
   (void)sampler_for(a.strategy, 0);  // an unknown strategy is bad input before any work
   if (!a.corpus_dir.empty() && a.strategy != "greybox")
     throw harness::usage_error(
@@ -364,6 +378,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--prefix", a->z.prefix, "owner operations before the thieves start")
       ->check(CLI::Range(0, 10000))
       ->capture_default_str();
+  cmd->add_flag("--steal-from-thieves", a->z.steal_from_thieves,
+                "thieves also steal from each other's own deques (batch-stealing variants): "
+                "steal@N steps");
   cmd->add_option("--site", a->site_texts,
                   "override a memory-order site: NAME=ORDER (a mutant, as `model --site`)");
   cmd->add_option("--capacity", a->z.capacity,
@@ -405,7 +422,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                   "greybox: read the corpus from this directory and write new entries to it");
   auto* client =
       cmd->add_option("--client", a->client, "sample this built-in client instead of scenarios");
-  for (const char* size : {"--thieves", "--ops", "--steals", "--prefix"}) {
+  for (const char* size : {"--thieves", "--ops", "--steals", "--prefix", "--steal-from-thieves"}) {
     client->excludes(cmd->get_option(size));
     text->excludes(cmd->get_option(size));
   }

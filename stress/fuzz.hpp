@@ -49,11 +49,16 @@ struct sizes {
   int prefix = 4;   ///< the owner's operations before the thieves start
   /// the deque's initial capacity (0: the variant's variant_info::capacity, else 4)
   std::int64_t capacity = 0;
+  /// thieves also steal from each other's own deques (steal@N; batch-stealing variants)
+  bool steal_from_thieves = false;
 };
 
 /// The scenario of seed `seed`: pushes two times in three (the rest pops), each thief's step a
-/// steal, or on a batch-stealing variant a batch steal one time in three. The same seed and
-/// sizes give the same scenario on every machine (splitmix64).
+/// steal, or on a batch-stealing variant a batch steal one time in three; with
+/// z.steal_from_thieves (and two thieves or more), a steal is then a steal from another thief's
+/// deque one time in four (a stream of its own: the rest of the scenario stays as without),
+/// repaired to a valid scenario (lincheck::repair_thief_steps). The same seed and sizes give
+/// the same scenario on every machine (splitmix64).
 lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batch);
 
 void add_fuzz_command(CLI::App& app, int& exit_code);

@@ -186,8 +186,8 @@ class campaign {
         stream_(a.seed),
         client_stream_(a.seed ^ 0x636c69656e7473ULL),  // "clients"
         pool_(static_cast<std::size_t>(model::max_threads) - 1,
-              2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})),
-              batch) {
+              2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})), batch,
+              a.z.steal_from_thieves) {
     if (!a.corpus_dir.empty()) pool_.open(a.corpus_dir);
   }
   bool greybox() const { return a_.strategy == "greybox"; }

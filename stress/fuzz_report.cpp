@@ -35,6 +35,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
         .opt("--ops", static_cast<std::uint64_t>(a.z.ops))
         .opt("--steals", static_cast<std::uint64_t>(a.z.steals))
         .opt("--prefix", static_cast<std::uint64_t>(a.z.prefix));
+    if (a.z.steal_from_thieves) c.opt("--steal-from-thieves");
   }
   if (!text.empty()) c.opt("--scenario", text);
   if (a.z.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.z.capacity));
@@ -68,13 +69,14 @@ lincheck::scenario minimize(const scenario_runner& run, lincheck::scenario s, st
   for (bool changed = true; changed && checks < max_checks;) {
     changed = false;
     auto keep_if_fails = [&](lincheck::scenario c) {
-      if (checks >= max_checks || !fails(c)) return;
+      lincheck::repair_thief_steps(c);  // a thief's only batch gone: steals from it are steals
+      if (c == s || checks >= max_checks || !fails(c)) return;
       s = std::move(c);
       changed = true;
     };
     for (std::size_t t = s.thieves.size(); t-- > 0 && s.thieves.size() > 1;) {
       lincheck::scenario c = s;
-      c.thieves.erase(c.thieves.begin() + static_cast<std::ptrdiff_t>(t));
+      lincheck::remove_thief(c, t);
       keep_if_fails(std::move(c));
     }
     for (auto part : {&lincheck::scenario::owner, &lincheck::scenario::prefix})

@@ -97,6 +97,7 @@ lincheck::scenario corpus::next(std::uint64_t& stream, const lincheck::scenario&
   const std::uint64_t edits = 1 + splitmix64_next(stream) % 3;
   for (std::uint64_t k = 0; k < edits; ++k)
     mutate(s, stream);
+  lincheck::repair_thief_steps(s);
   return s;
 }
 
@@ -135,14 +136,20 @@ void corpus::mutate(lincheck::scenario& s, std::uint64_t& stream) const {
       if (draw(2) == 0 && s.thieves.size() < max_thieves_)
         s.thieves.push_back(s.thieves[draw(s.thieves.size())]);
       else if (s.thieves.size() > 1)
-        s.thieves.erase(at(s.thieves, draw(s.thieves.size())));
+        lincheck::remove_thief(s, draw(s.thieves.size()));
       return;
-    case 6: {  // a steal becomes a batch steal or back
-      auto& t = s.thieves[draw(s.thieves.size())];
+    case 6: {  // a steal becomes a batch steal, then (cross_) a steal from another thief
+      const std::size_t i = draw(s.thieves.size());
+      auto& t = s.thieves[i];
       if (batch_ && !t.empty()) {
         auto& step = t[draw(t.size())];
-        step = step == lincheck::thief_step::steal ? lincheck::thief_step::steal_batch
-                                                   : lincheck::thief_step::steal;
+        if (step == lincheck::thief_step::steal)
+          step = lincheck::thief_step::steal_batch;
+        else if (step == lincheck::thief_step::steal_batch && cross_ && s.thieves.size() > 1)
+          step = lincheck::thief_step::steal_from(
+              (i + 1 + draw(s.thieves.size() - 1)) % s.thieves.size() + 1);
+        else
+          step = lincheck::thief_step::steal;
       }
       return;
     }

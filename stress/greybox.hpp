@@ -56,9 +56,10 @@ class coverage {
 class corpus {
  public:
   /// `max_thieves`, `max_steps`: the largest scenario a mutation makes (thieves; steps of one
-  /// thread); `batch`: the variant steals batches.
-  corpus(std::size_t max_thieves, std::size_t max_steps, bool batch)
-      : max_thieves_(max_thieves), max_steps_(max_steps), batch_(batch) {}
+  /// thread); `batch`: the variant steals batches; `cross`: thieves steal from each other's
+  /// deques too (steal@N).
+  corpus(std::size_t max_thieves, std::size_t max_steps, bool batch, bool cross)
+      : max_thieves_(max_thieves), max_steps_(max_steps), batch_(batch), cross_(batch && cross) {}
   /// Reads every file of `dir` (created when missing) as an entry and writes new entries
   /// there from now on. Throws harness::usage_error naming a file that is not a scenario or a
   /// directory that cannot be made.
@@ -74,7 +75,7 @@ class corpus {
  private:
   void mutate(lincheck::scenario& s, std::uint64_t& stream) const;
   std::size_t max_thieves_, max_steps_;
-  bool batch_;
+  bool batch_, cross_;
   std::vector<lincheck::scenario> entries_;
   std::string dir_;
   std::unordered_set<std::string> known_;  // entries' texts

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -32,12 +33,17 @@ namespace stealcheck::stress::lincheck {
 
 /// The scenario as a model-checker client of deque template D, constructed with `capacity`
 /// (0: 4, as the generated scenarios' default; thieves' own deques for batch steals: 4).
+/// A thief whose deque others steal from (steal@N) has it before the threads start and pops it
+/// empty after its last step, not at once; the values it popped, the values the others stole
+/// there and what is left after the join form its batch (valid_thief_steps: it takes one). On a
+/// variant without batch steals, steal@N is a steal.
 template <template <class, class> class D>
 void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
                      std::int64_t capacity = 0) {
   using deque = sized<D<model::clients::value, model::memory>>;
+  using model::clients::value;
   model::clients::owned<deque> o(model::clients::cap_or(capacity, 4), kind);
-  model::clients::value next = 1;
+  value next = 1;
   auto owner_step_do = [&](owner_step step) {
     if (step == owner_step::push) {
       o.push(c, next++);
@@ -47,20 +53,53 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
   };
   for (owner_step step : s.prefix)
     owner_step_do(step);
+  // thief i's deque when others steal from it; the batch it took there (its operation's
+  // index and what it popped); the values the others stole from it
+  struct shared_deque {
+    std::unique_ptr<deque> d;
+    std::size_t at = 0;
+    bool opened = false;
+    std::vector<value> popped, stolen;
+  };
+  std::vector<shared_deque> shared(s.thieves.size());
+  if constexpr (batch_stealing_deque<deque>) {
+    const std::vector<bool> victims = stolen_from(s);
+    for (std::size_t i = 0; i < victims.size(); ++i)
+      if (victims[i]) shared[i].d = std::make_unique<deque>(4);
+  }
   std::vector<std::size_t> threads;
   threads.reserve(s.thieves.size());
-  for (const auto& steps : s.thieves) {
-    threads.push_back(c.spawn([&o, &c, &steps] {
+  for (std::size_t i = 0; i < s.thieves.size(); ++i) {
+    threads.push_back(c.spawn([&, &steps = s.thieves[i], &own = shared[i]] {
       std::unique_ptr<deque> mine;
       for (thief_step t : steps) {
         if constexpr (batch_stealing_deque<deque>) {
+          if (t == thief_step::steal_batch && own.d) {
+            own.at = o.steal_into_open(c, *own.d);
+            own.opened = true;
+            continue;
+          }
           if (t == thief_step::steal_batch) {
             if (!mine) mine = std::make_unique<deque>(4);
             o.steal_into(c, *mine, {});
             continue;
           }
+          if (t.k == thief_step::kind::steal_thief) {
+            shared_deque& from = shared[t.from - 1U];
+            c.operation("steal from a thief's deque");
+            auto r = from.d->steal();
+            c.operation(nullptr);
+            if (r.has_value()) from.stolen.push_back(*r);
+            continue;
+          }
         }
         o.steal(c);
+      }
+      if constexpr (batch_stealing_deque<deque>) {
+        if (own.d) {  // its batch waited for the others' steals until now
+          while (auto v = own.d->pop())
+            own.popped.push_back(*v);
+        }
       }
     }));
   }
@@ -68,6 +107,28 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
     owner_step_do(step);
   for (std::size_t t : threads)
     c.join(t);
+  if constexpr (batch_stealing_deque<deque>) {
+    // the batches, the latest operation first (completing one may insert steps after it)
+    std::vector<shared_deque*> open;
+    for (shared_deque& sd : shared)
+      if (sd.opened) open.push_back(&sd);
+    std::sort(open.begin(), open.end(), [](auto* x, auto* y) { return x->at > y->at; });
+    for (shared_deque* sd : open) {
+      std::vector<value> rest = std::move(sd->stolen);  // from its top: the oldest
+      std::sort(rest.begin(), rest.end());
+      std::vector<value> left;  // at most one more than was ever pushed: a pop that never
+      c.operation("pop of the drain of a thief's deque");  // reports empty stops
+      while (left.size() <= o.pushed.size())
+        if (auto v = sd->d->pop())
+          left.push_back(*v);
+        else
+          break;
+      c.operation(nullptr);
+      rest.insert(rest.end(), left.rbegin(), left.rend());
+      rest.insert(rest.end(), sd->popped.rbegin(), sd->popped.rend());
+      o.complete_batch(sd->at, rest);
+    }
+  }
   o.finish(c);
 }
 

@@ -8,9 +8,11 @@
 // run_native then throws a native_fault naming the exception, the thread and the operation. A
 // bounded deque's failed push is not recorded (the spec's "full" records no push). Thieves of a
 // batch-stealing variant do steal_batch steps as victim.steal_into(own deque) and record every
-// value that arrived. Thread role: any one thread; it starts and joins the others.
+// value that arrived; a steal@N steals from thief N's deque, and what it takes there joins N's
+// batch (complete_batches). Thread role: any one thread; it starts and joins the others.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -50,22 +52,57 @@ void owner_do(D& d, owner_step step, std::uint64_t& next_value, recorder& clock,
   log.push_back(std::move(op));
 }
 
+/// A thief's deque that other thieves steal from (steal@N): the batch its owner took into it
+/// (the operation's index in the owner's log and what it popped there after its last step) and
+/// the values the others stole from it; completed after the join (complete_batches).
+template <class D>
+struct shared_deque {
+  D d{64};
+  std::size_t at = 0;
+  bool opened = false;
+  std::vector<std::uint64_t> popped;
+  std::mutex m;  // guards stolen: several thieves add to it
+  std::vector<std::uint64_t> stolen;
+};
+
+/// Sets the batch of `op`, a steal_batch that returned its first value: that value, then
+/// `rest` (oldest first).
+inline void set_batch(operation& op, const std::vector<std::uint64_t>& rest) {
+  if (op.kind != op_kind::steal_batch || !op.has_value) return;
+  op.batch.push_back(op.value);
+  op.batch.insert(op.batch.end(), rest.begin(), rest.end());
+}
+
 template <class D>
 void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
-              std::vector<operation>& log) {
+              std::vector<operation>& log, shared_deque<D>* own,
+              std::vector<std::unique_ptr<shared_deque<D>>>& shared) {
   operation op;
   op.thread = me;
   op.kind = op_kind::steal;
   op.invoke = clock.stamp();
   steal_result<std::uint64_t> r = steal_result<std::uint64_t>::empty();
-  std::vector<std::uint64_t> rest;  // steal_batch: what arrived in mine besides the result
+  std::vector<std::uint64_t> popped;  // steal_batch: what arrived in mine besides the result
   if constexpr (batch_stealing_deque<D>) {
+    if (step.k == thief_step::kind::steal_thief) {  // not an operation of the owner's deque
+      shared_deque<D>& from = *shared[step.from - 1U];
+      auto v = stress::detail::logged_steal(from.d, me);
+      if (v.has_value()) {
+        const std::scoped_lock lock(from.m);
+        from.stolen.push_back(*v);
+      }
+      return;
+    }
+    if (own != nullptr) mine = &own->d;
     if (step == thief_step::steal_batch && mine != nullptr) {
       op.kind = op_kind::steal_batch;
       r = stress::detail::logged_steal_into(d, *mine, me);
       op.response = clock.stamp();
-      while (auto v = stress::detail::logged_pop(*mine, me, oplog::op::own_pop))
-        rest.push_back(*v);  // mine is ours: newest first
+      while (own == nullptr)  // a deque others steal from waits until the thief's last step
+        if (auto v = stress::detail::logged_pop(*mine, me, oplog::op::own_pop))
+          popped.push_back(*v);  // mine is ours: newest first
+        else
+          break;
     }
   }
   if (op.kind == op_kind::steal) {
@@ -75,12 +112,40 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
   op.status = r.status();
   op.has_value = r.has_value();
   op.value = r.has_value() ? *r : 0;
-  if (op.kind == op_kind::steal_batch && r.has_value()) {
-    op.batch.push_back(op.value);
-    op.batch.insert(op.batch.end(), rest.rbegin(), rest.rend());
+  if (op.kind == op_kind::steal_batch && own != nullptr) {  // others may hold part of it
+    own->at = log.size();
+    own->opened = true;
+    log.push_back(std::move(op));
+    return;
   }
+  set_batch(op, {popped.rbegin(), popped.rend()});
   log.push_back(std::move(op));
   if constexpr (batch_in_steps<D>) spec::split_batch(log, log.size() - 1);
+}
+
+/// After the join: the batch of every thief whose deque others stole from, from the values
+/// they stole (oldest first), what is left in that deque (popped by this thread, at most one
+/// more than `pushed`: a pop that never reports empty stops there) and what its owner popped.
+template <class D>
+void complete_batches(std::vector<std::unique_ptr<shared_deque<D>>>& shared,
+                      std::vector<std::vector<operation>>& logs, std::uint64_t pushed) {
+  for (std::size_t i = 0; i < shared.size(); ++i) {
+    shared_deque<D>* sd = shared[i].get();
+    if (sd == nullptr || !sd->opened) continue;
+    std::vector<std::uint64_t> rest = std::move(sd->stolen);
+    std::sort(rest.begin(), rest.end());
+    std::vector<std::uint64_t> left;
+    while (left.size() <= pushed)
+      if (auto v = stress::detail::logged_pop(sd->d, 0, oplog::op::own_pop))
+        left.push_back(*v);
+      else
+        break;
+    rest.insert(rest.end(), left.rbegin(), left.rend());
+    rest.insert(rest.end(), sd->popped.rbegin(), sd->popped.rend());
+    std::vector<operation>& log = logs[i + 1];
+    set_batch(log[sd->at], rest);
+    if constexpr (batch_in_steps<D>) spec::split_batch(log, sd->at, /*after_it=*/true);
+  }
 }
 
 }  // namespace detail
@@ -100,6 +165,12 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
   std::string fault;  // the first exception a thread threw
   std::uint64_t next_value = 0;
   std::vector<std::vector<operation>> logs(s.thieves.size() + 1);
+  std::vector<std::unique_ptr<detail::shared_deque<D>>> shared(s.thieves.size());
+  if constexpr (batch_stealing_deque<D>) {
+    const std::vector<bool> victims = stolen_from(s);
+    for (std::size_t i = 0; i < victims.size(); ++i)
+      if (victims[i]) shared[i] = std::make_unique<detail::shared_deque<D>>();
+  }
   for (owner_step step : s.prefix)
     detail::owner_do(d, step, next_value, clock, logs[0]);
   const int threads = static_cast<int>(s.thieves.size()) + 1;
@@ -116,9 +187,17 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
       }
       std::unique_ptr<D> mine;
       if constexpr (batch_stealing_deque<D>) mine = std::make_unique<D>(64);
+      detail::shared_deque<D>* own = shared[me - 1].get();
       for (thief_step step : s.thieves[me - 1]) {
-        detail::thief_do(d, mine.get(), step, me, clock, logs[me]);
+        detail::thief_do(d, mine.get(), step, me, clock, logs[me], own, shared);
         j();
+      }
+      if constexpr (batch_stealing_deque<D>) {
+        while (own != nullptr)  // its batch waited for the others' steals until now
+          if (auto v = stress::detail::logged_pop(own->d, me, oplog::op::own_pop))
+            own->popped.push_back(*v);
+          else
+            break;
       }
     } catch (...) {  // the thread stops; the others run their (finite) steps to the end
       std::string what = oplog::threw(std::current_exception(), *oplog::active(), i);
@@ -127,6 +206,7 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
     }
   });
   if (!fault.empty()) throw native_fault(fault);
+  if constexpr (batch_stealing_deque<D>) detail::complete_batches(shared, logs, next_value);
   // The final drain, recorded: a lost value makes its "empty" illegal. At most one pop more
   // than values were pushed: a pop that never reports empty has by then returned a value
   // twice or one never pushed, which the history shows, instead of draining forever.

@@ -36,11 +36,80 @@ std::string describe(const scenario& s) {
   std::string out = fmt::format("prefix [{} ] owner [{} ]", owner(s.prefix), owner(s.owner));
   for (std::size_t i = 0; i < s.thieves.size(); ++i) {
     out += fmt::format(" thief{} [", i + 1);
-    for (thief_step t : s.thieves[i])
-      out += t == thief_step::steal ? " steal" : " steal_batch";
+    for (thief_step t : s.thieves[i]) {
+      if (t.k == thief_step::kind::steal_thief)
+        out += fmt::format(" steal@{}", t.from);
+      else
+        out += t == thief_step::steal ? " steal" : " steal_batch";
+    }
     out += " ]";
   }
   return out;
+}
+
+std::vector<bool> stolen_from(const scenario& s) {
+  std::vector<bool> out(s.thieves.size(), false);
+  for (const auto& steps : s.thieves)
+    for (thief_step t : steps)
+      if (t.k == thief_step::kind::steal_thief && t.from >= 1 && t.from <= out.size())
+        out[t.from - 1U] = true;
+  return out;
+}
+
+namespace {
+
+// Thief i's batches (from 0).
+std::ptrdiff_t batches(const scenario& s, std::size_t i) {
+  return std::count(s.thieves[i].begin(), s.thieves[i].end(), thief_step::steal_batch);
+}
+
+// Why thief i's step t names no deque it may steal from, or nullptr when it may.
+const char* bad_target(const scenario& s, std::size_t i, thief_step t) {
+  if (t.k != thief_step::kind::steal_thief) return nullptr;
+  if (t.from < 1 || t.from > s.thieves.size()) return "no thief of the scenario";
+  if (t.from == i + 1) return "itself";
+  if (batches(s, t.from - 1U) != 1) return "a thief that does not take exactly one batch";
+  return nullptr;
+}
+
+}  // namespace
+
+bool valid_thief_steps(const scenario& s, std::string& error) {
+  for (std::size_t i = 0; i < s.thieves.size(); ++i)
+    for (thief_step t : s.thieves[i])
+      if (const char* why = bad_target(s, i, t)) {
+        error = fmt::format(
+            "thief{}'s steal@{} names {} (the values taken from a thief's deque "
+            "belong to its one batch)",
+            i + 1, t.from, why);
+        return false;
+      }
+  return true;
+}
+
+void repair_thief_steps(scenario& s) {
+  const std::vector<bool> victims = stolen_from(s);
+  for (std::size_t i = 0; i < s.thieves.size(); ++i) {
+    if (!victims[i]) continue;
+    bool first = true;
+    for (thief_step& t : s.thieves[i])
+      if (t == thief_step::steal_batch && !std::exchange(first, false)) t = thief_step::steal;
+  }
+  for (std::size_t i = 0; i < s.thieves.size(); ++i)
+    for (thief_step& t : s.thieves[i])
+      if (bad_target(s, i, t) != nullptr) t = thief_step::steal;
+}
+
+void remove_thief(scenario& s, std::size_t t) {
+  s.thieves.erase(s.thieves.begin() + static_cast<std::ptrdiff_t>(t));
+  for (auto& steps : s.thieves)
+    for (thief_step& step : steps)
+      if (step.k == thief_step::kind::steal_thief) {
+        if (step.from == t + 1)
+          step = thief_step::steal;
+        else if (step.from > t + 1)
+          --step.from;
+      }
 }
 
 std::optional<scenario> parse_scenario(std::string_view text, std::string& error) {
@@ -87,15 +156,24 @@ std::optional<scenario> parse_scenario(std::string_view text, std::string& error
     std::vector<thief_step> steps;
     const std::string name = "thief" + std::to_string(s.thieves.size() + 1);
     const bool ok = part(name, [&steps](const std::string& w) {
+      if (w.starts_with("steal@")) {
+        const std::string_view n = std::string_view(w).substr(6);
+        if (n.empty() || n.size() > 2 ||
+            !std::all_of(n.begin(), n.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+          return false;
+        steps.push_back(thief_step::steal_from(std::stoul(std::string(n))));
+        return true;
+      }
       if (w != "steal" && w != "steal_batch") return false;
       steps.push_back(w == "steal" ? thief_step::steal : thief_step::steal_batch);
       return true;
     });
     if (!ok)
-      return fail("expected '" + name + " [ steal|steal_batch ... ]' at word " +
+      return fail("expected '" + name + " [ steal|steal_batch|steal@N ... ]' at word " +
                   std::to_string(at + 1));
     s.thieves.push_back(std::move(steps));
   }
+  if (!valid_thief_steps(s, error)) return std::nullopt;
   return s;
 }
 

@@ -3,10 +3,16 @@
 // A scenario is: a sequential prefix run by the owner alone, then a parallel part where the
 // owner runs its steps while each thief runs its own, then (after all threads join) a final
 // drain by the owner (pop until empty), so that a lost value shows up as an illegal "empty".
+// A thief steals from the owner's deque (steal), steals a batch into its own deque and pops it
+// empty (steal_batch), or steals from another thief's own deque (steal@N, thief N's deque,
+// batch-stealing variants only; a steal elsewhere): the values another thief takes there belong
+// to N's batch, so a thief whose deque is stolen from takes exactly one batch
+// (valid_thief_steps).
 // Values are assigned at run time: the i-th successful push pushes i. RapidCheck generates
 // scenarios (stress/lincheck_run.hpp) on the main thread and shrinks failing ones.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,7 +23,20 @@
 namespace stealcheck::stress::lincheck {
 
 enum class owner_step : std::uint8_t { push, pop };
-enum class thief_step : std::uint8_t { steal, steal_batch };
+/// One thief step: `steal` and `steal_batch` take from the owner's deque; steal_from(N) steals
+/// from thief N's own deque (N from 1, as describe numbers the thieves).
+struct thief_step {
+  enum class kind : std::uint8_t { steal, steal_batch, steal_thief };
+  kind k = kind::steal;
+  std::uint8_t from = 0;  ///< steal_thief: the thief whose deque (from 1); else 0
+  static const thief_step steal, steal_batch;
+  static constexpr thief_step steal_from(std::size_t thief) noexcept {
+    return {kind::steal_thief, static_cast<std::uint8_t>(thief)};
+  }
+  friend constexpr auto operator<=>(const thief_step&, const thief_step&) = default;
+};
+inline constexpr thief_step thief_step::steal{thief_step::kind::steal, 0};
+inline constexpr thief_step thief_step::steal_batch{thief_step::kind::steal_batch, 0};
 
 struct scenario {
   std::vector<owner_step> prefix;
@@ -29,8 +48,24 @@ struct scenario {
 /// The scenario's operations: the prefix's, the owner's and every thief's steps.
 std::size_t steps(const scenario& s) noexcept;
 
-/// "prefix [ push push ] owner [ pop push ] thief1 [ steal steal ] thief2 [ steal_batch ]"
+/// "prefix [ push push ] owner [ pop push ] thief1 [ steal steal_batch ] thief2 [ steal@1 ]"
 std::string describe(const scenario& s);
+
+/// Whether s's steal@N steps name another thief of s that takes exactly one batch (the values
+/// taken from its deque belong to that batch); if not, `error` says which step breaks it.
+bool valid_thief_steps(const scenario& s, std::string& error);
+
+/// Makes s valid (valid_thief_steps) the least way: a stolen-from thief's batches after its
+/// first become steals, then a steal@N of itself, of no thief or of a thief without a batch
+/// becomes a steal.
+void repair_thief_steps(scenario& s);
+
+/// Removes thief `t` (from 0): steals from its deque become steals, later thieves' numbers
+/// shift down by one.
+void remove_thief(scenario& s, std::size_t t);
+
+/// Per thief (from 0): whether some step steals from its deque.
+std::vector<bool> stolen_from(const scenario& s);
 
 /// The scenario `describe` wrote (spaces around the brackets optional; thieves numbered 1, 2,
 /// ... in order), or nullopt with `error` naming the first word that does not fit.

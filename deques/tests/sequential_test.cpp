@@ -373,6 +373,13 @@ TEST(Spec, BatchTakenInStepsIsOneStealPerValue) {
   EXPECT_TRUE(spec::apply(s, ops[2]));  // steal -> 2
   EXPECT_TRUE(spec::apply(s, ops[3]));  // steal -> 6
   EXPECT_TRUE(s.empty());
+  // a batch completed after its thread recorded more: its steps come before the later ones
+  std::vector<op> later{batch, make(spec::op_kind::steal, 7, true)};
+  spec::split_batch(later, 0, /*after_it=*/true);
+  ASSERT_EQ(later.size(), 4u);
+  EXPECT_EQ(later[1].value, 2);
+  EXPECT_EQ(later[2].value, 6);
+  EXPECT_EQ(later[3].value, 7);
   std::vector<op> single{make(spec::op_kind::steal_batch, 4, true)};
   single[0].batch = {4};
   spec::split_batch(single, 0);

@@ -83,8 +83,8 @@ class history {
   /// Forgets the last recorded operation (a bounded push that found the deque full).
   void discard_last() { ops_.pop_back(); }
   /// Operation `at`, a batch steal taken in steps, becomes one steal per value
-  /// (spec::split_batch).
-  void split_batch(std::size_t at) { spec::split_batch(ops_, at); }
+  /// (spec::split_batch; `after_it`: the steps right after it, not at the end).
+  void split_batch(std::size_t at, bool after_it = false) { spec::split_batch(ops_, at, after_it); }
 
   /// All checks; on failure calls c.check(false, ...) naming the offending value.
   /// `pushed`: every value pushed successfully; `drained`: values left at the end.

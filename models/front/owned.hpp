@@ -81,23 +81,36 @@ struct owned {
   }
   /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
   void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
-    deque_op op;
-    op.kind = spec::op_kind::steal_batch;
-    const std::size_t at = h.record(c, op, [&](deque_op& x) {
-      auto r = d.steal_into(mine);
-      x.status = r.status();
-      x.set_taken(std::move(r).take());
-    });
+    const std::size_t at = steal_into_open(c, mine);
     std::vector<value> rest;
     while (auto v = mine.pop()) {
       if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
     }
-    deque_op& o = h.at(at);  // only now: the pops above let other threads record
+    complete_batch(at, {rest.rbegin(), rest.rend()}, false);
+  }
+  /// A batch steal whose batch is known only later (other threads steal from `mine` too):
+  /// steals into `mine` and returns the operation's index for complete_batch, once every value
+  /// it moved is known. Thread role: the owner of `mine`.
+  std::size_t steal_into_open(client& c, Deque& mine) {
+    deque_op op;
+    op.kind = spec::op_kind::steal_batch;
+    return h.record(c, op, [&](deque_op& x) {
+      auto r = d.steal_into(mine);
+      x.status = r.status();
+      x.set_taken(std::move(r).take());
+    });
+  }
+  /// The batch of operation `at` (steal_into_open): the value it returned, then `rest`, the
+  /// other values it moved, oldest first. A batch taken in steps becomes one steal per value:
+  /// appended to the history while `at` is its thread's latest operation, else (`after_join`)
+  /// inserted after it, so that batches completed after the join go latest first.
+  void complete_batch(std::size_t at, const std::vector<value>& rest, bool after_join = true) {
+    deque_op& o = h.at(at);
     if (o.has_value) {
       o.batch.push_back(o.value);
-      o.batch.insert(o.batch.end(), rest.rbegin(), rest.rend());
+      o.batch.insert(o.batch.end(), rest.begin(), rest.end());
     }
-    if constexpr (batch_in_steps<Deque>) h.split_batch(at);
+    if constexpr (batch_in_steps<Deque>) h.split_batch(at, after_join);
   }
   /// After joining: drain and check everything.
   void finish(client& c) {

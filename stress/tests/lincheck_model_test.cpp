@@ -3,7 +3,10 @@
 // reproduce string replays the same failure (model mode is deterministic).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "stealcheck/detail/deques/registry.hpp"
 #include "stealcheck/detail/stress/lin_model.hpp"
@@ -113,6 +116,89 @@ TEST(LincheckModel, CatchesMissingPopFence) {
 }
 TEST(LincheckModel, CatchesMissingPushFence) {
   expect_caught<chase_lev_no_push_fence_tag>("chase_lev_no_push_fence");
+}
+
+// steal@N: the text, what makes one valid, and how a scenario is repaired and shrunk.
+TEST(ScenarioText, StealFromAThiefRoundTripsAndIsChecked) {
+  std::string error;
+  const std::string text =
+      "prefix [ push push push push ] owner [ pop ] thief1 [ steal_batch steal ] thief2 [ steal@1 "
+      "steal ]";
+  const auto s = parse_scenario(text, error);
+  ASSERT_TRUE(s.has_value()) << error;
+  EXPECT_EQ(describe(*s), text);
+  EXPECT_EQ(s->thieves[1][0], thief_step::steal_from(1));
+  EXPECT_EQ(stolen_from(*s), (std::vector<bool>{true, false}));
+  const std::pair<const char*, const char*> bad[] = {
+      {"thief1 [ steal@1 ]", "names itself"},
+      {"thief1 [ steal_batch ] thief2 [ steal@3 ]", "names no thief of the scenario"},
+      {"thief1 [ steal ] thief2 [ steal@1 ]", "does not take exactly one batch"},
+      {"thief1 [ steal_batch steal_batch ] thief2 [ steal@1 ]", "does not take exactly one batch"},
+  };
+  for (const auto& [thieves, why] : bad) {
+    error.clear();
+    EXPECT_FALSE(parse_scenario(std::string("prefix [ ] owner [ ] ") + thieves, error)) << thieves;
+    EXPECT_NE(error.find(why), std::string::npos) << thieves << ": " << error;
+  }
+  EXPECT_FALSE(parse_scenario("prefix [ ] owner [ ] thief1 [ steal@x ]", error));
+  EXPECT_NE(error.find("steal|steal_batch|steal@N"), std::string::npos) << error;
+}
+
+TEST(ScenarioText, RepairAndRemoveKeepStealsFromThievesValid) {
+  std::string error;
+  std::optional<scenario> s = scenario{};
+  s->thieves = {{thief_step::steal},
+                {thief_step::steal_batch, thief_step::steal_batch},
+                {thief_step::steal_from(2), thief_step::steal_from(1)}};
+  EXPECT_FALSE(valid_thief_steps(*s, error));
+  repair_thief_steps(*s);  // thief2 keeps its first batch; thief1 takes none
+  EXPECT_EQ(describe(*s),
+            "prefix [ ] owner [ ] thief1 [ steal ] thief2 [ steal_batch steal ] thief3 [ steal@2 "
+            "steal ]");
+  EXPECT_TRUE(valid_thief_steps(*s, error)) << error;
+  scenario shifted = *s;
+  remove_thief(shifted, 0);  // thief2 becomes thief1, and so does its name in steal@
+  EXPECT_EQ(describe(shifted),
+            "prefix [ ] owner [ ] thief1 [ steal_batch steal ] thief2 [ steal@1 steal ]");
+  remove_thief(*s, 1);  // the stolen-from thief itself: its steals from it become steals
+  EXPECT_EQ(describe(*s), "prefix [ ] owner [ ] thief1 [ steal ] thief2 [ steal steal ]");
+}
+
+// A batch steal publishes what it moved to the thieves of the thief's own deque: weakened, only
+// a thief that steals from that deque sees it. Each variant passes the scenario with steal@1
+// exhaustively; its publication site weakened, it fails that scenario and passes the same one
+// with thief2 stealing from the owner's deque instead.
+template <class Tag>
+void expect_publication_checked(const variant_info& info, const char* site) {
+  std::string error;
+  const auto with = parse_scenario(
+      "prefix [ push push push push ] owner [ ] thief1 [ steal_batch ] thief2 [ steal@1 ]", error);
+  const auto without = parse_scenario(
+      "prefix [ push push push push ] owner [ ] thief1 [ steal_batch ] thief2 [ steal ]", error);
+  ASSERT_TRUE(with && without) << error;
+  auto run = [&](const scenario& s, bool weakened) {
+    model::options o;
+    if (weakened) o.sites.emplace_back(site, std::memory_order_relaxed);
+    return model::explore(o, [&](model::client& c) {
+      scenario_client<Tag::template deque>(c, s, info.spec, info.capacity);
+    });
+  };
+  const model::result good = run(*with, false);
+  EXPECT_TRUE(good.ok()) << site << ": " << good.bug->message;
+  EXPECT_GT(good.complete, 1U);
+  const model::result bad = run(*with, true);
+  ASSERT_FALSE(bad.ok()) << site;
+  const model::result unseen = run(*without, true);
+  EXPECT_TRUE(unseen.ok()) << site << ": " << unseen.bug->message;
+}
+
+TEST(LincheckModel, StealFromAThiefChecksTheBatchsPublication) {
+  expect_publication_checked<steal_half_tag>(builtin::steal_half,
+                                             "steal_half::steal_into.store_dest_bottom");
+  expect_publication_checked<go_tag>(builtin::go, "go::steal_into.store_dest_tail");
+  expect_publication_checked<crossbeam_lifo_tag>(builtin::crossbeam_lifo,
+                                                 "crossbeam::steal_into.fence");
+  expect_publication_checked<tokio_tag>(builtin::tokio, "tokio::steal_into.store_dest_tail");
 }
 
 }  // namespace

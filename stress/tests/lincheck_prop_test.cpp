@@ -6,6 +6,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include "stealcheck/detail/deques/registry.hpp"
 #include "stealcheck/detail/stress/lin_native.hpp"
 #include "stealcheck/detail/stress/run.hpp"
@@ -114,6 +119,57 @@ RC_GTEST_PROP(LincheckNativeRc, ChaseLevScenariosAreLinearizable, ()) {
   const scenario s = *gen_scenario(false);
   const auto bad = native_finder<chase_lev_tag>(spec::spec_kind::lifo_owner, runs, true)(s, 99);
   RC_ASSERT(!bad.has_value());
+}
+
+// A steal from a thief's own deque (steal@N) runs natively too: what the others take there
+// joins that thief's batch, so the history is judged whole. Go's run queue passes; the same
+// queue whose thieves' deques (capacity 64 here, the owner's 4) answer a steal that finds
+// nothing with the value their owner popped last (a stale slot) is caught, which only that
+// batch shows.
+template <class D>
+std::size_t failing_runs(const scenario& s, int n) {
+  std::size_t failing = 0;
+  for (int i = 0; i < n; ++i)
+    if (!check(run_native<D>(s, 40 + static_cast<std::uint64_t>(i), true), builtin::go.spec)
+             .linearizable)
+      ++failing;
+  return failing;
+}
+
+using go_native = go_tag::deque<std::uint64_t, native_memory>;
+
+struct go_thief_deque_steals_stale : sized<go_native> {
+  using base = sized<go_native>;
+  explicit go_thief_deque_steals_stale(std::int64_t capacity)
+      : base(capacity), thiefs_(capacity == 64) {}
+  std::optional<std::uint64_t> pop() {
+    auto v = base::pop();
+    if (thiefs_ && v) last_popped_.store(*v, std::memory_order_relaxed);  // a test's flag
+    return v;
+  }
+  steal_result<std::uint64_t> steal() {
+    auto r = base::steal();
+    const std::uint64_t stale = last_popped_.load(std::memory_order_relaxed);  // a test's flag
+    if (thiefs_ && !r.has_value() && stale != none) return steal_result<std::uint64_t>::item(stale);
+    return r;
+  }
+
+ private:
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+  bool thiefs_;
+  std::atomic<std::uint64_t> last_popped_{none};
+};
+
+TEST(LincheckNative, StealsFromAThiefJoinItsBatch) {
+  std::string error;
+  const auto s = parse_scenario(
+      "prefix [ push push push push push push push push ] owner [ push pop push ] "
+      "thief1 [ steal_batch steal ] thief2 [ steal@1 steal@1 steal@1 ] thief3 [ steal@1 steal ]",
+      error);
+  ASSERT_TRUE(s.has_value()) << error;
+  const int n = STEALCHECK_TEST_SCALE < 100 ? 50 : 200;
+  EXPECT_EQ(failing_runs<sized<go_native>>(*s, n), 0U);
+  EXPECT_GT(failing_runs<go_thief_deque_steals_stale>(*s, n), 0U);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ rc=$?
 echo "$out" | grep -q "repeat this bug: .*--site chase_lev::steal.load_bottom=relaxed" && [ $rc -eq 1 ] ||
   { echo "FAIL: --site: exit $rc"; echo "$out" | head -5; fail=1; }
 # the built-in clients among the rounds: a mutant whose bug needs a thief that steals from
-# another thief's deque (a shape no generated scenario has) is found in the client that has it,
+# another thief's deque (a shape no default generated scenario has) is found in the client that has it,
 # explored exhaustively, and its repeat command names the client; --no-clients misses it
 # (not in quick: the client's turn comes about 7,500 executions into the run)
 site=go::steal_into.store_dest_tail=relaxed
@@ -97,6 +97,23 @@ if [ "$quick" != quick ]; then
   rc=$?
   [ $rc -eq 0 ] || { echo "FAIL: --no-clients gave exit $rc (generated scenarios now reach it?)"; fail=1; }
 fi
+# --steal-from-thieves: generated scenarios steal from a thief's deque too, and without the
+# clients find the weakened publication of tokio's batch steal, minimized to a scenario that
+# keeps such a steal; a steal@N that names its own thief, or the option on a variant without
+# batch steals, is bad input
+out=$("$bin" fuzz tokio --site tokio::steal_into.store_dest_tail=relaxed --steal-from-thieves \
+  --no-clients --seed 1 --executions 20000 2>&1)
+rc=$?
+{ [ $rc -eq 1 ] && echo "$out" | grep -q '^  minimized to .*steal@' &&
+  echo "$out" | grep -q '^  repeat: .*--steal-from-thieves'; } ||
+  { echo "FAIL: --steal-from-thieves: exit $rc"; echo "$out" | head -8; fail=1; }
+for bad in "fuzz go --scenario 'prefix [ ] owner [ ] thief1 [ steal@1 ]'" \
+  "fuzz chase_lev --steal-from-thieves"; do
+  out=$(eval "\"\$bin\" $bad" 2>&1)
+  rc=$?
+  { [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ]; } ||
+    { echo "FAIL: $bad: exit $rc, not 2 with one line: $out"; fail=1; }
+done
 # --keep-going: the budget runs out, the scenarios with a bug are counted (one execution each:
 # the detection rate per execution), strictly between none and all on a mutant; none on the
 # correct variant
