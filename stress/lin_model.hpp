@@ -62,11 +62,9 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
     std::vector<value> popped, stolen;
   };
   std::vector<shared_deque> shared(s.thieves.size());
-  if constexpr (batch_stealing_deque<deque>) {
-    const std::vector<bool> victims = stolen_from(s);
-    for (std::size_t i = 0; i < victims.size(); ++i)
-      if (victims[i]) shared[i].d = std::make_unique<deque>(4);
-  }
+  if constexpr (batch_stealing_deque<deque>)
+    for_each_stolen_from(s, [&](std::size_t i) { shared[i].d = std::make_unique<deque>(4); });
+  const std::size_t pushes = s.prefix.size() + s.owner.size();  // at most, before the join
   std::vector<std::size_t> threads;
   threads.reserve(s.thieves.size());
   for (std::size_t i = 0; i < s.thieves.size(); ++i) {
@@ -96,10 +94,8 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
         o.steal(c);
       }
       if constexpr (batch_stealing_deque<deque>) {
-        if (own.d) {  // its batch waited for the others' steals until now
-          while (auto v = own.d->pop())
-            own.popped.push_back(*v);
-        }
+        if (own.d)  // its batch waited for the others' steals until now
+          own.popped = pop_until_empty([&] { return own.d->pop(); }, pushes);
       }
     }));
   }
@@ -114,19 +110,11 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
       if (sd.opened) open.push_back(&sd);
     std::sort(open.begin(), open.end(), [](auto* x, auto* y) { return x->at > y->at; });
     for (shared_deque* sd : open) {
-      std::vector<value> rest = std::move(sd->stolen);  // from its top: the oldest
-      std::sort(rest.begin(), rest.end());
-      std::vector<value> left;  // at most one more than was ever pushed: a pop that never
-      c.operation("pop of the drain of a thief's deque");  // reports empty stops
-      while (left.size() <= o.pushed.size())
-        if (auto v = sd->d->pop())
-          left.push_back(*v);
-        else
-          break;
+      c.operation("pop of the drain of a thief's deque");
+      const std::vector<value> left =
+          pop_until_empty([&] { return sd->d->pop(); }, o.pushed.size());
       c.operation(nullptr);
-      rest.insert(rest.end(), left.rbegin(), left.rend());
-      rest.insert(rest.end(), sd->popped.rbegin(), sd->popped.rend());
-      o.complete_batch(sd->at, rest);
+      o.complete_batch(sd->at, stolen_batch_rest(std::move(sd->stolen), left, sd->popped));
     }
   }
   o.finish(c);

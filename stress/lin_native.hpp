@@ -73,10 +73,11 @@ inline void set_batch(operation& op, const std::vector<std::uint64_t>& rest) {
   op.batch.insert(op.batch.end(), rest.begin(), rest.end());
 }
 
+/// One thief step of thread `me`; `pushes` bounds the values the owner pushes in the run.
 template <class D>
 void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
               std::vector<operation>& log, shared_deque<D>* own,
-              std::vector<std::unique_ptr<shared_deque<D>>>& shared) {
+              std::vector<std::unique_ptr<shared_deque<D>>>& shared, std::size_t pushes) {
   operation op;
   op.thread = me;
   op.kind = op_kind::steal;
@@ -98,11 +99,9 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
       op.kind = op_kind::steal_batch;
       r = stress::detail::logged_steal_into(d, *mine, me);
       op.response = clock.stamp();
-      while (own == nullptr)  // a deque others steal from waits until the thief's last step
-        if (auto v = stress::detail::logged_pop(*mine, me, oplog::op::own_pop))
-          popped.push_back(*v);  // mine is ours: newest first
-        else
-          break;
+      if (own == nullptr)  // a deque others steal from waits until the thief's last step
+        popped = pop_until_empty(
+            [&] { return stress::detail::logged_pop(*mine, me, oplog::op::own_pop); }, pushes);
     }
   }
   if (op.kind == op_kind::steal) {
@@ -132,18 +131,10 @@ void complete_batches(std::vector<std::unique_ptr<shared_deque<D>>>& shared,
   for (std::size_t i = 0; i < shared.size(); ++i) {
     shared_deque<D>* sd = shared[i].get();
     if (sd == nullptr || !sd->opened) continue;
-    std::vector<std::uint64_t> rest = std::move(sd->stolen);
-    std::sort(rest.begin(), rest.end());
-    std::vector<std::uint64_t> left;
-    while (left.size() <= pushed)
-      if (auto v = stress::detail::logged_pop(sd->d, 0, oplog::op::own_pop))
-        left.push_back(*v);
-      else
-        break;
-    rest.insert(rest.end(), left.rbegin(), left.rend());
-    rest.insert(rest.end(), sd->popped.rbegin(), sd->popped.rend());
+    const std::vector<std::uint64_t> left = pop_until_empty(
+        [&] { return stress::detail::logged_pop(sd->d, 0, oplog::op::own_pop); }, pushed);
     std::vector<operation>& log = logs[i + 1];
-    set_batch(log[sd->at], rest);
+    set_batch(log[sd->at], stolen_batch_rest(std::move(sd->stolen), left, sd->popped));
     if constexpr (batch_in_steps<D>) spec::split_batch(log, sd->at, /*after_it=*/true);
   }
 }
@@ -166,11 +157,10 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
   std::uint64_t next_value = 0;
   std::vector<std::vector<operation>> logs(s.thieves.size() + 1);
   std::vector<std::unique_ptr<detail::shared_deque<D>>> shared(s.thieves.size());
-  if constexpr (batch_stealing_deque<D>) {
-    const std::vector<bool> victims = stolen_from(s);
-    for (std::size_t i = 0; i < victims.size(); ++i)
-      if (victims[i]) shared[i] = std::make_unique<detail::shared_deque<D>>();
-  }
+  if constexpr (batch_stealing_deque<D>)
+    for_each_stolen_from(
+        s, [&](std::size_t i) { shared[i] = std::make_unique<detail::shared_deque<D>>(); });
+  const std::size_t pushes = s.prefix.size() + s.owner.size();  // at most
   for (owner_step step : s.prefix)
     detail::owner_do(d, step, next_value, clock, logs[0]);
   const int threads = static_cast<int>(s.thieves.size()) + 1;
@@ -189,15 +179,13 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
       if constexpr (batch_stealing_deque<D>) mine = std::make_unique<D>(64);
       detail::shared_deque<D>* own = shared[me - 1].get();
       for (thief_step step : s.thieves[me - 1]) {
-        detail::thief_do(d, mine.get(), step, me, clock, logs[me], own, shared);
+        detail::thief_do(d, mine.get(), step, me, clock, logs[me], own, shared, pushes);
         j();
       }
       if constexpr (batch_stealing_deque<D>) {
-        while (own != nullptr)  // its batch waited for the others' steals until now
-          if (auto v = stress::detail::logged_pop(own->d, me, oplog::op::own_pop))
-            own->popped.push_back(*v);
-          else
-            break;
+        if (own != nullptr)  // its batch waited for the others' steals until now
+          own->popped = pop_until_empty(
+              [&] { return stress::detail::logged_pop(own->d, me, oplog::op::own_pop); }, pushes);
       }
     } catch (...) {  // the thread stops; the others run their (finite) steps to the end
       std::string what = oplog::threw(std::current_exception(), *oplog::active(), i);

@@ -12,6 +12,7 @@
 // scenarios (stress/lincheck_run.hpp) on the main thread and shrinks failing ones.
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,43 @@ void remove_thief(scenario& s, std::size_t t);
 
 /// Per thief (from 0): whether some step steals from its deque.
 std::vector<bool> stolen_from(const scenario& s);
+
+/// Calls f(i) for every thief i (from 0) whose deque some step steals from (stolen_from): the
+/// thieves whose own deque must exist before the threads start.
+template <class F>
+void for_each_stolen_from(const scenario& s, F f) {
+  const std::vector<bool> victims = stolen_from(s);
+  for (std::size_t i = 0; i < victims.size(); ++i)
+    if (victims[i]) f(i);
+}
+
+/// What `pop` (a callable returning an optional value) returns until it reports empty, newest
+/// first; at most `bound + 1` values, with `bound` the values ever pushed: a pop that never
+/// reports empty has by then returned a value twice or one never pushed, which the history
+/// shows, instead of popping forever.
+template <class Pop>
+auto pop_until_empty(Pop pop, std::size_t bound) {
+  std::vector<typename decltype(pop())::value_type> out;
+  while (out.size() <= bound)
+    if (auto v = pop())
+      out.push_back(*v);
+    else
+      break;
+  return out;
+}
+
+/// The batch of a thief whose deque the others stole from (steal@N), after the value its
+/// steal_into returned, oldest first: what the others stole (from its top, so the oldest; sorted,
+/// as values grow with their push), what was left in its deque at the join and what the thief
+/// popped after its last step (both popped newest first, so reversed).
+template <class V>
+std::vector<V> stolen_batch_rest(std::vector<V> stolen, const std::vector<V>& left,
+                                 const std::vector<V>& popped) {
+  std::sort(stolen.begin(), stolen.end());
+  stolen.insert(stolen.end(), left.rbegin(), left.rend());
+  stolen.insert(stolen.end(), popped.rbegin(), popped.rend());
+  return stolen;
+}
 
 /// The scenario `describe` wrote (spaces around the brackets optional; thieves numbered 1, 2,
 /// ... in order), or nullopt with `error` naming the first word that does not fit.
