@@ -84,10 +84,12 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
           }
           if (t.k == thief_step::kind::steal_thief) {
             shared_deque& from = shared[t.from - 1U];
-            c.operation("steal from a thief's deque");
-            auto r = from.d->steal();
-            c.operation(nullptr);
-            if (r.has_value()) from.stolen.push_back(*r);
+            o.h.record_steal_from_thief(c, t.from, [&](model::deque_op& x) {
+              auto r = from.d->steal();
+              x.status = r.status();
+              if (r.has_value()) from.stolen.push_back(*r);
+              x.set_taken(r.has_value() ? std::optional<value>(*r) : std::nullopt);
+            });
             continue;
           }
         }

@@ -184,8 +184,6 @@ std::ostream& operator<<(std::ostream& os, const scenario& s) {
 rc::Gen<scenario> gen_scenario(bool batch, bool small) {
   return rc::gen::exec([batch, small] {
     const auto owner_gen = rc::gen::element(owner_step::push, owner_step::push, owner_step::pop);
-    const auto thief_gen = batch ? rc::gen::element(thief_step::steal, thief_step::steal_batch)
-                                 : rc::gen::just(thief_step::steal);
     scenario s;
     const int prefix = small ? 3 : 5, owner = small ? 4 : 7, thieves = small ? 3 : 4,
               steps = small ? 3 : 5;  // exclusive upper bounds
@@ -194,10 +192,27 @@ rc::Gen<scenario> gen_scenario(bool batch, bool small) {
     s.owner = *rc::gen::container<std::vector<owner_step>>(
         static_cast<std::size_t>(*rc::gen::inRange(0, owner)), owner_gen);
     const int n = *rc::gen::inRange(1, thieves);
+    // with batches, one step in four steals from a thief's deque (steal@N), whose thief then
+    // takes a batch (its first step, if none); the repair makes every scenario, shrunk ones
+    // too, valid (valid_thief_steps)
+    const auto thief_gen =
+        batch ? rc::gen::weightedOneOf<thief_step>(
+                    {{3, rc::gen::element(thief_step::steal, thief_step::steal_batch)},
+                     {1, rc::gen::map(rc::gen::inRange(1, n + 1),
+                                      [](int k) {
+                                        return thief_step::steal_from(static_cast<std::size_t>(k));
+                                      })}})
+              : rc::gen::just(thief_step::steal);
     for (int i = 0; i < n; ++i) {
       s.thieves.push_back(*rc::gen::container<std::vector<thief_step>>(
           static_cast<std::size_t>(*rc::gen::inRange(1, steps)), thief_gen));
     }
+    for_each_stolen_from(s, [&](std::size_t i) {
+      std::vector<thief_step>& its = s.thieves[i];
+      if (std::find(its.begin(), its.end(), thief_step::steal_batch) == its.end())
+        its.front() = thief_step::steal_batch;
+    });
+    repair_thief_steps(s);
     return s;
   });
 }

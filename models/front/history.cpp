@@ -6,6 +6,8 @@
 #include <array>
 #include <limits>
 #include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -119,9 +121,18 @@ bool touches(const deque_op& op, std::int64_t v) {
 template <class About>
 void history::describe(client& c, About&& about) const {
   std::vector<operation_span> spans;
-  spans.reserve(ops_.size());
+  spans.reserve(ops_.size() + aside_.size());
   for (const deque_op& op : ops_)
     spans.push_back({op.first, op.last, timeline::label(op), about(op)});
+  if (aside_.empty()) return c.describe_operations(std::move(spans));
+  for (const auto& [op, thief] : aside_)  // "steal -> 2" as "steal@1 -> 2"
+    spans.push_back({op.first, op.last,
+                     "steal@" + std::to_string(thief) +
+                         timeline::label(op).substr(std::string_view("steal").size()),
+                     about(op)});
+  std::stable_sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.first.thread, a.first.index) < std::pair(b.first.thread, b.first.index);
+  });
   c.describe_operations(std::move(spans));
 }
 

@@ -63,17 +63,21 @@ class history {
   template <class F>
   std::size_t record(client& c, deque_op op, F&& f) {
     if (op.kind == spec::op_kind::push) started_.push_back(op.value);
-    c.operation(spec::op_name(op.kind));
-    const event_id before = c.position();
-    f(op);
-    const event_id after = c.position();
-    c.operation(nullptr);
-    op.first = before;
-    op.last = {after.thread, after.index - 1};
-    if (op.last.index < op.first.index) op.last = op.first;
-    ops_.push_back(std::move(op));
+    const char* name = spec::op_name(op.kind);
+    ops_.push_back(run(c, name, std::move(op), std::forward<F>(f)));
     if (const auto v = ops_.back().taken()) judge_taken(c, *v, ops_.back());
     return ops_.size() - 1;
+  }
+  /// Runs f(op) as one steal of the calling model thread from thief `thief`'s own deque
+  /// (steal@N, stress/scenario.hpp): not an operation of this history's deque, so never judged
+  /// (its value belongs to that thief's batch, which is), but a bug report lists it in its
+  /// thread's place ("steal@1 -> 2"), marked when the check is about its value.
+  template <class F>
+  void record_steal_from_thief(client& c, std::size_t thief, F&& f) {
+    deque_op op;
+    op.kind = spec::op_kind::steal;
+    aside_.push_back(
+        {run(c, "steal from a thief's deque", std::move(op), std::forward<F>(f)), thief});
   }
   /// Judges a value the owner's final drain popped, as it comes: never pushed, taken twice,
   /// or more values than were ever pushed (a pop that never reports empty) fail at once.
@@ -94,7 +98,22 @@ class history {
   const std::vector<deque_op>& ops() const noexcept { return ops_; }
 
  private:
-  // Hands c's bug report every operation, marking those `about(op)` selects.
+  // op after f(op) ran as an operation named `name` of the calling thread, from its first to
+  // its last event.
+  template <class F>
+  static deque_op run(client& c, const char* name, deque_op op, F&& f) {
+    c.operation(name);
+    const event_id before = c.position();
+    f(op);
+    const event_id after = c.position();
+    c.operation(nullptr);
+    op.first = before;
+    op.last = {after.thread, after.index - 1};
+    if (op.last.index < op.first.index) op.last = op.first;
+    return op;
+  }
+  // Hands c's bug report every operation, steals from thieves' deques too, in each thread's
+  // order, marking those `about(op)` selects.
   template <class About>
   void describe(client& c, About&& about) const;
   // Records v as taken: nullopt when that is legal, else the fault (harness/verdict.hpp).
@@ -105,6 +124,11 @@ class history {
   std::vector<deque_op> ops_;
   std::vector<std::int64_t> started_;  // values whose push was invoked
   std::vector<std::int64_t> taken_;    // values returned so far (pop, steal, drain)
+  struct aside_op {
+    deque_op op;
+    std::size_t thief = 0;  // whose deque it stole from (from 1)
+  };
+  std::vector<aside_op> aside_;  // steals from thieves' deques (record_steal_from_thief)
 };
 
 }  // namespace stealcheck::model

@@ -3,6 +3,7 @@
 // reproduce string replays the same failure (model mode is deterministic).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -164,6 +165,30 @@ TEST(ScenarioText, RepairAndRemoveKeepStealsFromThievesValid) {
   EXPECT_EQ(describe(*s), "prefix [ ] owner [ ] thief1 [ steal ] thief2 [ steal steal ]");
 }
 
+// The generator draws steals from thieves' deques on batch-stealing variants only, and every
+// scenario it hands out is valid (its repair runs on shrunk ones as well).
+TEST(ScenarioText, GeneratedStealsFromThievesOnlyWithBatchesAndAlwaysValid) {
+  for (const bool batch : {false, true}) {
+    run_options o = small(200);
+    o.batch = batch;
+    std::size_t with = 0, invalid = 0;
+    const outcome out = check_generated("generated", o, [&](const scenario& s, std::uint64_t) {
+      std::string error;
+      if (!valid_thief_steps(s, error)) ++invalid;
+      const std::vector<bool> from = stolen_from(s);
+      if (std::find(from.begin(), from.end(), true) != from.end()) ++with;
+      return std::optional<found_failure>{};
+    });
+    EXPECT_EQ(out.kind, verdict::linearizable) << out.failure;
+    EXPECT_EQ(invalid, 0U) << batch;
+    if (batch) {
+      EXPECT_GE(with, 10U);  // 15 of these 200 small ones, seed 11
+    } else {
+      EXPECT_EQ(with, 0U);
+    }
+  }
+}
+
 // A batch steal publishes what it moved to the thieves of the thief's own deque: weakened, only
 // a thief that steals from that deque sees it. Each variant passes the scenario with steal@1
 // exhaustively; its publication site weakened, it fails that scenario and passes the same one
@@ -199,6 +224,44 @@ TEST(LincheckModel, StealFromAThiefChecksTheBatchsPublication) {
   expect_publication_checked<crossbeam_lifo_tag>(builtin::crossbeam_lifo,
                                                  "crossbeam::steal_into.fence");
   expect_publication_checked<tokio_tag>(builtin::tokio, "tokio::steal_into.store_dest_tail");
+}
+
+// go's deque whose steal, finding it empty, returns the value its owner popped last: as a
+// thief's own deque, a steal@N after that thief popped takes a value twice.
+template <class V, class M>
+struct go_steals_stale : go_tag::deque<V, M> {
+  using base = go_tag::deque<V, M>;
+  using base::base;
+  std::optional<V> pop() {
+    auto v = base::pop();
+    if (v) last_popped_ = *v;  // plain: model threads run one at a time
+    return v;
+  }
+  steal_result<V> steal() {
+    auto r = base::steal();
+    if (!r.has_value() && last_popped_) return steal_result<V>::item(*last_popped_);
+    return r;
+  }
+
+ private:
+  std::optional<V> last_popped_;
+};
+
+// The bug report lists a steal from a thief's deque as its thread's operation, in its place,
+// marked when the failed check is about its value.
+TEST(LincheckModel, AReportListsAStealFromAThiefAsItsThreadsOperation) {
+  std::string error;
+  const auto s = parse_scenario(
+      "prefix [ push push push push ] owner [ ] thief1 [ steal_batch ] thief2 [ steal steal@1 ]",
+      error);
+  ASSERT_TRUE(s.has_value()) << error;
+  const model::result r = model::explore(model::options{}, [&](model::client& c) {
+    scenario_client<go_steals_stale>(c, *s, builtin::go.spec, builtin::go.capacity);
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bug->failure, failure_kind::value_taken_twice) << r.bug->message;
+  EXPECT_NE(r.bug->trace.find("  thread 2: steal -> "), std::string::npos) << r.bug->trace;
+  EXPECT_NE(r.bug->trace.find(", *steal@1 -> "), std::string::npos) << r.bug->trace;
 }
 
 }  // namespace
