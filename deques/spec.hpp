@@ -292,6 +292,11 @@ struct operation {
     has_value = v.has_value();
     if (v) value = std::move(*v);
   }
+  /// Records what a steal or batch steal returned: its status and the value it took.
+  void set_stolen(steal_result<V> r) {
+    status = r.status();
+    set_taken(std::move(r).take());
+  }
 };
 
 /// A batch taken in steps (deques/deque.hpp's batch_in_steps): ops[at], a steal_batch, becomes

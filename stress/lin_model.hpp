@@ -86,9 +86,8 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
             shared_deque& from = shared[t.from - 1U];
             o.h.record_steal_from_thief(c, t.from, [&](model::deque_op& x) {
               auto r = from.d->steal();
-              x.status = r.status();
               if (r.has_value()) from.stolen.push_back(*r);
-              x.set_taken(r.has_value() ? std::optional<value>(*r) : std::nullopt);
+              x.set_stolen(std::move(r));
             });
             continue;
           }

@@ -108,9 +108,7 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
     r = stress::detail::logged_steal(d, me);
     op.response = clock.stamp();
   }
-  op.status = r.status();
-  op.has_value = r.has_value();
-  op.value = r.has_value() ? *r : 0;
+  op.set_stolen(r);
   if (op.kind == op_kind::steal_batch && own != nullptr) {  // others may hold part of it
     own->at = log.size();
     own->opened = true;

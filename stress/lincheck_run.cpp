@@ -88,13 +88,11 @@ bool valid_thief_steps(const scenario& s, std::string& error) {
 }
 
 void repair_thief_steps(scenario& s) {
-  const std::vector<bool> victims = stolen_from(s);
-  for (std::size_t i = 0; i < s.thieves.size(); ++i) {
-    if (!victims[i]) continue;
+  for_each_stolen_from(s, [&](std::size_t i) {
     bool first = true;
     for (thief_step& t : s.thieves[i])
       if (t == thief_step::steal_batch && !std::exchange(first, false)) t = thief_step::steal;
-  }
+  });
   for (std::size_t i = 0; i < s.thieves.size(); ++i)
     for (thief_step& t : s.thieves[i])
       if (bad_target(s, i, t) != nullptr) t = thief_step::steal;

@@ -74,8 +74,7 @@ struct owned {
     op.kind = spec::op_kind::steal;
     h.record(c, op, [&](deque_op& o) {
       got = d.steal();
-      o.status = got.status();
-      o.set_taken(got.has_value() ? std::optional<value>(*got) : std::nullopt);
+      o.set_stolen(got);
     });
     return got;
   }
@@ -94,11 +93,7 @@ struct owned {
   std::size_t steal_into_open(client& c, Deque& mine) {
     deque_op op;
     op.kind = spec::op_kind::steal_batch;
-    return h.record(c, op, [&](deque_op& x) {
-      auto r = d.steal_into(mine);
-      x.status = r.status();
-      x.set_taken(std::move(r).take());
-    });
+    return h.record(c, op, [&](deque_op& x) { x.set_stolen(d.steal_into(mine)); });
   }
   /// The batch of operation `at` (steal_into_open): the value it returned, then `rest`, the
   /// other values it moved, oldest first. A batch taken in steps becomes one steal per value:
