@@ -125,11 +125,14 @@ RC_GTEST_PROP(LincheckNativeRc, ChaseLevScenariosAreLinearizable, ()) {
 // joins that thief's batch, so the history is judged whole. Go's run queue passes; the same
 // queue whose thieves' deques (capacity 64 here, the owner's 4) answer a steal that finds
 // nothing with the value their owner popped last (a stale slot) is caught, which only that
-// batch shows.
+// batch shows. Whether it shows in a run follows the thread timing (a steal there must come
+// after that thief's pops), so the broken queue runs until its first failing run, up to 20
+// times the correct one's runs: a loaded machine that serializes the threads differently
+// needs more runs, not another verdict.
 template <class D>
-std::size_t failing_runs(const scenario& s, int n) {
+std::size_t failing_runs(const scenario& s, int n, bool to_the_first = false) {
   std::size_t failing = 0;
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n && !(to_the_first && failing > 0); ++i)
     if (!check(run_native<D>(s, 40 + static_cast<std::uint64_t>(i), true), builtin::go.spec)
              .linearizable)
       ++failing;
@@ -169,7 +172,7 @@ TEST(LincheckNative, StealsFromAThiefJoinItsBatch) {
   ASSERT_TRUE(s.has_value()) << error;
   const int n = STEALCHECK_TEST_SCALE < 100 ? 50 : 200;
   EXPECT_EQ(failing_runs<sized<go_native>>(*s, n), 0U);
-  EXPECT_GT(failing_runs<go_thief_deque_steals_stale>(*s, n), 0U);
+  EXPECT_GT(failing_runs<go_thief_deque_steals_stale>(*s, 20 * n, true), 0U);
 }
 
 }  // namespace
