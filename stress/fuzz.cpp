@@ -75,16 +75,7 @@ int run_fuzz(fuzz_args a) {
     throw harness::usage_error(fmt::format("unknown variant '{}' ({} list shows them)", a.variant,
                                            harness::program_name()));
   const model::memory_model mm = model_named(a.model);
-  for (const std::string& s : a.site_texts) {
-    auto r = model::parse_site_override(s, v->info().sites, a.variant);
-    if (const auto* e = std::get_if<std::string>(&r)) throw harness::usage_error(*e);
-    a.overrides.push_back(std::get<model::site_override>(std::move(r)));
-  }
-  if (a.z.steal_from_thieves && !v->info().batch_steal)
-    throw harness::usage_error(fmt::format(
-        "--steal-from-thieves: {}'s thieves steal no batches, so no thief has a deque to steal "
-        "from",
-        a.variant));
+  a.overrides = checked_options(a.site_texts, a.z.steal_from_thieves, v->info(), a.variant);
   (void)sampler_for(a.strategy, 0);  // an unknown strategy is bad input before any work
   if (!a.corpus_dir.empty() && a.strategy != "greybox")
     throw harness::usage_error(

@@ -1,8 +1,12 @@
-// stress/fuzz_campaign.cpp: the bound and the sampler of a fuzzed scenario, the --model option
-// (fuzz_campaign.hpp).
+// stress/fuzz_campaign.cpp: the bound and the sampler of a fuzzed scenario, the --model option,
+// the --site and --steal-from-thieves checks (fuzz_campaign.hpp).
 #include "stealcheck/detail/stress/fuzz_campaign.hpp"
 
 #include <fmt/format.h>
+
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "stealcheck/detail/harness/errors.hpp"
 #include "stealcheck/detail/models/graph/graph.hpp"
@@ -60,6 +64,23 @@ model::memory_model model_named(const std::string& name) {
   if (name == "rc11") return model::memory_model::rc11;
   if (name == "sc") return model::memory_model::sc;
   throw harness::usage_error(fmt::format("--model: '{}' is neither rc11 nor sc", name));
+}
+
+std::vector<model::site_override> checked_options(const std::vector<std::string>& texts,
+                                                  bool steal_from_thieves, const variant_info& info,
+                                                  const std::string& variant) {
+  std::vector<model::site_override> out;
+  for (const std::string& t : texts) {
+    auto r = model::parse_site_override(t, info.sites, variant);
+    if (const auto* e = std::get_if<std::string>(&r)) throw harness::usage_error(*e);
+    out.push_back(std::get<model::site_override>(std::move(r)));
+  }
+  if (steal_from_thieves && !info.batch_steal)
+    throw harness::usage_error(fmt::format(
+        "--steal-from-thieves: {}'s thieves steal no batches, so no thief has a deque to steal "
+        "from",
+        variant));
+  return out;
 }
 
 }  // namespace stealcheck::stress::fuzz

@@ -115,6 +115,13 @@ std::uint64_t event_count(const model::graph& g);
 /// The memory model a --model option names (rc11, sc); throws harness::usage_error otherwise.
 model::memory_model model_named(const std::string& name);
 
+/// The overrides `texts` (--site NAME=ORDER) name, each checked against the sites of `variant`
+/// (`info`); throws harness::usage_error with the line of the first that does not fit. Refuses
+/// `steal_from_thieves` (--steal-from-thieves) when the variant's thieves steal no batches.
+std::vector<model::site_override> checked_options(const std::vector<std::string>& texts,
+                                                  bool steal_from_thieves, const variant_info& info,
+                                                  const std::string& variant);
+
 // Runs scenarios of one variant: each drawn `executions` times from a seed, or explored.
 class scenario_runner {
  public:

@@ -40,10 +40,11 @@ std::vector<std::pair<const char*, std::string>> run_identity(const client_recor
 }
 
 std::vector<std::pair<const char*, std::string>> run_identity(const certificate_record& c) {
-  const nlohmann::json bound{{"owner", c.bound.owner},
-                             {"thieves", c.bound.thieves},
-                             {"steals", c.bound.steals},
-                             {"prefix", c.bound.prefix}};
+  nlohmann::json bound{{"owner", c.bound.owner},
+                       {"thieves", c.bound.thieves},
+                       {"steals", c.bound.steals},
+                       {"prefix", c.bound.prefix}};
+  if (c.bound.steal_from_thieves) bound["steal_from_thieves"] = true;
   return {{"variant", nlohmann::json(c.variant).dump()},
           {"model", nlohmann::json(c.model).dump()},
           {"sites", nlohmann::json(c.sites).dump()},
@@ -172,12 +173,13 @@ int merge_certificates(const std::vector<std::string>& files, const std::string&
                m.violation->steps, m.violation->report, m.violation->alone);
   } else {
     fmt::print(
-        "certificate: {} under {}, owner {} (prefix {}), {} thieves of {} steals: {} classes ({} "
+        "certificate: {} under {}, owner {} (prefix {}), {} thieves of {} steals{}: {} classes ({} "
         "scenarios), {} executions ({} complete, {} blocked), no violation; from {} shards, "
         "{:.1f} s in all, the longest {:.1f} s\n  stealcheck {}, sites {}\n  command: {}\n",
         m.variant, m.model == "sc" ? "SC" : "RC11", m.bound.owner, m.bound.prefix, m.bound.thieves,
-        m.bound.steals, m.classes, m.scenarios_generated, m.complete + m.blocked, m.complete,
-        m.blocked, shards.count, m.seconds, longest, m.stealcheck_version, m.sites, m.command);
+        m.bound.steals, m.bound.steal_from_thieves ? " (steal@N too)" : "", m.classes,
+        m.scenarios_generated, m.complete + m.blocked, m.complete, m.blocked, shards.count,
+        m.seconds, longest, m.stealcheck_version, m.sites, m.command);
   }
   if (!json_file.empty()) {
     std::ofstream out(json_file);

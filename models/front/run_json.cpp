@@ -185,6 +185,7 @@ std::string certificate_text(const certificate_record& c) {
                    {"seconds", c.seconds},
                    {"command", c.command},
                    {"violation", nullptr}};
+  if (c.bound.steal_from_thieves) j["bound"]["steal_from_thieves"] = true;
   if (c.shard_index) j["shard"] = {{"index", *c.shard_index}, {"count", c.shard_count}};
   if (c.shards) j["shards"] = *c.shards;
   if (c.violation)
@@ -208,7 +209,8 @@ certificate_record certificate_from(const nlohmann::json& j, const std::string& 
     c.model = j.at("model").get<std::string>();
     const nlohmann::json& b = j.at("bound");
     c.bound = {b.at("owner").get<std::uint64_t>(), b.at("thieves").get<std::uint64_t>(),
-               b.at("steals").get<std::uint64_t>(), b.at("prefix").get<std::uint64_t>()};
+               b.at("steals").get<std::uint64_t>(), b.at("prefix").get<std::uint64_t>(),
+               b.value("steal_from_thieves", false)};
     c.capacity = j.at("capacity").get<std::int64_t>();
     c.scenarios_generated = j.at("scenarios_generated").get<std::uint64_t>();
     c.classes = j.at("classes").get<std::uint64_t>();

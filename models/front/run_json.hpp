@@ -102,6 +102,7 @@ struct certificate_bound {
   std::uint64_t thieves = 0;
   std::uint64_t steals = 0;
   std::uint64_t prefix = 0;
+  bool steal_from_thieves = false;  ///< thief steps may steal@N (JSON: only when true)
   friend bool operator==(const certificate_bound&, const certificate_bound&) = default;
 };
 

@@ -1,6 +1,7 @@
 // The scenarios of a certificate's bound: every scenario up to the bound is in exactly one
-// class, classes differ only by more than the order of their thieves, smallest first, and the
-// count before symmetry is the number of ordered scenarios.
+// class, classes differ only by more than the order of their thieves (with steal@N steps: more
+// than a renaming of the thieves), smallest first, and the count before symmetry is the number
+// of ordered scenarios.
 #include "stealcheck/detail/stress/certify.hpp"
 
 #include <gtest/gtest.h>
@@ -73,6 +74,101 @@ TEST(Certify, ScenariosCoverTheBoundOnceEachUnderThiefSymmetry) {
   // batch, steals <= 2: 6 thief sequences; multisets of at most 3: 1 + 6 + 21 + 56
   expect_classes({.owner = 2, .thieves = 3, .steals = 2, .prefix = 0}, true, std::size_t{7} * 84,
                  std::uint64_t{7} * (1 + 6 + 36 + 216));
+}
+
+// The text of s's class under renaming its thieves, steal@N targets with them: the least
+// describe() over every order of the thieves, by brute force.
+std::string renaming_class(const scenario& s) {
+  std::vector<std::size_t> at(s.thieves.size());  // at[j]: the new place of thief j
+  for (std::size_t j = 0; j < at.size(); ++j)
+    at[j] = j;
+  std::string least;
+  do {
+    scenario r = s;
+    for (std::size_t j = 0; j < at.size(); ++j) {
+      r.thieves[at[j]] = s.thieves[j];
+      for (auto& step : r.thieves[at[j]])
+        if (step.k == lincheck::thief_step::kind::steal_thief)
+          step.from = static_cast<std::uint8_t>(at[step.from - 1U] + 1);
+    }
+    const std::string text = lincheck::describe(r);
+    if (least.empty() || text < least) least = text;
+  } while (std::next_permutation(at.begin(), at.end()));
+  return least;
+}
+
+// Every ordered tuple of k thieves' sequences (1..steals steps of steal, steal_batch and
+// steal@1..k) that valid_thief_steps accepts, for k = 0..most: f(thieves) for each.
+template <class F>
+void each_valid_thief_tuple(int most, int steals, F f) {
+  for (int k = 0; k <= most; ++k) {
+    std::vector<lincheck::thief_step> letters{lincheck::thief_step::steal,
+                                              lincheck::thief_step::steal_batch};
+    for (int j = 1; j <= k; ++j)
+      letters.push_back(lincheck::thief_step::steal_from(static_cast<std::size_t>(j)));
+    std::vector<std::vector<lincheck::thief_step>> seqs;
+    auto grow = [&](auto& self, std::vector<lincheck::thief_step>& cur) -> void {
+      if (!cur.empty()) seqs.push_back(cur);
+      if (static_cast<int>(cur.size()) == steals) return;
+      for (auto l : letters) {
+        cur.push_back(l);
+        self(self, cur);
+        cur.pop_back();
+      }
+    };
+    std::vector<lincheck::thief_step> cur;
+    grow(grow, cur);
+    scenario s;
+    auto pick = [&](auto& self) -> void {
+      if (static_cast<int>(s.thieves.size()) == k) {
+        std::string error;
+        if (lincheck::valid_thief_steps(s, error)) f(s);
+        return;
+      }
+      for (const auto& q : seqs) {
+        s.thieves.push_back(q);
+        self(self);
+        s.thieves.pop_back();
+      }
+    };
+    pick(pick);
+  }
+}
+
+TEST(Certify, StealsFromThievesCoverEveryValidScenarioOnceUnderRenaming) {
+  const bound b{.owner = 1, .thieves = 3, .steals = 2, .prefix = 0, .steal_from_thieves = true};
+  std::uint64_t generated = 0;
+  const std::vector<scenario> all = scenarios(b, true, &generated);
+  std::set<std::string> classes;
+  std::size_t with_steal_from = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    std::string error;
+    EXPECT_TRUE(lincheck::valid_thief_steps(all[i], error)) << lincheck::describe(all[i]) << error;
+    EXPECT_TRUE(classes.insert(renaming_class(all[i])).second)
+        << "two classes of " << renaming_class(all[i]);
+    if (lincheck::describe(all[i]).find("steal@") != std::string::npos) ++with_steal_from;
+    if (i > 0) {
+      EXPECT_LE(steps(all[i - 1]), steps(all[i])) << "not smallest first at " << i;
+    }
+  }
+  std::set<std::string> expected;
+  std::uint64_t ordered = 0;
+  each_valid_thief_tuple(b.thieves, b.steals, [&](const scenario& t) {
+    for (const auto& owner : std::vector<std::vector<lincheck::owner_step>>{
+             {}, {lincheck::owner_step::push}, {lincheck::owner_step::pop}}) {
+      scenario s = t;
+      s.owner = owner;
+      expected.insert(renaming_class(s));
+      ++ordered;
+    }
+  });
+  EXPECT_EQ(classes, expected) << "the classes are not every valid scenario's, up to renaming";
+  EXPECT_EQ(generated, ordered);
+  EXPECT_LE(generated, scenario_count(b, true));
+  // the classes without steal@N are the bound's without the option
+  const std::vector<scenario> plain = scenarios({.owner = 1, .thieves = 3, .steals = 2}, true);
+  EXPECT_EQ(all.size() - with_steal_from, plain.size());
+  EXPECT_GT(with_steal_from, 0u);
 }
 
 TEST(Certify, ACountTooLargeToEnumerateSaturates) {

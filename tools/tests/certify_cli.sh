@@ -8,6 +8,10 @@
 #    push2_pop_steal2 is one of them), and the command the report gives explores it alone to
 #    the same bug;
 #    under SC (where its bug cannot show) the same bound certifies;
+#  - with --steal-from-thieves, a mutant of tokio whose batch steal publishes the values it
+#    moved relaxed (--site tokio::steal_into.store_dest_tail=relaxed) fails in a scenario where
+#    a thief steals from the batch stealer's deque (steal@1), and the command the report gives
+#    explores it alone to the same bug; tokio itself certifies the same bound;
 #  - bad input is one error line and exit 2.
 set -u
 bin=$1
@@ -52,7 +56,24 @@ again=$(sed -n 's/^  explore it alone: [^ ]* //p' "$work/bad.txt")
 "$bin" certify chase_lev_no_pop_fence $bound --model sc >"$work/sc.txt" 2>&1 ||
   no "under SC chase_lev_no_pop_fence did not certify: $(tail -n 2 "$work/sc.txt")"
 
-for args in "nope" "chase_lev --shard 2/2" "chase_lev --shard x" "chase_lev --model tso" \
+stealing="--prefix 4 --owner 0 --thieves 2 --steals 1 --steal-from-thieves"
+"$bin" certify tokio $stealing --site tokio::steal_into.store_dest_tail=relaxed --jobs 2 \
+  >"$work/pub.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] || no "certify of the publication mutant exited $rc, not 1: $(tail -n 2 "$work/pub.txt")"
+grep -q "^VIOLATION in .*thief[12] \[ steal@[12] \]" "$work/pub.txt" ||
+  no "the failing scenario has no steal@N: $(grep -m1 VIOLATION "$work/pub.txt")"
+again=$(sed -n 's/^  explore it alone: [^ ]* //p' "$work/pub.txt")
+case $again in *"--site tokio::steal_into.store_dest_tail=relaxed"*) ;; *) no "'$again' drops the mutant's --site" ;; esac
+(eval "\"\$bin\" $again") >"$work/again.txt" 2>&1
+[ $? -eq 1 ] || no "'$again' did not explore the scenario to a bug"
+"$bin" certify tokio $stealing --jobs 2 >"$work/tokio.txt" 2>&1 ||
+  no "tokio did not certify $stealing: $(tail -n 2 "$work/tokio.txt")"
+grep -q "steals, batch steals or steals from another thief each: .*no violation" "$work/tokio.txt" ||
+  no "the certificate does not name steals from another thief: $(grep -m1 '^certificate' "$work/tokio.txt")"
+
+for args in "nope" "chase_lev --steal-from-thieves" "chase_lev --site nope=relaxed" \
+  "chase_lev --shard 2/2" "chase_lev --shard x" "chase_lev --model tso" \
   "chase_lev --owner 12 --thieves 7 --steals 8 --prefix 8" "chase_lev --json /nonexistent/dir/f.json" \
   "chase_lev --steals 0"; do
   "$bin" certify $args >/dev/null 2>"$work/err.txt"
