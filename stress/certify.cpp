@@ -361,7 +361,7 @@ int run_certify(certify_args& a) {
                       : std::to_string(generated),
       executions, completed, executions - completed, seconds);
   fmt::print("  stealcheck {}, sites {}, capacity {}\n  command: {}\n", harness::version(),
-             sites_fingerprint(info, a.overrides), capacity, command);
+             cert.sites, capacity, command);
   if (json_out.is_open()) json_out << model::certificate_text(cert);
   if (md_out.is_open())
     md_out << fmt::format(
@@ -378,7 +378,7 @@ int run_certify(certify_args& a) {
         mine.size(), generated, executions, completed, executions - completed,
         a.b.steal_from_thieves ? " (steal@N renamed with them)" : "", model::model_name(mm),
         a.b.owner, a.b.prefix, a.b.thieves, a.b.steals, capacity, mine.size(), generated, completed,
-        executions - completed, sites_fingerprint(info, a.overrides));
+        executions - completed, cert.sites);
   return 0;
 }
 

@@ -53,7 +53,7 @@ lincheck::scenario random_scenario(std::uint64_t seed, const sizes& z, bool batc
     for (int i = 0; i < z.steals; ++i)
       steps.push_back(batch && splitmix64_next(stream) % 3 == 0 ? lincheck::thief_step::steal_batch
                                                                 : lincheck::thief_step::steal);
-  if (batch && z.steal_from_thieves && s.thieves.size() > 1) {
+  if (steals_from_thieves(z, batch)) {
     std::uint64_t cross = seed ^ 0x7468696576657321ULL;  // "thieves!"
     const std::uint64_t n = s.thieves.size();
     for (std::size_t i = 0; i < n; ++i)
@@ -75,7 +75,8 @@ int run_fuzz(fuzz_args a) {
     throw harness::usage_error(fmt::format("unknown variant '{}' ({} list shows them)", a.variant,
                                            harness::program_name()));
   const model::memory_model mm = model_named(a.model);
-  a.overrides = checked_options(a.site_texts, a.z.steal_from_thieves, v->info(), a.variant);
+  a.overrides =
+      checked_options(a.site_texts, a.z.steal_from_thieves.value_or(false), v->info(), a.variant);
   (void)sampler_for(a.strategy, 0);  // an unknown strategy is bad input before any work
   if (!a.corpus_dir.empty() && a.strategy != "greybox")
     throw harness::usage_error(
@@ -131,8 +132,9 @@ int run_fuzz(fuzz_args a) {
   else if (given)
     fmt::print("the scenario given ({} steps)", steps(*given));
   else
-    fmt::print("{} thieves x {} steals, owner {} + {} operations", a.z.thieves, a.z.steals,
-               a.z.prefix, a.z.ops);
+    fmt::print("{} thieves x {} steals{}, owner {} + {} operations", a.z.thieves, a.z.steals,
+               steals_from_thieves(a.z, info.batch_steal) ? " (steal@N too)" : "", a.z.prefix,
+               a.z.ops);
   if (a.client.empty() && (a.z.capacity > 0 || info.capacity > 0))
     fmt::print(", capacity {}", a.z.capacity > 0 ? a.z.capacity : info.capacity);
   const std::size_t operations =
@@ -197,7 +199,8 @@ int run_fuzz(fuzz_args a) {
       j["sizes"] = {{"thieves", a.z.thieves},
                     {"ops", a.z.ops},
                     {"steals", a.z.steals},
-                    {"prefix", a.z.prefix}};
+                    {"prefix", a.z.prefix},
+                    {"steal_from_thieves", steals_from_thieves(a.z, info.batch_steal)}};
     json_out << j.dump(2) << "\n";
     return code;
   };
@@ -369,9 +372,11 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--prefix", a->z.prefix, "owner operations before the thieves start")
       ->check(CLI::Range(0, 10000))
       ->capture_default_str();
-  cmd->add_flag("--steal-from-thieves", a->z.steal_from_thieves,
-                "thieves also steal from each other's own deques (batch-stealing variants): "
-                "steal@N steps");
+  cmd->add_flag_function(
+      "--steal-from-thieves,!--no-steal-from-thieves",
+      [a](std::int64_t n) { a->z.steal_from_thieves = n > 0; },
+      "thieves also steal from each other's own deques: steal@N steps (default: on for a "
+      "batch-stealing variant)");
   cmd->add_option("--site", a->site_texts,
                   "override a memory-order site: NAME=ORDER (a mutant, as `model --site`)");
   cmd->add_option("--capacity", a->z.capacity,

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "stealcheck/detail/harness/checker.hpp"
 #include "stealcheck/detail/stress/scenario.hpp"
@@ -49,13 +50,20 @@ struct sizes {
   int prefix = 4;   ///< the owner's operations before the thieves start
   /// the deque's initial capacity (0: the variant's variant_info::capacity, else 4)
   std::int64_t capacity = 0;
-  /// thieves also steal from each other's own deques (steal@N; batch-stealing variants)
-  bool steal_from_thieves = false;
+  /// thieves also steal from each other's own deques (steal@N steps): unset, on for a
+  /// batch-stealing variant; set, as given (true only on batch-stealing variants)
+  std::optional<bool> steal_from_thieves;
 };
+
+/// Whether generated scenarios of sizes `z` have steal@N steps: on a batch-stealing variant
+/// (`batch`) unless z.steal_from_thieves is false (and only with two thieves or more).
+inline bool steals_from_thieves(const sizes& z, bool batch) {
+  return batch && z.steal_from_thieves.value_or(true) && z.thieves > 1;
+}
 
 /// The scenario of seed `seed`: pushes two times in three (the rest pops), each thief's step a
 /// steal, or on a batch-stealing variant a batch steal one time in three; with
-/// z.steal_from_thieves (and two thieves or more), a steal is then a steal from another thief's
+/// steals_from_thieves(z, batch), a steal is then a steal from another thief's
 /// deque one time in four (a stream of its own: the rest of the scenario stays as without),
 /// repaired to a valid scenario (lincheck::repair_thief_steps). The same seed and sizes give
 /// the same scenario on every machine (splitmix64).

@@ -194,7 +194,7 @@ class campaign {
         client_stream_(a.seed ^ 0x636c69656e7473ULL),  // "clients"
         pool_(static_cast<std::size_t>(model::max_threads) - 1,
               2 * static_cast<std::size_t>(std::max({a.z.prefix + a.z.ops, a.z.steals, 8})), batch,
-              a.z.steal_from_thieves) {
+              a.z.steal_from_thieves.value_or(true)) {
     if (!a.corpus_dir.empty()) pool_.open(a.corpus_dir);
   }
   bool greybox() const { return a_.strategy == "greybox"; }

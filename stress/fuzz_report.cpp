@@ -35,7 +35,7 @@ harness::command_line repeat_command(const fuzz_args& a, std::optional<std::uint
         .opt("--ops", static_cast<std::uint64_t>(a.z.ops))
         .opt("--steals", static_cast<std::uint64_t>(a.z.steals))
         .opt("--prefix", static_cast<std::uint64_t>(a.z.prefix));
-    if (a.z.steal_from_thieves) c.opt("--steal-from-thieves");
+    if (!a.z.steal_from_thieves.value_or(true)) c.opt("--no-steal-from-thieves");
   }
   if (!text.empty()) c.opt("--scenario", text);
   if (a.z.capacity > 0) c.opt("--capacity", static_cast<std::uint64_t>(a.z.capacity));

@@ -40,16 +40,11 @@ std::vector<std::pair<const char*, std::string>> run_identity(const client_recor
 }
 
 std::vector<std::pair<const char*, std::string>> run_identity(const certificate_record& c) {
-  nlohmann::json bound{{"owner", c.bound.owner},
-                       {"thieves", c.bound.thieves},
-                       {"steals", c.bound.steals},
-                       {"prefix", c.bound.prefix}};
-  if (c.bound.steal_from_thieves) bound["steal_from_thieves"] = true;
   return {{"variant", nlohmann::json(c.variant).dump()},
           {"model", nlohmann::json(c.model).dump()},
           {"sites", nlohmann::json(c.sites).dump()},
           {"stealcheck_version", nlohmann::json(c.stealcheck_version).dump()},
-          {"bound", bound.dump()},
+          {"bound", bound_json(c.bound).dump()},
           {"capacity", std::to_string(c.capacity)},
           {"classes", std::to_string(c.classes)},
           {"scenarios_generated", std::to_string(c.scenarios_generated)}};

@@ -167,16 +167,19 @@ std::vector<client_record> read_client_records(const std::string& file, const st
   return out;
 }
 
+nlohmann::json bound_json(const certificate_bound& b) {
+  nlohmann::json j{
+      {"owner", b.owner}, {"thieves", b.thieves}, {"steals", b.steals}, {"prefix", b.prefix}};
+  if (b.steal_from_thieves) j["steal_from_thieves"] = true;
+  return j;
+}
+
 std::string certificate_text(const certificate_record& c) {
   nlohmann::json j{{"stealcheck_version", c.stealcheck_version},
                    {"variant", c.variant},
                    {"sites", c.sites},
                    {"model", c.model},
-                   {"bound",
-                    {{"owner", c.bound.owner},
-                     {"thieves", c.bound.thieves},
-                     {"steals", c.bound.steals},
-                     {"prefix", c.bound.prefix}}},
+                   {"bound", bound_json(c.bound)},
                    {"capacity", c.capacity},
                    {"scenarios_generated", c.scenarios_generated},
                    {"classes", c.classes},
@@ -185,7 +188,6 @@ std::string certificate_text(const certificate_record& c) {
                    {"seconds", c.seconds},
                    {"command", c.command},
                    {"violation", nullptr}};
-  if (c.bound.steal_from_thieves) j["bound"]["steal_from_thieves"] = true;
   if (c.shard_index) j["shard"] = {{"index", *c.shard_index}, {"count", c.shard_count}};
   if (c.shards) j["shards"] = *c.shards;
   if (c.violation)

@@ -135,6 +135,10 @@ struct certificate_record {
   std::optional<certificate_violation> violation;
 };
 
+/// The bound as a certificate's JSON has it (`steal_from_thieves` only when set, so files
+/// written before it existed read alike); merge compares shards by it.
+nlohmann::json bound_json(const certificate_bound& b);
+
 /// The JSON of `c`, as the commands write it.
 std::string certificate_text(const certificate_record& c);
 

@@ -79,13 +79,14 @@ out=$("$bin" fuzz chase_lev --site chase_lev::steal.load_bottom=relaxed --seed 1
 rc=$?
 echo "$out" | grep -q "repeat this bug: .*--site chase_lev::steal.load_bottom=relaxed" && [ $rc -eq 1 ] ||
   { echo "FAIL: --site: exit $rc"; echo "$out" | head -5; fail=1; }
-# the built-in clients among the rounds: a mutant whose bug needs a thief that steals from
-# another thief's deque (a shape no default generated scenario has) is found in the client that has it,
-# explored exhaustively, and its repeat command names the client; --no-clients misses it
-# (not in quick: the client's turn comes about 7,500 executions into the run)
+# the built-in clients among the rounds: with --no-steal-from-thieves, a mutant whose bug needs a
+# thief that steals from another thief's deque (a shape no generated scenario then has) is found
+# in the client that has it, explored exhaustively, and its repeat command names the client;
+# --no-clients then misses it (not in quick: the client's turn comes about 2,350 executions in)
 site=go::steal_into.store_dest_tail=relaxed
 if [ "$quick" != quick ]; then
-  out=$("$bin" fuzz go --site $site --seed 1 --executions 20000 --json fuzz-client.json 2>&1)
+  out=$("$bin" fuzz go --site $site --no-steal-from-thieves --seed 1 --executions 20000 \
+    --json fuzz-client.json 2>&1)
   rc=$?
   { [ $rc -eq 1 ] && echo "$out" | grep -q '^  client: steal_from_thief' &&
     echo "$out" | grep -q '^  explored exhaustively' &&
@@ -93,20 +94,28 @@ if [ "$quick" != quick ]; then
     { echo "FAIL: a client's round: exit $rc"; echo "$out" | head -8; fail=1; }
   python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["bug"]; assert b["client"] == "steal_from_thief", b' \
     fuzz-client.json || { echo "FAIL: --json has no client"; fail=1; }
-  "$bin" fuzz go --site $site --seed 1 --executions 20000 --no-clients >/dev/null 2>&1
+  "$bin" fuzz go --site $site --no-steal-from-thieves --seed 1 --executions 20000 --no-clients \
+    >/dev/null 2>&1
   rc=$?
   [ $rc -eq 0 ] || { echo "FAIL: --no-clients gave exit $rc (generated scenarios now reach it?)"; fail=1; }
 fi
-# --steal-from-thieves: generated scenarios steal from a thief's deque too, and without the
-# clients find the weakened publication of tokio's batch steal, minimized to a scenario that
-# keeps such a steal; a steal@N that names its own thief, or the option on a variant without
-# batch steals, is bad input
-out=$("$bin" fuzz tokio --site tokio::steal_into.store_dest_tail=relaxed --steal-from-thieves \
-  --no-clients --seed 1 --executions 20000 2>&1)
+# steal@N by default on a batch-stealing variant: generated scenarios steal from a thief's deque
+# too, and without the clients find the weakened publication of tokio's batch steal, minimized
+# to a scenario that keeps such a steal (its repeat command needs no option); with
+# --no-steal-from-thieves the repeat command keeps that option; a steal@N that names its own
+# thief, or --steal-from-thieves on a variant without batch steals, is bad input
+out=$("$bin" fuzz tokio --site tokio::steal_into.store_dest_tail=relaxed --no-clients --seed 1 \
+  --executions 20000 2>&1)
 rc=$?
-{ [ $rc -eq 1 ] && echo "$out" | grep -q '^  minimized to .*steal@' &&
-  echo "$out" | grep -q '^  repeat: .*--steal-from-thieves'; } ||
-  { echo "FAIL: --steal-from-thieves: exit $rc"; echo "$out" | head -8; fail=1; }
+{ [ $rc -eq 1 ] && echo "$out" | grep -q '^fuzz tokio: .*(steal@N too)' &&
+  echo "$out" | grep -q '^  minimized to .*steal@' &&
+  ! echo "$out" | grep -q -- '--steal-from-thieves'; } ||
+  { echo "FAIL: steal@N by default: exit $rc"; echo "$out" | head -8; fail=1; }
+out=$("$bin" fuzz tokio --no-steal-from-thieves --seed 1 --executions 200 2>&1)
+rc=$?
+{ [ $rc -eq 0 ] && ! echo "$out" | grep -q 'steal@N too' &&
+  echo "$out" | grep -q '^  repeat: .*--no-steal-from-thieves'; } ||
+  { echo "FAIL: --no-steal-from-thieves: exit $rc"; echo "$out" | head -8; fail=1; }
 for bad in "fuzz go --scenario 'prefix [ ] owner [ ] thief1 [ steal@1 ]'" \
   "fuzz chase_lev --steal-from-thieves"; do
   out=$(eval "\"\$bin\" $bad" 2>&1)
