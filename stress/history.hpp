@@ -37,6 +37,10 @@ struct operation : spec::operation<std::uint64_t> {
   std::uint32_t thread = 0;    ///< 0 = the owner, 1.. = thieves
   std::uint64_t invoke = 0;    ///< recorder stamp before the call
   std::uint64_t response = 0;  ///< recorder stamp after the return
+  /// 0: an operation of the owner's deque; N: a steal from thief N's own deque (steal@N,
+  /// stress/scenario.hpp), shown beside a history (with_steals_from_thieves), never judged:
+  /// its value is judged inside N's batch.
+  std::uint32_t from_thief = 0;
 };
 
 using history = std::vector<operation>;

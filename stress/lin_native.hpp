@@ -9,7 +9,8 @@
 // bounded deque's failed push is not recorded (the spec's "full" records no push). Thieves of a
 // batch-stealing variant do steal_batch steps as victim.steal_into(own deque) and record every
 // value that arrived; a steal@N steals from thief N's deque, and what it takes there joins N's
-// batch (complete_batches). Thread role: any one thread; it starts and joins the others.
+// batch (complete_batches); the step itself is kept aside, for reports only. Thread role: any one
+// thread; it starts and joins the others.
 #pragma once
 
 #include <algorithm>
@@ -87,11 +88,15 @@ void thief_do(D& d, D* mine, thief_step step, std::uint32_t me, recorder& clock,
   if constexpr (batch_stealing_deque<D>) {
     if (step.k == thief_step::kind::steal_thief) {  // not an operation of the owner's deque
       shared_deque<D>& from = *shared[step.from - 1U];
-      auto v = stress::detail::logged_steal(from.d, me);
-      if (v.has_value()) {
+      r = stress::detail::logged_steal(from.d, me);
+      op.response = clock.stamp();
+      if (r.has_value()) {
         const std::scoped_lock lock(from.m);
-        from.stolen.push_back(*v);
+        from.stolen.push_back(*r);
       }
+      op.set_stolen(r);
+      op.from_thief = step.from;  // set aside by run_native
+      log.push_back(std::move(op));
       return;
     }
     if (own != nullptr) mine = &own->d;
@@ -145,8 +150,10 @@ struct native_fault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// `aside`, when given, receives the run's steal@N steps (operation::from_thief), which the
+/// returned history leaves out.
 template <class D>
-history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
+history run_native(const scenario& s, std::uint64_t seed, bool jitter, history* aside = nullptr) {
   oplog::reset();  // before the threads start: the log holds this run only
   D d(4);
   recorder clock;
@@ -203,7 +210,12 @@ history run_native(const scenario& s, std::uint64_t seed, bool jitter) {
   }
   history h;
   for (auto& l : logs)
-    h.insert(h.end(), l.begin(), l.end());
+    for (operation& op : l) {
+      if (op.from_thief == 0)
+        h.push_back(std::move(op));
+      else if (aside != nullptr)
+        aside->push_back(std::move(op));
+    }
   return h;
 }
 
@@ -225,9 +237,9 @@ failure_finder native_finder(spec::spec_kind kind, int runs, bool jitter,
                                          std::uint64_t seed) -> std::optional<found_failure> {
     using D = sized<typename Tag::template deque<std::uint64_t, native_memory>>;
     for (int i = 0; i < runs; ++i) {
-      history h;
+      history h, aside;
       try {
-        h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter);
+        h = run_native<D>(s, seed + static_cast<std::uint64_t>(i), jitter, &aside);
       } catch (const native_fault& f) {  // thrown on a thread: named there
         return found_failure{{}, {}, f.what()};
       } catch (...) {  // thrown in the prefix or the drain, on this thread
@@ -237,7 +249,8 @@ failure_finder native_finder(spec::spec_kind kind, int runs, bool jitter,
             oplog::threw(std::current_exception(), *oplog::active(), oplog::current_thread())};
       }
       if (histories != nullptr) ++*histories;
-      if (!check(h, kind).linearizable) return found_failure{std::move(h), {}, {}};
+      if (!check(h, kind).linearizable)
+        return found_failure{std::move(h), {}, {}, {}, std::move(aside)};
     }
     return std::nullopt;
   };

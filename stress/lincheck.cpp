@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <span>
+#include <string>
+#include <string_view>
 
 #include "stealcheck/detail/deques/linearize.hpp"
 #include "stealcheck/detail/deques/spec.hpp"
@@ -15,11 +18,18 @@
 namespace stealcheck::stress::lincheck {
 namespace {
 
+// "steal -> 2", or for a steal from thief N's deque "steal@N -> 2".
+std::string label(const operation& op) {
+  std::string l = timeline::label(op);
+  if (op.from_thief == 0) return l;
+  return "steal@" + std::to_string(op.from_thief) + l.substr(std::string_view("steal").size());
+}
+
 std::vector<timeline::item> items(const history& h) {
   std::vector<timeline::item> out;
   out.reserve(h.size());
   for (const operation& op : h)
-    out.push_back({op.thread, op.invoke, op.response, timeline::label(op)});
+    out.push_back({op.thread, op.invoke, op.response, label(op)});
   return out;
 }
 
@@ -72,7 +82,20 @@ history minimize(const history& h, spec::spec_kind kind) {
 }
 
 std::string describe(const operation& op) {
-  return fmt::format("{}: {}", timeline::owner_or_thief(op.thread), timeline::label(op));
+  return fmt::format("{}: {}", timeline::owner_or_thief(op.thread), label(op));
+}
+
+history with_steals_from_thieves(const history& h, const history& aside) {
+  history out = h;
+  for (const operation& step : aside) {
+    if (!step.has_value) continue;
+    const bool held = std::any_of(h.begin(), h.end(), [&](const operation& op) {
+      return (op.has_value && op.value == step.value) ||
+             std::find(op.batch.begin(), op.batch.end(), step.value) != op.batch.end();
+    });
+    if (held) out.push_back(step);
+  }
+  return out;
 }
 
 std::string spec_step(const history& h, spec::spec_kind kind) {

@@ -66,7 +66,14 @@ history minimize(const history& h, spec::spec_kind kind);
 /// returns 1)"; empty when h is linearizable. One search.
 std::string spec_step(const history& h, spec::spec_kind kind);
 
-/// Per-thread timeline as text: one line per thread, operations at their stamps.
+/// `h` with the steps of `aside` (steal@N, operation::from_thief) whose value an operation of
+/// `h` took or holds in its batch: what a report shows beside a minimized history, so that a
+/// value stolen from a thief's deque appears where it was stolen, not only inside that thief's
+/// batch. Never checked: the steps of `aside` are no operations of the owner's deque.
+history with_steals_from_thieves(const history& h, const history& aside);
+
+/// Per-thread timeline as text: one line per thread, operations at their stamps (a steal@N
+/// step as "steal@N -> v").
 std::string timeline_text(const history& h);
 
 /// The same timeline as a standalone SVG document (one lane per thread, a bar per operation

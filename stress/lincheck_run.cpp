@@ -321,9 +321,10 @@ outcome check_generated(const std::string& id, const run_options& options,
   out.failed_as = failure_kind::not_linearizable;
   const history minimal = minimize(last->f.h, options.spec);
   const std::string stuck = spec_step(minimal, options.spec);
-  out.timeline = timeline_text(minimal) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
+  const history shown = with_steals_from_thieves(minimal, last->f.aside);
+  out.timeline = timeline_text(shown) + (stuck.empty() ? "" : "  spec: " + stuck + "\n");
   out.svg = timeline_svg(
-      minimal, stuck.empty() ? out.scenario_text : out.scenario_text + "; spec: " + stuck);
+      shown, stuck.empty() ? out.scenario_text : out.scenario_text + "; spec: " + stuck);
   std::ostringstream file;
   write_history(file, minimal, options.spec);
   out.history_file = file.str();

@@ -95,6 +95,9 @@ struct found_failure {
   /// What failed: the model checker's kind of its bug (model mode); nullopt: a history no
   /// order explains (not_linearizable) or, with `cause`, an exception.
   std::optional<failure_kind> kind{};
+  /// A native run's steal@N steps (operation::from_thief): shown beside the history, never
+  /// judged.
+  history aside{};
 };
 
 /// Returns a failure of `s`, if one was found.
