@@ -101,12 +101,12 @@ def check_output(expected, actual, numbers_free):
 
 def shell(command, stealcheck, timeout=600):
     env = dict(os.environ)
-    bindir = tempfile.mkdtemp(prefix="doctest-bin-")
-    os.symlink(stealcheck, os.path.join(bindir, "stealcheck"))
-    env["PATH"] = bindir + os.pathsep + env["PATH"]
-    env.pop("STEALCHECK_PROGRESS", None)
-    p = subprocess.run(["bash", "-e", "-c", command], cwd=ROOT, env=env, timeout=timeout,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with tempfile.TemporaryDirectory(prefix="doctest-bin-") as bindir:
+        os.symlink(stealcheck, os.path.join(bindir, "stealcheck"))
+        env["PATH"] = bindir + os.pathsep + env["PATH"]
+        env.pop("STEALCHECK_PROGRESS", None)
+        p = subprocess.run(["bash", "-e", "-c", command], cwd=ROOT, env=env, timeout=timeout,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return p.returncode, p.stdout
 
 
