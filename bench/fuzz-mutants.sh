@@ -8,7 +8,7 @@
 # a bug); for each such mutant and seed 1..SEEDS one run of
 #   STEALCHECK fuzz VARIANT --site SITE=ORDER --seed N --no-minimize --seconds SECONDS --json F
 # with the default strategy and sizes (FUZZ_ARGS="..." adds options to every run, e.g.
-# --steal-from-thieves; MUTANTS="VARIANT SITE=ORDER; ..." takes those mutants instead of asking
+# --no-steal-from-thieves; MUTANTS="VARIANT SITE=ORDER; ..." takes those mutants instead of asking
 # `mutate`). Prints a Markdown table, a row per mutant: runs that found
 # a bug (n/SEEDS), the median execution of the first bug and the median seconds (over the runs
 # that found it), and the slowest such run; then the mutants found by every seed, of all.
