@@ -124,7 +124,7 @@ void scenario_client(model::client& c, const scenario& s, spec::spec_kind kind,
 /// A model checker's bug as the lincheck and fuzz reports print it: kind, message, the failing
 /// execution's trace and its replay token.
 inline std::string bug_text(const model::bug_report& b) {
-  return fmt::format("{}: {}\n{}  replay token: {}", model::error_name(b.kind), b.message, b.trace,
+  return fmt::format("{}\n{}  replay token: {}", model::kind_and_message(b), b.trace,
                      b.replay_token);
 }
 

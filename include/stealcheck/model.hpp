@@ -112,9 +112,7 @@ inline void fence(std::memory_order o, source_loc src = source_loc::current()) {
 
 /// A bug's first line: "BUG <kind>: <message>" (the kind once: a message may start with it).
 inline std::string headline(const bug_report& b) {
-  const std::string_view kind = error_name(b.kind);
-  if (b.message.starts_with(kind)) return "BUG " + b.message;
-  return fmt::format("BUG {}: {}", kind, b.message);
+  return "BUG " + kind_and_message(b);
 }
 
 /// The result as text: "N complete, M blocked executions (exhaustive | sampled | stopped at

@@ -69,8 +69,8 @@ harness::checker checker(std::vector<memory_model> models) {
                                          "declares .spins = true): ",
                                          r.bound_hits);
                            cell.kind = bug->failure;
-                           cell.failure = fmt::format("{}: {}{}\n{}", error_name(bug->kind), cut,
-                                                      bug->message, bug->trace);
+                           cell.failure =
+                               fmt::format("{}\n{}", kind_and_message(*bug, cut), bug->trace);
                            cell.replay = replay_command(variant, cl.name, m, {}, bug->replay_token);
                            return cell;
                          }});

@@ -89,9 +89,8 @@ void print_run(const model_request& req, const one_run& x, std::uint32_t shard_i
                 x.r.first_bound->trace.c_str(),
                 replay_of(req, x.client, x.r.first_bound->replay_token).c_str());
   if (x.r.bug) {
-    std::printf("  BUG %s: %s\n%s  replay: %s\n", std::string(error_name(x.r.bug->kind)).c_str(),
-                x.r.bug->message.c_str(), x.r.bug->trace.c_str(),
-                replay_of(req, x.client, x.r.bug->replay_token).c_str());
+    std::printf("  BUG %s\n%s  replay: %s\n", kind_and_message(*x.r.bug).c_str(),
+                x.r.bug->trace.c_str(), replay_of(req, x.client, x.r.bug->replay_token).c_str());
   }
 }
 

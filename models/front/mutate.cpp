@@ -36,7 +36,7 @@ run_result run_clients(const std::vector<clients::client_entry>& cls, memory_mod
     out.counts.push_back({std::string(cl.name), r.complete, r.blocked});
     if (!r.bug) continue;
     if (out.killers.empty()) {
-      out.bug = fmt::format("{}: {}", error_name(r.bug->kind), r.bug->message);
+      out.bug = kind_and_message(*r.bug);
       out.token = r.bug->replay_token;
     }
     out.killers.emplace_back(cl.name);

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "stealcheck/detail/models/graph/hb.hpp"
 #include "stealcheck/detail/models/graph/site_ids.hpp"
@@ -14,10 +16,26 @@ namespace stealcheck::model {
 
 namespace {
 
+// The searches below look at every read of a large graph (a deadlock implicates no operation),
+// so they share a budget of steps: past it they find nothing more and the report goes without a
+// cause line, where an unbounded search of a sampled execution of thousands of events would
+// take minutes.
+constexpr std::uint64_t search_budget = 20'000'000;
+
 struct context {
+  context(const graph& graph_, const hb_clocks& hb, const std::vector<operation_span>& spans)
+      : g(graph_), h(hb), ops(spans), pos(hb.base[graph_.threads.size()], -1) {
+    for (const auto& m : g.mo)
+      for (std::size_t k = 0; k < m.size(); ++k)
+        pos[h.flat(m[k])] = static_cast<int>(k);
+  }
   const graph& g;
   const hb_clocks& h;
   const std::vector<operation_span>& ops;
+  std::vector<int> pos;  ///< per event (hb_clocks::flat): its mo position if a write, else -1
+  mutable std::uint64_t steps = 0;
+  /// Counts one step of a search; false once the budget is spent.
+  bool step() const { return ++steps <= search_budget; }
 };
 
 const operation_span* op_of(const context& c, event_id e) {
@@ -76,11 +94,11 @@ std::string value_of(const event& e) {
 }
 
 // Whether write a is mo-before write b (same location).
-bool mo_before(const graph& g, event_id a, event_id b) {
-  const event& ea = g.at(a);
+bool mo_before(const context& c, event_id a, event_id b) {
+  const event& ea = c.g.at(a);
   if (ea.kind == event_kind::init) return !(a == b);
-  const int pa = g.mo_pos(a);
-  const int pb = g.mo_pos(b);
+  const int pa = c.pos[c.h.flat(a)];
+  const int pb = c.pos[c.h.flat(b)];
   return pa >= 0 && pb >= 0 && pa < pb;
 }
 
@@ -109,6 +127,7 @@ std::optional<message_passing> find_message_passing(const context& c, event_id a
   for (std::int32_t i = b.index; i >= 0; --i) {
     const event_id r0{b.thread, i};
     const event& er = g.at(r0);
+    if (!c.step()) return std::nullopt;
     if (!is_read(er) || !g.contains(er.rf)) continue;
     const event_id w0 = er.rf;
     const event& ew = g.at(w0);
@@ -151,10 +170,10 @@ struct store_buffering {
 };
 
 // Whether event o (a read or write of loc) saw a value mo-later than the write w.
-bool saw_later(const graph& g, const event& o, std::uint32_t loc, event_id w, event_id o_id) {
+bool saw_later(const context& c, const event& o, std::uint32_t loc, event_id w, event_id o_id) {
   if (o.loc != loc) return false;
-  if (is_read(o) && g.contains(o.rf)) return mo_before(g, w, o.rf);
-  if (o.kind == event_kind::write) return mo_before(g, w, o_id);
+  if (is_read(o) && c.g.contains(o.rf)) return mo_before(c, w, o.rf);
+  if (o.kind == event_kind::write) return mo_before(c, w, o_id);
   return false;
 }
 
@@ -169,14 +188,17 @@ std::optional<store_buffering> find_store_buffering(const context& c, event_id r
     const auto& tb = g.threads[bt];
     for (std::size_t oi = 0; oi < tb.size(); ++oi) {
       const event_id o{b, static_cast<std::int32_t>(oi)};
-      if (!saw_later(g, tb[oi], e1.loc, e1.rf, o)) continue;
+      if (!c.step()) return std::nullopt;
+      if (!saw_later(c, tb[oi], e1.loc, e1.rf, o)) continue;
       for (std::size_t ri = oi + 1; ri < tb.size(); ++ri) {
         const event& e2 = tb[ri];
+        if (!c.step()) return std::nullopt;
         if (!is_read(e2) || e2.loc == e1.loc || !g.contains(e2.rf)) continue;
         for (std::int32_t wi = r1.index - 1; wi >= 0; --wi) {
           const event_id w1{r1.thread, wi};
           const event& ew = g.at(w1);
-          if (ew.kind != event_kind::write || ew.loc != e2.loc || !mo_before(g, e2.rf, w1))
+          if (!c.step()) return std::nullopt;
+          if (ew.kind != event_kind::write || ew.loc != e2.loc || !mo_before(c, e2.rf, w1))
             continue;
           store_buffering s{
               w1, r1, o, {b, static_cast<std::int32_t>(ri)}, event_id::none(), event_id::none()};
@@ -231,7 +253,8 @@ bool explain_stale_read(const context& c, event_id r, cause& out) {
   const event& e = g.at(r);
   if (!is_read(e) || !g.contains(e.rf) || e.loc >= g.mo.size()) return false;
   for (const event_id w : g.mo[e.loc]) {
-    if (w.thread == r.thread || !mo_before(g, e.rf, w) || c.h.hb(w, r)) continue;
+    if (!c.step()) return false;
+    if (w.thread == r.thread || !mo_before(c, e.rf, w) || c.h.hb(w, r)) continue;
     const std::optional<message_passing> m = find_message_passing(c, w, r);
     if (!m) continue;
     const std::string from = g.at(e.rf).kind == event_kind::init

@@ -113,6 +113,14 @@ struct bug_report {
   std::optional<failure_kind> failure{};
 };
 
+/// "<kind>: <message>", the kind once: a message may start with it ("deadlock: thread 1 waits
+/// forever ..."); `lead` goes between the kind and the message.
+inline std::string kind_and_message(const bug_report& b, std::string_view lead = {}) {
+  const std::string_view kind = error_name(b.kind);
+  if (lead.empty() && b.message.starts_with(kind)) return b.message;
+  return std::string(kind) + ": " + std::string(lead) + b.message;
+}
+
 /// Executions below nodes of the exploration tree, each node named by its path from the root
 /// (per branching depth, the ordinal of the alternative taken: models/explore/walk.hpp).
 using node_counts = std::map<std::vector<std::uint32_t>, std::uint64_t>;
