@@ -69,6 +69,10 @@ std::string label(const spec::operation<std::int64_t>& op) {
   return label_of(op);
 }
 
+std::string steal_from_thief_label(const std::string& steal_label, std::uint32_t thief) {
+  return "steal@" + std::to_string(thief) + steal_label.substr(std::string_view("steal").size());
+}
+
 std::string owner_or_thief(std::uint32_t thread) {
   return thread == 0 ? std::string("owner") : fmt::format("thief {}", thread);
 }

@@ -47,6 +47,9 @@ std::string svg(std::span<const item> items, std::string_view title,
 /// steal still running, whose other values are not known yet: "steal_batch -> 1, ...").
 std::string label(const spec::operation<std::uint64_t>& op);
 std::string label(const spec::operation<std::int64_t>& op);
+/// A steal's label as a steal from thief N's own deque (steal@N, stress/scenario.hpp):
+/// "steal -> 2" becomes "steal@1 -> 2".
+std::string steal_from_thief_label(const std::string& steal_label, std::uint32_t thief);
 
 /// What the sequential deque `s` answers to op's kind: "the spec's pop returns 2", "the
 /// spec's steal returns empty" (push: "push always succeeds"), by s's spec kind.

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <span>
 #include <string>
-#include <string_view>
 
 #include "stealcheck/detail/deques/linearize.hpp"
 #include "stealcheck/detail/deques/spec.hpp"
@@ -21,8 +20,7 @@ namespace {
 // "steal -> 2", or for a steal from thief N's deque "steal@N -> 2".
 std::string label(const operation& op) {
   std::string l = timeline::label(op);
-  if (op.from_thief == 0) return l;
-  return "steal@" + std::to_string(op.from_thief) + l.substr(std::string_view("steal").size());
+  return op.from_thief == 0 ? l : timeline::steal_from_thief_label(l, op.from_thief);
 }
 
 std::vector<timeline::item> items(const history& h) {

@@ -7,7 +7,6 @@
 #include <limits>
 #include <span>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -127,9 +126,7 @@ void history::describe(client& c, About&& about) const {
   if (aside_.empty()) return c.describe_operations(std::move(spans));
   for (const auto& [op, thief] : aside_)  // "steal -> 2" as "steal@1 -> 2"
     spans.push_back({op.first, op.last,
-                     "steal@" + std::to_string(thief) +
-                         timeline::label(op).substr(std::string_view("steal").size()),
-                     about(op)});
+                     timeline::steal_from_thief_label(timeline::label(op), thief), about(op)});
   std::stable_sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
     return std::pair(a.first.thread, a.first.index) < std::pair(b.first.thread, b.first.index);
   });
