@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -78,11 +79,22 @@ struct owned {
     });
     return got;
   }
-  /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch.
+  /// Thread role: the owner of `mine`. Pops `mine` empty afterwards to learn the batch; a pop
+  /// that returns more values than were ever pushed (the owner's, a push still running and
+  /// `prefilled`) never reports empty, and fails there as value_invented.
   void steal_into(client& c, Deque& mine, const std::vector<value>& prefilled) {
     const std::size_t at = steal_into_open(c, mine);
     std::vector<value> rest;
+    std::size_t popped = 0;
     while (auto v = mine.pop()) {
+      const std::size_t most = pushed.size() + 1 + prefilled.size();
+      if (++popped > most) {
+        c.check(false, failure_kind::value_invented,
+                "the thief's pops of its own deque after its steal_into returned " +
+                    std::to_string(popped) + " values where at most " + std::to_string(most) +
+                    " were there: pop never reports empty");
+        return;
+      }
       if (std::find(prefilled.begin(), prefilled.end(), *v) == prefilled.end()) rest.push_back(*v);
     }
     complete_batch(at, {rest.rbegin(), rest.rend()}, false);

@@ -458,6 +458,44 @@ TEST(Clients, ALoopThatOnlyReadsNamesTheOperationAndIsASpin) {
   EXPECT_NE(r.first_bound->message.find("only reads"), std::string::npos);
 }
 
+// Pop never reports empty on a deque filled only by steal_into (a thief's own deque): it
+// returns the last value again. The thief's pops after its steal_into stop past the values
+// ever pushed and report it there, as the owner's final drain does, instead of looping until
+// the event bound.
+template <class T, class Mem>
+struct stolen_into_pop_repeats : tokio_queue<T, Mem> {
+  using tokio_queue<T, Mem>::tokio_queue;
+  bool pushed_here = false;  // owner-only, as are push and pop
+  std::optional<T> last;
+  void push(T v) {
+    pushed_here = true;
+    tokio_queue<T, Mem>::push(std::move(v));
+  }
+  std::optional<T> pop() {
+    std::optional<T> v = tokio_queue<T, Mem>::pop();
+    if (v) last = v;
+    return v || pushed_here ? v : last;
+  }
+};
+
+TEST(Clients, APopAfterStealIntoThatNeverReportsEmptyIsReportedNotLooped) {
+  variant_info info;
+  info.spec = spec::spec_kind::fifo_owner;  // tokio's owner pops the oldest
+  info.batch_steal = true;
+  const auto all = clients::clients_for<stolen_into_pop_repeats>(info);
+  const auto cl = std::find_if(all.begin(), all.end(),
+                               [](const auto& e) { return e.name == "push5_pop4_steal_into"; });
+  ASSERT_NE(cl, all.end());
+  const result r = explore(options{}, cl->run);
+  ASSERT_TRUE(r.bug.has_value());
+  EXPECT_FALSE(r.first_bound.has_value()) << r.first_bound->message;
+  EXPECT_EQ(r.bug->kind, error_kind::assertion) << r.bug->message;
+  EXPECT_EQ(r.bug->failure, failure_kind::value_invented) << r.bug->message;
+  EXPECT_NE(r.bug->message.find("after its steal_into returned"), std::string::npos)
+      << r.bug->message;
+  EXPECT_NE(r.bug->message.find("pop never reports empty"), std::string::npos) << r.bug->message;
+}
+
 // Only the client whose owner pushes and pops again after a contested pop sees the lost value.
 TEST(Clients, BottomLeftBelowTopAfterALostRaceIsCaughtByPushingAgain) {
   EXPECT_EQ(clients_that_catch<keeps_bottom_after_a_lost_race>(),
